@@ -1,0 +1,1 @@
+export const CODEC_PLACEHOLDER = 1;

@@ -1,0 +1,5 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: { projects: ["packages/*/vitest*.config.ts", "apps/*/vitest*.config.ts"] },
+});
