@@ -1,1 +1,22 @@
-export const CORE_PLACEHOLDER = 1;
+export * from "./embedding/index.js";
+export * from "./hash/index.js";
+export { compareBytes } from "./store/bytes-order.js";
+export type { BatchOperation, KeyRange, KVStore } from "./store/kv-store.js";
+export { MemoryStore } from "./store/memory-store.js";
+export {
+  decodeRootRecord,
+  encodeRootRecord,
+  ROOT_RECORD_KEY,
+  type RootRecord,
+  STORE_FORMAT_VERSION,
+} from "./store/root-record.js";
+export { StoreError, type StoreErrorCode } from "./store/store-error.js";
+export {
+  BinaryTree,
+  type BinaryTreeOptions,
+  DEFAULT_GROUP_DEPTH,
+  type TreeEntry,
+} from "./tree/binary-tree.js";
+export type { NodeSet, NodeWrite } from "./tree/node-set.js";
+export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
+export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";

@@ -1,0 +1,49 @@
+import { assertIntegerInRange } from "./argument-checks.js";
+import { CodecError } from "./errors.js";
+
+// Presence bitmaps are MSB-first: bit i lives in byte i >> 3 under mask 0x80 >> (i & 7).
+
+const BYTE_POPCOUNT = new Uint8Array(256);
+for (let i = 1; i < 256; i++) {
+  BYTE_POPCOUNT[i] = (i & 1) + BYTE_POPCOUNT[i >> 1]!;
+}
+
+/** Number of set bits in `bytes[start..end)`; the range form avoids a subarray on hot paths. */
+export function popcount(bytes: Uint8Array, start = 0, end: number = bytes.length): number {
+  if (
+    !Number.isInteger(start) ||
+    !Number.isInteger(end) ||
+    start < 0 ||
+    end > bytes.length ||
+    start > end
+  ) {
+    throw new CodecError(
+      "INVALID_ARGUMENT",
+      `popcount range ${String(start)}..${String(end)} is outside a ${bytes.length}-byte array`,
+    );
+  }
+  let count = 0;
+  for (let i = start; i < end; i++) {
+    count += BYTE_POPCOUNT[bytes[i]!]!;
+  }
+  return count;
+}
+
+/** Whether bit `index` (0 = most significant bit of byte 0) is set. */
+export function bitmapHas(bitmap: Uint8Array, index: number): boolean {
+  assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
+  return ((bitmap[index >> 3]! >> (7 - (index & 7))) & 1) === 1;
+}
+
+/** Number of set bits strictly before bit `index`: the slot of that bit's entry in a packed list. */
+export function bitmapRank(bitmap: Uint8Array, index: number): number {
+  assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
+  const byteIndex = index >> 3;
+  let rank = 0;
+  for (let i = 0; i < byteIndex; i++) {
+    rank += BYTE_POPCOUNT[bitmap[i]!]!;
+  }
+  // Keep only the bits above `index` within its byte.
+  const higherBits = bitmap[byteIndex]! & (0xff00 >> (index & 7));
+  return rank + BYTE_POPCOUNT[higherBits & 0xff]!;
+}

@@ -1,0 +1,37 @@
+import { FLAT_INTERNAL_BLOB_SIZE, NODE_TYPE_INTERNAL, NODE_TYPE_STEM } from "./constants.js";
+import { CodecError } from "./errors.js";
+import { decodeGroupBlob, type GroupBlob } from "./group-blob.js";
+import { decodeInternalBlob } from "./internal-blob.js";
+import { decodeStemBlob, type StemBlob } from "./stem-blob.js";
+
+/** Any stored node blob, decoded without copying. */
+export type DecodedNode =
+  | { kind: "empty" }
+  | ({ kind: "stem" } & StemBlob)
+  | { kind: "internal"; left: Uint8Array; right: Uint8Array }
+  | ({ kind: "group" } & GroupBlob);
+
+/**
+ * Decodes any node blob: empty input is the empty node, type 1 a stem, type 2 of exactly 65 bytes
+ * the flat internal format, any other type 2 a group blob. No group blob is 65 bytes long
+ * (2 + bitmap + depths + 32K never equals 65), so the two internal formats cannot be confused.
+ */
+export function decodeNode(blob: Uint8Array): DecodedNode {
+  if (blob.length === 0) {
+    return { kind: "empty" };
+  }
+  const type = blob[0]!;
+  if (type === NODE_TYPE_STEM) {
+    return { kind: "stem", ...decodeStemBlob(blob) };
+  }
+  if (type === NODE_TYPE_INTERNAL) {
+    if (blob.length === FLAT_INTERNAL_BLOB_SIZE) {
+      return { kind: "internal", ...decodeInternalBlob(blob) };
+    }
+    return { kind: "group", ...decodeGroupBlob(blob) };
+  }
+  throw new CodecError(
+    "INVALID_NODE_TYPE",
+    `invalid node type ${type} (expected ${NODE_TYPE_STEM} or ${NODE_TYPE_INTERNAL}) in a ${blob.length}-byte blob`,
+  );
+}

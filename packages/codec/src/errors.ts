@@ -1,0 +1,28 @@
+/** Stable machine-readable reasons a codec call can fail. */
+export type CodecErrorCode =
+  | "INVALID_NODE_TYPE"
+  | "INVALID_LENGTH"
+  | "INVALID_GROUP_DEPTH"
+  | "NON_CANONICAL_BITMAP_PADDING"
+  | "NON_CANONICAL_DEPTH_PADDING"
+  | "INVALID_DEPTH_OFFSET"
+  | "NON_CANONICAL_BITMAP_POSITION"
+  | "OVERLAPPING_ENTRIES"
+  | "STEM_BLOB_TRUNCATED"
+  | "PATH_TOO_DEEP"
+  | "INVALID_PATH_KEY"
+  | "INVALID_ARGUMENT";
+
+/**
+ * The only error type the codec throws. Branch on `code`; the message is for humans and names the
+ * offending input (its length, group depth, bit position, ...).
+ */
+export class CodecError extends Error {
+  override readonly name = "CodecError";
+  readonly code: CodecErrorCode;
+
+  constructor(code: CodecErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

@@ -1,0 +1,272 @@
+import { assertIntegerInRange, assertRoomFor } from "./argument-checks.js";
+import { popcount } from "./bitmap.js";
+import { HASH_SIZE, MAX_GROUP_DEPTH, NODE_TYPE_INTERNAL } from "./constants.js";
+import {
+  DEPTH_FIELD_BITS,
+  packedDepthsSize,
+  readDepthField,
+  writeDepthField,
+} from "./depth-fields.js";
+import { CodecError } from "./errors.js";
+
+// Group blob (type 2, geth master "v2"): one blob for the internal nodes of a group, the subtree
+// hanging from an internal node at a depth multiple of g, cut g levels below it.
+//   02 | g | bitmap (bitmapSize(g), 2^g bits MSB-first) | ceil(3K/8) bytes of 3-bit (depthOffset-1) | K hashes
+// An entry is a non-empty node ending inside the group: it sits `depthOffset` (1..g) levels below
+// the group root, and its bitmap bit is its path below the root zero-extended to g bits.
+
+const HEADER_SIZE = 2;
+
+/** A decoded group blob. `hashes` is a view into the input; positions and offsets are new arrays. */
+export interface GroupBlob {
+  /** g, 1..8: the number of tree levels the group spans. */
+  groupDepth: number;
+  /** K, the number of entries. 0 stands for an empty node. */
+  count: number;
+  /** Bitmap bit of each entry, strictly increasing, each < 2^g. */
+  positions: Uint16Array;
+  /** Levels below the group root of each entry, 1..g. */
+  depthOffsets: Uint8Array;
+  /** The entries' hashes, `count` x 32 bytes in entry order. */
+  hashes: Uint8Array;
+}
+
+/** Bytes of the bitmap of a depth-g group: 1 for g <= 3 (padded), else 2^(g-3). */
+export function bitmapSize(groupDepth: number): number {
+  assertIntegerInRange("group depth", groupDepth, 1, MAX_GROUP_DEPTH);
+  return groupDepth <= 3 ? 1 : 1 << (groupDepth - 3);
+}
+
+/** Size of a depth-g group blob with `count` entries. */
+export function groupBlobSize(groupDepth: number, count: number): number {
+  const bitmapBytes = bitmapSize(groupDepth);
+  assertIntegerInRange(`entry count of a depth-${groupDepth} group`, count, 0, 1 << groupDepth);
+  return HEADER_SIZE + bitmapBytes + packedDepthsSize(count) + count * HASH_SIZE;
+}
+
+function invalidEntry(groupDepth: number, index: number, message: string): CodecError {
+  return new CodecError(
+    "INVALID_ARGUMENT",
+    `group entry ${index} of a depth-${groupDepth} group: ${message}`,
+  );
+}
+
+// Checks the first `count` entries: strictly increasing positions, offsets in 1..g, positions
+// zero-extended below their depth, and no entry inside the subtree of an earlier one.
+function validateEntries(
+  groupDepth: number,
+  count: number,
+  positions: ArrayLike<number>,
+  depthOffsets: ArrayLike<number>,
+): void {
+  const width = 1 << groupDepth;
+  let previousPosition = -1;
+  let coveredEnd = 0;
+  for (let i = 0; i < count; i++) {
+    const position = positions[i]!;
+    const depthOffset = depthOffsets[i]!;
+    if (!Number.isInteger(position) || position < 0 || position >= width) {
+      throw invalidEntry(groupDepth, i, `position ${String(position)} is outside 0..${width - 1}`);
+    }
+    if (position <= previousPosition) {
+      throw invalidEntry(
+        groupDepth,
+        i,
+        `position ${position} does not follow ${previousPosition} (positions must strictly increase)`,
+      );
+    }
+    if (!Number.isInteger(depthOffset) || depthOffset < 1 || depthOffset > groupDepth) {
+      throw invalidEntry(
+        groupDepth,
+        i,
+        `depth offset ${String(depthOffset)} is outside 1..${groupDepth}`,
+      );
+    }
+    const span = 1 << (groupDepth - depthOffset);
+    if ((position & (span - 1)) !== 0) {
+      throw invalidEntry(
+        groupDepth,
+        i,
+        `position ${position} at depth offset ${depthOffset} must have its low ${groupDepth - depthOffset} bits zero`,
+      );
+    }
+    if (position < coveredEnd) {
+      throw invalidEntry(
+        groupDepth,
+        i,
+        `position ${position} lies inside the subtree of an earlier entry (positions < ${coveredEnd})`,
+      );
+    }
+    previousPosition = position;
+    coveredEnd = position + span;
+  }
+}
+
+/**
+ * Writes a group blob into `out` at `outOffset` and returns its size. The first `count` entries of
+ * the parallel arrays are used; `hashes` holds at least `count` x 32 bytes.
+ */
+export function encodeGroupBlobInto(
+  groupDepth: number,
+  count: number,
+  positions: ArrayLike<number>,
+  depthOffsets: ArrayLike<number>,
+  hashes: Uint8Array,
+  out: Uint8Array,
+  outOffset: number,
+): number {
+  const size = groupBlobSize(groupDepth, count);
+  if (
+    positions.length < count ||
+    depthOffsets.length < count ||
+    hashes.length < count * HASH_SIZE
+  ) {
+    throw new CodecError(
+      "INVALID_ARGUMENT",
+      `a ${count}-entry group needs ${count} positions, ${count} depth offsets and ${count * HASH_SIZE} hash bytes, got ${positions.length}, ${depthOffsets.length} and ${hashes.length}`,
+    );
+  }
+  validateEntries(groupDepth, count, positions, depthOffsets);
+  assertRoomFor(`depth-${groupDepth} group blob with ${count} entries`, out, outOffset, size);
+
+  const bitmapStart = outOffset + HEADER_SIZE;
+  const depthsStart = bitmapStart + bitmapSize(groupDepth);
+  const hashesStart = depthsStart + packedDepthsSize(count);
+  out.fill(0, outOffset, hashesStart);
+  out[outOffset] = NODE_TYPE_INTERNAL;
+  out[outOffset + 1] = groupDepth;
+  for (let i = 0; i < count; i++) {
+    const position = positions[i]!;
+    const bitmapByte = bitmapStart + (position >> 3);
+    out[bitmapByte] = out[bitmapByte]! | (0x80 >> (position & 7));
+    writeDepthField(out, depthsStart, i, depthOffsets[i]! - 1);
+  }
+  const hashBytes = count * HASH_SIZE;
+  out.set(hashes.length === hashBytes ? hashes : hashes.subarray(0, hashBytes), hashesStart);
+  return size;
+}
+
+/** Builds a group blob from the first `count` entries of the parallel arrays. */
+export function encodeGroupBlob(
+  groupDepth: number,
+  count: number,
+  positions: ArrayLike<number>,
+  depthOffsets: ArrayLike<number>,
+  hashes: Uint8Array,
+): Uint8Array {
+  const blob = new Uint8Array(groupBlobSize(groupDepth, count));
+  encodeGroupBlobInto(groupDepth, count, positions, depthOffsets, hashes, blob, 0);
+  return blob;
+}
+
+/**
+ * Decodes a group blob, accepting only what geth's decoder accepts, with its checks in its order:
+ * length >= 2; group depth 1..8; room for the bitmap; zero bitmap padding (g < 3); exact length;
+ * zero depth padding; then per entry in bitmap order: depth offset <= g, position zero below the
+ * entry's depth, and no entry inside an earlier entry's subtree.
+ */
+export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
+  const length = blob.length;
+  if (length === 0) {
+    throw new CodecError("INVALID_LENGTH", "group blob is empty");
+  }
+  if (blob[0] !== NODE_TYPE_INTERNAL) {
+    throw new CodecError(
+      "INVALID_NODE_TYPE",
+      `invalid node type ${blob[0]!} for a group blob (expected ${NODE_TYPE_INTERNAL}), blob of ${length} bytes`,
+    );
+  }
+  if (length < HEADER_SIZE) {
+    throw new CodecError(
+      "INVALID_LENGTH",
+      `invalid serialized node length: group blob is ${length} byte, missing its group depth`,
+    );
+  }
+  const groupDepth = blob[1]!;
+  if (groupDepth < 1 || groupDepth > MAX_GROUP_DEPTH) {
+    throw new CodecError(
+      "INVALID_GROUP_DEPTH",
+      `invalid group depth ${groupDepth} (expected 1..${MAX_GROUP_DEPTH}) in a ${length}-byte group blob`,
+    );
+  }
+  const bitmapBytes = groupDepth <= 3 ? 1 : 1 << (groupDepth - 3);
+  const depthsStart = HEADER_SIZE + bitmapBytes;
+  if (length < depthsStart) {
+    throw new CodecError(
+      "INVALID_LENGTH",
+      `invalid serialized node length: ${length}-byte group blob of depth ${groupDepth} cannot hold its ${bitmapBytes}-byte bitmap`,
+    );
+  }
+  const bitmapBits = 1 << groupDepth;
+  if (bitmapBits < 8 && (blob[HEADER_SIZE]! & (0xff >> bitmapBits)) !== 0) {
+    throw new CodecError(
+      "NON_CANONICAL_BITMAP_PADDING",
+      `non-canonical bitmap padding: depth-${groupDepth} group bitmap byte 0x${blob[HEADER_SIZE]!.toString(16).padStart(2, "0")} has bits set past bit ${bitmapBits - 1}`,
+    );
+  }
+  const count = popcount(blob, HEADER_SIZE, depthsStart);
+  const depthsBytes = packedDepthsSize(count);
+  const hashesStart = depthsStart + depthsBytes;
+  const expectedLength = hashesStart + count * HASH_SIZE;
+  if (length !== expectedLength) {
+    throw new CodecError(
+      "INVALID_LENGTH",
+      `invalid serialized node length: depth-${groupDepth} group blob with ${count} entries must be ${expectedLength} bytes, got ${length}`,
+    );
+  }
+  const usedDepthBits = (count * DEPTH_FIELD_BITS) & 7;
+  if (usedDepthBits !== 0 && (blob[hashesStart - 1]! & (0xff >> usedDepthBits)) !== 0) {
+    throw new CodecError(
+      "NON_CANONICAL_DEPTH_PADDING",
+      `non-canonical depth padding: last depth byte 0x${blob[hashesStart - 1]!.toString(16).padStart(2, "0")} of a ${count}-entry depth-${groupDepth} group has bits set past its ${usedDepthBits} used bits`,
+    );
+  }
+
+  const positions = new Uint16Array(count);
+  const depthOffsets = new Uint8Array(count);
+  let entry = 0;
+  // End (exclusive) of the subtree ranges of the entries seen so far; bitmap positions are
+  // dyadic-aligned, so a later entry overlaps an earlier one exactly when it starts before this.
+  let coveredEnd = 0;
+  let coveringEntry = -1;
+  for (let byteIndex = 0; byteIndex < bitmapBytes; byteIndex++) {
+    let remaining = blob[HEADER_SIZE + byteIndex]!;
+    while (remaining !== 0) {
+      const bitInByte = Math.clz32(remaining) - 24;
+      remaining &= ~(0x80 >> bitInByte);
+      const position = (byteIndex << 3) | bitInByte;
+      const depthOffset = readDepthField(blob, depthsStart, entry) + 1;
+      if (depthOffset > groupDepth) {
+        throw new CodecError(
+          "INVALID_DEPTH_OFFSET",
+          `invalid depth offset ${depthOffset} (greater than group depth ${groupDepth}) for entry ${entry} at bitmap position ${position}`,
+        );
+      }
+      const span = 1 << (groupDepth - depthOffset);
+      if ((position & (span - 1)) !== 0) {
+        throw new CodecError(
+          "NON_CANONICAL_BITMAP_POSITION",
+          `non-canonical bitmap position ${position} for entry ${entry}: at depth offset ${depthOffset} of a depth-${groupDepth} group its low ${groupDepth - depthOffset} bits must be zero`,
+        );
+      }
+      if (position < coveredEnd) {
+        throw new CodecError(
+          "OVERLAPPING_ENTRIES",
+          `overlapping entries in group blob: entry ${entry} at bitmap position ${position} (depth offset ${depthOffset}) lies inside the subtree of entry ${coveringEntry} at position ${positions[coveringEntry]!} (depth offset ${depthOffsets[coveringEntry]!}) of this depth-${groupDepth} group`,
+        );
+      }
+      coveredEnd = position + span;
+      coveringEntry = entry;
+      positions[entry] = position;
+      depthOffsets[entry] = depthOffset;
+      entry++;
+    }
+  }
+  return {
+    groupDepth,
+    count,
+    positions,
+    depthOffsets,
+    hashes: blob.subarray(hashesStart, expectedLength),
+  };
+}

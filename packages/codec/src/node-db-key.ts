@@ -1,0 +1,9 @@
+import { NODE_KEY_PREFIX } from "./constants.js";
+
+/** Database key of the node stored at `pathKey`: `prefix || pathKey` (geth/pathdb: "vA" + path). */
+export function nodeDbKey(pathKey: Uint8Array, prefix: Uint8Array = NODE_KEY_PREFIX): Uint8Array {
+  const key = new Uint8Array(prefix.length + pathKey.length);
+  key.set(prefix, 0);
+  key.set(pathKey, prefix.length);
+  return key;
+}

@@ -1,0 +1,54 @@
+/** Stable machine-readable reasons for {@link KeyDerivationError}. */
+export type KeyDerivationErrorCode =
+  | "INVALID_ADDRESS"
+  | "INVALID_SLOT"
+  | "INVALID_TREE_INDEX"
+  | "INVALID_SUB_INDEX"
+  | "INVALID_CHUNK_INDEX"
+  | "INVALID_KEY_SCHEME"
+  /** A hasher whose function differs from the key scheme's. */
+  | "HASHER_MISMATCH";
+
+/** Thrown when a tree key cannot be derived; `message` names the bad input. */
+export class KeyDerivationError extends Error {
+  readonly code: KeyDerivationErrorCode;
+
+  constructor(code: KeyDerivationErrorCode, message: string) {
+    super(message);
+    this.name = "KeyDerivationError";
+    this.code = code;
+  }
+}
+
+/** Stable machine-readable reasons for {@link BasicDataError}. */
+export type BasicDataErrorCode =
+  | "INVALID_VERSION"
+  | "INVALID_CODE_SIZE"
+  | "INVALID_NONCE"
+  | "INVALID_BALANCE"
+  | "INVALID_LENGTH";
+
+/** Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input. */
+export class BasicDataError extends Error {
+  readonly code: BasicDataErrorCode;
+
+  constructor(code: BasicDataErrorCode, message: string) {
+    super(message);
+    this.name = "BasicDataError";
+    this.code = code;
+  }
+}
+
+/** Stable machine-readable reasons for {@link CodeChunkError}. */
+export type CodeChunkErrorCode = "INVALID_CODE_SIZE" | "INVALID_CHUNKS";
+
+/** Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input. */
+export class CodeChunkError extends Error {
+  readonly code: CodeChunkErrorCode;
+
+  constructor(code: CodeChunkErrorCode, message: string) {
+    super(message);
+    this.name = "CodeChunkError";
+    this.code = code;
+  }
+}

@@ -1,0 +1,62 @@
+import { HEADER_STORAGE_OFFSET, MAIN_STORAGE_OFFSET } from "./constants.js";
+import { KeyDerivationError } from "./errors.js";
+import type { TreeLocation } from "./tree-location.js";
+import { isUint256, readUint256BigEndian, writeUint256 } from "./uint256.js";
+
+/** A storage slot: a uint256, or its 32-byte big-endian encoding (exactly 32 bytes, like geth). */
+export type StorageSlot = Uint8Array | bigint;
+
+/** Throws a KeyDerivationError naming the slot unless it is a uint256 or exactly 32 bytes. */
+export function assertStorageSlot(slot: StorageSlot): void {
+  if (typeof slot === "bigint") {
+    if (!isUint256(slot)) {
+      throw new KeyDerivationError("INVALID_SLOT", `storage slot ${slot} is outside 0..2^256-1`);
+    }
+  } else if (!(slot instanceof Uint8Array) || slot.length !== 32) {
+    throw new KeyDerivationError(
+      "INVALID_SLOT",
+      `storage slot must be a uint256 bigint or exactly 32 bytes, got ${
+        slot instanceof Uint8Array ? `${slot.length} bytes` : typeof slot
+      }`,
+    );
+  }
+}
+
+/** The 32-byte big-endian encoding of a slot number (into `out` if given). */
+export function storageSlotToBytes(slot: bigint, out: Uint8Array = new Uint8Array(32)): Uint8Array {
+  assertStorageSlot(slot);
+  if (out.length !== 32) {
+    throw new KeyDerivationError(
+      "INVALID_SLOT",
+      `slot output buffer must be 32 bytes, got ${out.length}`,
+    );
+  }
+  writeUint256(new DataView(out.buffer, out.byteOffset, 32), 0, slot, false);
+  return out;
+}
+
+/** Whether a 32-byte big-endian slot is a header slot (0..63, stored on the account stem). */
+export function isHeaderSlotBytes(slot32: Uint8Array): boolean {
+  for (let i = 0; i < 31; i++) if (slot32[i] !== 0) return false;
+  return (slot32[31] ?? 0) < HEADER_STORAGE_OFFSET;
+}
+
+/** Whether a slot is a header slot (0..63): those live at subindex 64 + slot of the account stem. */
+export function isHeaderStorageSlot(slot: StorageSlot): boolean {
+  assertStorageSlot(slot);
+  return typeof slot === "bigint" ? slot < BigInt(HEADER_STORAGE_OFFSET) : isHeaderSlotBytes(slot);
+}
+
+/**
+ * Where a slot lives: slots 0..63 at position 64 + slot, every other slot at 2^248 + slot (which
+ * may exceed 2^256; the tree index still fits in 32 bytes, with bit 248 as geth's overflow byte).
+ */
+export function storageSlotLocation(slot: StorageSlot): TreeLocation {
+  assertStorageSlot(slot);
+  const value = typeof slot === "bigint" ? slot : readUint256BigEndian(slot, 0);
+  const position =
+    value < BigInt(HEADER_STORAGE_OFFSET)
+      ? BigInt(HEADER_STORAGE_OFFSET) + value
+      : MAIN_STORAGE_OFFSET + value;
+  return { treeIndex: position >> 8n, subIndex: Number(position & 0xffn) };
+}

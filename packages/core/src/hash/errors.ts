@@ -1,0 +1,21 @@
+/** Stable machine-readable reasons for {@link HashError}. */
+export type HashErrorCode =
+  /** A message, stem or value does not have the length the hash rule requires. */
+  | "INVALID_LENGTH"
+  /** A batch's offsets or count are not non-negative integers, or run past an array's end. */
+  | "BATCH_OUT_OF_RANGE"
+  /** Stem subindices are not integers in 0..255 in strictly increasing order. */
+  | "INVALID_SUBINDICES"
+  /** A hash function name other than 'sha256' or 'blake3'. */
+  | "UNKNOWN_HASH_FUNCTION";
+
+/** Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input. */
+export class HashError extends Error {
+  readonly code: HashErrorCode;
+
+  constructor(code: HashErrorCode, message: string) {
+    super(message);
+    this.name = "HashError";
+    this.code = code;
+  }
+}

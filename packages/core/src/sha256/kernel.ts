@@ -1,0 +1,51 @@
+/**
+ * Batch SHA-256 over fixed-size messages stored back to back in one byte array.
+ *
+ * Both methods are synchronous, allocation-free per message and bit-exact with FIPS 180-4 SHA-256.
+ */
+export interface Sha256BatchKernel {
+  /** Hash `count` 32-byte messages at src[srcOffset + 32i] into dst[dstOffset + 32i]. */
+  hash32Batch(
+    src: Uint8Array,
+    srcOffset: number,
+    count: number,
+    dst: Uint8Array,
+    dstOffset: number,
+  ): void;
+  /** Hash `count` 64-byte messages at src[srcOffset + 64i] into dst[dstOffset + 32i]. In place (dst === src, dstOffset === srcOffset) must work. */
+  hash64Batch(
+    src: Uint8Array,
+    srcOffset: number,
+    count: number,
+    dst: Uint8Array,
+    dstOffset: number,
+  ): void;
+}
+
+/**
+ * Validates the arguments of a batch call: integer, non-negative offsets and count, and both ranges inside their arrays.
+ * Throws a RangeError before anything is written.
+ */
+export function checkBatchArgs(
+  src: Uint8Array,
+  srcOffset: number,
+  count: number,
+  msgSize: number,
+  dst: Uint8Array,
+  dstOffset: number,
+): void {
+  if (
+    !Number.isSafeInteger(count) ||
+    !Number.isSafeInteger(srcOffset) ||
+    !Number.isSafeInteger(dstOffset) ||
+    count < 0 ||
+    srcOffset < 0 ||
+    dstOffset < 0 ||
+    srcOffset + count * msgSize > src.length ||
+    dstOffset + count * 32 > dst.length
+  ) {
+    throw new RangeError(
+      `sha256 batch out of range: count=${count} srcOffset=${srcOffset} (length ${src.length}) dstOffset=${dstOffset} (length ${dst.length})`,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The storage contract every backend implements (memory, LevelDB, IndexedDB).
+ *
+ * Keys and values are raw bytes. The tree never assumes more than this: point reads, one
+ * batched read per tree level, and atomic batches so a commit lands whole or not at all.
+ */
+
+/** One write inside an atomic batch. */
+export type BatchOperation =
+  | { readonly type: "put"; readonly key: Uint8Array; readonly value: Uint8Array }
+  | { readonly type: "del"; readonly key: Uint8Array };
+
+/** A half-open key range [gte, lt) in byte-wise order; a missing bound is unbounded. */
+export interface KeyRange {
+  readonly gte?: Uint8Array;
+  readonly lt?: Uint8Array;
+}
+
+export interface KVStore {
+  /** The value stored under `key`, or `undefined` when there is none. */
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Values for many keys in one round trip, in the order of `keys`. */
+  getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
+  /** Applies every operation atomically: after a crash either all of them are visible or none. */
+  batch(operations: readonly BatchOperation[]): Promise<void>;
+  /** Releases the backend. Further calls reject with a StoreError('STORE_CLOSED'). */
+  close(): Promise<void>;
+  /**
+   * Optional: entries in ascending byte-wise key order within `range` (for tools such as
+   * `bintrie nodes`). Backends without ordered iteration leave it undefined.
+   */
+  entries?(range?: KeyRange): AsyncIterable<readonly [Uint8Array, Uint8Array]>;
+}

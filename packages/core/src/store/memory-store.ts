@@ -1,0 +1,65 @@
+import { bytesToKeyString, compareBytes, keyStringToBytes } from "./bytes-order.js";
+import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
+import { StoreError } from "./store-error.js";
+
+/**
+ * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
+ * nothing outside can mutate what is stored.
+ */
+export class MemoryStore implements KVStore {
+  readonly #map = new Map<string, Uint8Array>();
+  #closed = false;
+
+  /** Number of stored entries. */
+  get size(): number {
+    return this.#map.size;
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    this.#assertOpen();
+    const value = this.#map.get(bytesToKeyString(key));
+    return value === undefined ? undefined : value.slice();
+  }
+
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    this.#assertOpen();
+    return keys.map((key) => this.#map.get(bytesToKeyString(key))?.slice());
+  }
+
+  async batch(operations: readonly BatchOperation[]): Promise<void> {
+    this.#assertOpen();
+    // Validate everything first so a bad operation cannot leave half a batch applied.
+    for (const op of operations) {
+      if (!(op.key instanceof Uint8Array)) {
+        throw new TypeError(`batch: operation key must be a Uint8Array, got ${typeof op.key}`);
+      }
+      if (op.type === "put" && !(op.value instanceof Uint8Array)) {
+        throw new TypeError(`batch: put value must be a Uint8Array, got ${typeof op.value}`);
+      }
+    }
+    for (const op of operations) {
+      const k = bytesToKeyString(op.key);
+      if (op.type === "put") this.#map.set(k, op.value.slice());
+      else this.#map.delete(k);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
+    this.#assertOpen();
+    const keys = [...this.#map.keys()].map(keyStringToBytes).sort(compareBytes);
+    for (const key of keys) {
+      if (range.gte !== undefined && compareBytes(key, range.gte) < 0) continue;
+      if (range.lt !== undefined && compareBytes(key, range.lt) >= 0) break;
+      const value = this.#map.get(bytesToKeyString(key));
+      if (value !== undefined) yield [key, value.slice()] as const;
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreError("STORE_CLOSED", "MemoryStore: the store is closed");
+  }
+}

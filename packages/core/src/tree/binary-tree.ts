@@ -1,0 +1,468 @@
+import { encodePathKey, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme, type KeyScheme } from "../embedding/key-scheme.js";
+import { getHasher } from "../hash/get-hasher.js";
+import type { Hasher } from "../hash/hasher.js";
+import type { BatchOperation, KVStore } from "../store/kv-store.js";
+import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
+import { Arena } from "./arena.js";
+import { CommitCollector } from "./commit-collector.js";
+import { describePath, NodeLoader } from "./node-loader.js";
+import {
+  EMPTY_REF,
+  FLAG_BLOB_STALE,
+  FLAGS_STALE,
+  KIND_EMPTY,
+  KIND_HASHED,
+  KIND_INTERNAL,
+  KIND_STEM,
+  makeRef,
+  type NodeRef,
+  refIndex,
+  refKind,
+} from "./node-ref.js";
+import type { NodeSet } from "./node-set.js";
+import { StaleHasher } from "./stale-hasher.js";
+import { TreeError } from "./tree-error.js";
+import { U32Stack } from "./u32-stack.js";
+
+/** geth's default group depth (`--bintrie.groupdepth`). */
+export const DEFAULT_GROUP_DEPTH = 5;
+
+export interface BinaryTreeOptions {
+  /** Key derivation and node hash variant. Default 'sha256-be' (go-ethereum master). */
+  readonly scheme?: KeyScheme;
+  /** Overrides the node hasher (for example a faster SHA-256 kernel); must match the scheme. */
+  readonly hasher?: Hasher;
+  /** Internal nodes per stored group blob: 0 = flat 65-byte nodes, 1..8 = group blobs. Default 5. */
+  readonly groupDepth?: number;
+  /** Where missing nodes are loaded from and where `persist()` writes. */
+  readonly store?: KVStore;
+  /** Prefix of node keys in the store. Default "vA" (go-ethereum's pathdb layout). */
+  readonly keyPrefix?: Uint8Array;
+  /** Store key of the root record. Default "bintrie:root". */
+  readonly rootRecordKey?: Uint8Array;
+}
+
+/** A key/value entry of a batch write. */
+export interface TreeEntry {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+const LOOKUP_ABSENT = -1;
+const LOOKUP_UNRESOLVED = -2;
+
+/**
+ * The EIP-7864 binary tree on a pointer-free arena.
+ *
+ * Writes mark their path stale; `hash()` rehashes only stale nodes, level by level in batches;
+ * `commit()` serializes only nodes whose stored blob is stale. Synchronous methods work on
+ * nodes in memory and throw TreeError('MISSING_NODE') when they reach a node still in the
+ * store; the async batch methods (`getMany`, `putMany`, `load`) load what they need first, one
+ * store round per tree level.
+ */
+export class BinaryTree {
+  readonly scheme: KeyScheme;
+  readonly hasher: Hasher;
+  readonly groupDepth: number;
+  readonly store: KVStore | undefined;
+  readonly keyPrefix: Uint8Array;
+  readonly rootRecordKey: Uint8Array;
+  readonly #arena = new Arena();
+  readonly #staleHasher: StaleHasher;
+  readonly #collector: CommitCollector;
+  readonly #loader: NodeLoader;
+  readonly #path = new U32Stack(64);
+  #missParent = 0;
+  #missSide = 0;
+  #missDepth = 0;
+
+  constructor(options: BinaryTreeOptions = {}) {
+    this.scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
+    const hashName = hashFunctionOfScheme(this.scheme);
+    this.hasher = options.hasher ?? getHasher(hashName);
+    if (this.hasher.name !== hashName) {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `hasher '${this.hasher.name}' does not match key scheme '${this.scheme}'`,
+      );
+    }
+    const groupDepth = options.groupDepth ?? DEFAULT_GROUP_DEPTH;
+    assertGroupDepth(groupDepth);
+    this.groupDepth = groupDepth;
+    this.store = options.store;
+    this.keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
+    this.rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
+    this.#staleHasher = new StaleHasher(this.#arena, this.hasher);
+    this.#collector = new CommitCollector(this.#arena);
+    this.#loader = new NodeLoader(this.#arena, this.#staleHasher, groupDepth);
+  }
+
+  // ---- reads ----------------------------------------------------------------------------
+
+  /** The 32-byte value at `key`, or undefined when absent. */
+  get(key: Uint8Array): Uint8Array | undefined {
+    assertKey(key);
+    const index = this.#lookup(key);
+    if (index === LOOKUP_UNRESOLVED) throw this.#missingError(key);
+    if (index === LOOKUP_ABSENT) return undefined;
+    const stems = this.#arena.stems;
+    const sub = key[31]!;
+    if (!stems.has(index, sub)) return undefined;
+    const at = stems.valueOffset(index, sub);
+    return stems.blockPage(index).slice(at, at + 32);
+  }
+
+  /** All 256 slots of a stem (undefined where absent), or undefined when the stem is absent. */
+  getStem(stem: Uint8Array): (Uint8Array | undefined)[] | undefined {
+    assertStem(stem);
+    const index = this.#lookup(stem);
+    if (index === LOOKUP_UNRESOLVED) throw this.#missingError(stem);
+    if (index === LOOKUP_ABSENT) return undefined;
+    return this.#stemSlots(index);
+  }
+
+  // ---- writes ---------------------------------------------------------------------------
+
+  /** Sets the 32-byte value at `key` (a 31-byte stem and a 1-byte subindex). */
+  put(key: Uint8Array, value: Uint8Array): void {
+    assertKey(key);
+    assertValue(value, key);
+    const index = this.#stemForWrite(key);
+    const changed = this.#arena.stems.setValue(index, key[31]!, value, 0);
+    this.#finishWrite(index, changed);
+  }
+
+  /**
+   * Sets every present value of a stem (slot i = subindex i; null/undefined leaves the slot as
+   * it is). Like geth, a stem is created even when no value is given.
+   */
+  putStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void {
+    assertStem(stem);
+    if (values.length > 256) {
+      throw new TreeError("INVALID_VALUE", `putStem: at most 256 values per stem, got ${values.length}`);
+    }
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== null && v !== undefined) assertValue(v, stem);
+    }
+    const before = this.#arena.stems.live;
+    const index = this.#stemForWrite(stem);
+    let changed = this.#arena.stems.live !== before;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v !== null && v !== undefined && this.#arena.stems.setValue(index, i, v, 0)) changed = true;
+    }
+    this.#finishWrite(index, changed);
+  }
+
+  // ---- hashing and commit ---------------------------------------------------------------
+
+  /** The root hash (32 bytes; zero for the empty tree), rehashing only stale nodes. */
+  hash(): Uint8Array {
+    this.#staleHasher.hashStale();
+    const out = new Uint8Array(32);
+    this.#arena.writeHash(this.#arena.root, out, 0);
+    return out;
+  }
+
+  /**
+   * Serializes every node whose stored blob is stale (post-order, children first) and marks the
+   * tree clean. A second commit without changes returns no writes.
+   */
+  commit(options: { groupDepth?: number } = {}): NodeSet {
+    const groupDepth = options.groupDepth ?? this.groupDepth;
+    assertGroupDepth(groupDepth);
+    const root = this.hash();
+    return this.#collector.collect(groupDepth, root);
+  }
+
+  /**
+   * Commits and writes the node set, its deletions and the root record to the store in one
+   * atomic batch. Returns the root.
+   */
+  async persist(): Promise<Uint8Array> {
+    const store = this.#requireStore("persist");
+    const set = this.commit();
+    await store.batch(this.nodeSetOperations(set));
+    return set.root;
+  }
+
+  /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
+  nodeSetOperations(set: NodeSet): BatchOperation[] {
+    const ops: BatchOperation[] = [];
+    for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, this.keyPrefix) });
+    for (const w of set.writes) ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
+    ops.push({
+      type: "put",
+      key: this.rootRecordKey,
+      value: encodeRootRecord({ root: set.root, groupDepth: set.groupDepth, scheme: this.scheme }),
+    });
+    return ops;
+  }
+
+  // ---- async batch operations -----------------------------------------------------------
+
+  /** Loads from the store every node on the paths of these keys or stems. */
+  async load(keysOrStems: readonly Uint8Array[]): Promise<void> {
+    for (const k of keysOrStems) {
+      if (!(k instanceof Uint8Array) || (k.length !== 31 && k.length !== 32)) {
+        throw new TreeError("INVALID_KEY", `load: expected 31- or 32-byte keys, got ${describeInput(k)}`);
+      }
+    }
+    let pending: readonly Uint8Array[] = keysOrStems;
+    while (pending.length > 0) pending = await this.#loadRound(pending);
+  }
+
+  /** Values for many keys, loading missing nodes with one store round per tree level. */
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    for (const key of keys) assertKey(key);
+    await this.load(keys);
+    return keys.map((key) => this.get(key));
+  }
+
+  /** Writes many entries, loading the nodes on their paths first. */
+  async putMany(entries: Iterable<TreeEntry>): Promise<void> {
+    const list = Array.isArray(entries) ? (entries as TreeEntry[]) : [...entries];
+    for (const { key, value } of list) {
+      assertKey(key);
+      assertValue(value, key);
+    }
+    await this.load(list.map((e) => e.key));
+    for (const { key, value } of list) this.put(key, value);
+  }
+
+  /** One store round: finds the unresolved nodes blocking these keys and loads them. */
+  async #loadRound(keys: readonly Uint8Array[]): Promise<Uint8Array[]> {
+    const requests = new Map<number, { parent: number; side: number; depth: number; key: Uint8Array }>();
+    const blocked: Uint8Array[] = [];
+    for (const key of keys) {
+      if (this.#lookup(key) !== LOOKUP_UNRESOLVED) continue;
+      blocked.push(key);
+      const slot = this.#missParent * 2 + this.#missSide;
+      if (!requests.has(slot)) {
+        requests.set(slot, { parent: this.#missParent, side: this.#missSide, depth: this.#missDepth, key });
+      }
+    }
+    if (requests.size === 0) return [];
+    const store = this.#requireStore("load");
+    const list = [...requests.values()];
+    const blobs = await store.getMany(
+      list.map((r) => nodeDbKey(encodePathKey(r.key, r.depth), this.keyPrefix)),
+    );
+    const { internals, hashed } = this.#arena;
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i]!;
+      const child = internals.getChild(r.parent, r.side);
+      if (refKind(child) !== KIND_HASHED) continue;
+      const h = refIndex(child);
+      const ref = this.#loader.load(blobs[i], r.depth, r.key, hashed.hashChunk(h), hashed.hashOffset(h));
+      internals.setChild(r.parent, r.side, ref);
+      hashed.release(h);
+    }
+    return blocked;
+  }
+
+  // ---- opening ---------------------------------------------------------------------------
+
+  /** Replaces the (empty) tree with the stored tree whose root hash is `root`. */
+  async openRoot(root: Uint8Array): Promise<void> {
+    const store = this.#requireStore("openRoot");
+    if (root.length !== 32) {
+      throw new TreeError("INVALID_OPTION", `root must be 32 bytes, got ${root.length}`);
+    }
+    if (this.#arena.root !== EMPTY_REF) {
+      throw new TreeError("INVALID_OPTION", "openRoot: the tree already has nodes");
+    }
+    const blob = await store.get(nodeDbKey(new Uint8Array(0), this.keyPrefix));
+    this.#arena.root = this.#loader.load(blob, 0, new Uint8Array(32), root, 0);
+  }
+
+  // ---- statistics -----------------------------------------------------------------------
+
+  /** Live nodes per kind and the bytes the arena's typed arrays hold. */
+  stats(): { internal: number; stem: number; hashed: number; arenaBytes: number } {
+    return { ...this.#arena.counts(), arenaBytes: this.#arena.bytes() };
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  /**
+   * Walks to the stem of `key` (its first 31 bytes). Returns the stem index, LOOKUP_ABSENT, or
+   * LOOKUP_UNRESOLVED with the blocking hashed child recorded in #miss*.
+   */
+  #lookup(key: Uint8Array): number {
+    const { internals, stems } = this.#arena;
+    let ref = this.#arena.root;
+    let parent = -1;
+    let side = 0;
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        const depth = internals.getDepth(index);
+        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        parent = index;
+        side = bit;
+        ref = internals.getChild(index, bit);
+      } else if (kind === KIND_STEM) {
+        return stems.matches(index, key, 0) ? index : LOOKUP_ABSENT;
+      } else if (kind === KIND_EMPTY) {
+        return LOOKUP_ABSENT;
+      } else {
+        this.#missParent = parent;
+        this.#missSide = side;
+        this.#missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+    }
+  }
+
+  /** Finds or creates the stem node for key[0..31), splitting as needed; records the path. */
+  #stemForWrite(key: Uint8Array): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const path = this.#path;
+    path.clear();
+    let ref = arena.root;
+    let parent = -1;
+    let side = 0;
+    let depth = 0;
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        path.push(index);
+        depth = internals.getDepth(index);
+        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        parent = index;
+        side = bit;
+        ref = internals.getChild(index, bit);
+        depth += 1;
+        continue;
+      }
+      if (kind === KIND_EMPTY) {
+        const created = stems.alloc(key, 0, depth, FLAGS_STALE);
+        this.#link(parent, side, makeRef(KIND_STEM, created));
+        return created;
+      }
+      if (kind === KIND_HASHED) throw this.#missingError(key);
+      if (stems.matches(index, key, 0)) return index;
+      return this.#split(index, key, parent, side);
+    }
+  }
+
+  /** Pushes an existing stem down until it diverges from key's stem; returns the new stem. */
+  #split(existing: number, key: Uint8Array, parent: number, side: number): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const start = stems.getDepth(existing);
+    const sc = stems.stemChunk(existing);
+    const so = stems.stemOffset(existing);
+    let diverge = start;
+    while (diverge < 248) {
+      const a = (sc[so + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
+      const b = (key[diverge >>> 3]! >>> (7 - (diverge & 7))) & 1;
+      if (a !== b) break;
+      diverge++;
+    }
+    if (diverge >= 248) {
+      throw new TreeError("TREE_TOO_DEEP", "split: stems are equal (internal inconsistency)");
+    }
+    if ((stems.getFlags(existing) & FLAG_BLOB_STALE) === 0) {
+      // Its blob is stored at its current path; that path may need a delete at commit.
+      arena.orphans.push({ stem: sc.slice(so, so + 31), depth: start });
+    }
+    let link = parent;
+    let linkSide = side;
+    for (let d = start; d <= diverge; d++) {
+      const node = internals.alloc(d, FLAGS_STALE);
+      this.#link(link, linkSide, makeRef(KIND_INTERNAL, node));
+      link = node;
+      linkSide = (key[d >>> 3]! >>> (7 - (d & 7))) & 1;
+    }
+    const existingSide = linkSide ^ 1;
+    stems.setDepth(existing, diverge + 1);
+    stems.addFlags(existing, FLAG_BLOB_STALE);
+    internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
+    const created = stems.alloc(key, 0, diverge + 1, FLAGS_STALE);
+    internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
+    return created;
+  }
+
+  #link(parent: number, side: number, ref: NodeRef): void {
+    if (parent < 0) this.#arena.root = ref;
+    else this.#arena.internals.setChild(parent, side, ref);
+  }
+
+  /** Marks the written stem and the internal nodes above it stale (only if anything changed). */
+  #finishWrite(stem: number, changed: boolean): void {
+    if (!changed) return;
+    const { internals, stems } = this.#arena;
+    stems.addFlags(stem, FLAGS_STALE);
+    const path = this.#path;
+    for (let k = 0; k < path.length; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
+  }
+
+  #stemSlots(index: number): (Uint8Array | undefined)[] {
+    const stems = this.#arena.stems;
+    const slots: (Uint8Array | undefined)[] = new Array(256).fill(undefined);
+    const subs = new Uint16Array(256);
+    const n = stems.presentSubindices(index, subs, 0);
+    const page = stems.blockPage(index);
+    const base = stems.blockOffset(index);
+    for (let r = 0; r < n; r++) slots[subs[r]!] = page.slice(base + (r << 5), base + (r << 5) + 32);
+    return slots;
+  }
+
+  #missingError(key: Uint8Array): TreeError {
+    const depth = this.#missDepth;
+    return new TreeError(
+      "MISSING_NODE",
+      `node at path ${describePath(key, depth)} is not loaded; use load()/getMany()/putMany() to read it from the store`,
+    );
+  }
+
+  #requireStore(operation: string): KVStore {
+    if (this.store === undefined) {
+      throw new TreeError("NO_STORE", `${operation}: this tree has no store (pass options.store)`);
+    }
+    return this.store;
+  }
+}
+
+function assertGroupDepth(groupDepth: number): void {
+  if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
+    throw new TreeError("INVALID_OPTION", `group depth must be an integer 0..8, got ${groupDepth}`);
+  }
+}
+
+function assertKey(key: Uint8Array): void {
+  if (!(key instanceof Uint8Array) || key.length !== 32) {
+    throw new TreeError("INVALID_KEY", `expected a 32-byte key, got ${describeInput(key)}`);
+  }
+}
+
+function assertStem(stem: Uint8Array): void {
+  if (!(stem instanceof Uint8Array) || stem.length !== 31) {
+    throw new TreeError("INVALID_STEM", `expected a 31-byte stem, got ${describeInput(stem)}`);
+  }
+}
+
+function assertValue(value: Uint8Array, key: Uint8Array): void {
+  if (!(value instanceof Uint8Array) || value.length !== 32) {
+    throw new TreeError(
+      "INVALID_VALUE",
+      `expected a 32-byte value for key ${describeInput(key)}, got ${describeInput(value)}`,
+    );
+  }
+}
+
+function describeInput(x: unknown): string {
+  if (x instanceof Uint8Array) {
+    let s = "0x";
+    for (let i = 0; i < x.length && i < 40; i++) s += x[i]!.toString(16).padStart(2, "0");
+    return `${x.length < 40 ? s : `${s}…`} (${x.length} bytes)`;
+  }
+  return x === null ? "null" : typeof x;
+}

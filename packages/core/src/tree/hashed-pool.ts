@@ -1,0 +1,43 @@
+import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
+import { U32Stack } from "./u32-stack.js";
+
+/** Placeholders for nodes that live only in the store: just their 32-byte hash. */
+export class HashedPool {
+  readonly hash: Uint8Array[] = [];
+  #next = 0;
+  readonly #free = new U32Stack();
+
+  get live(): number {
+    return this.#next - this.#free.length;
+  }
+
+  get bytes(): number {
+    return this.hash.length * CHUNK_SIZE * 32;
+  }
+
+  /** Allocates a placeholder holding the 32 bytes at source[offset]. */
+  alloc(source: Uint8Array, offset: number): number {
+    let index: number;
+    if (this.#free.length > 0) {
+      index = this.#free.pop();
+    } else {
+      index = this.#next++;
+      assertPoolIndex("hashed", index);
+      if ((index & CHUNK_MASK) === 0) this.hash.push(new Uint8Array(CHUNK_SIZE * 32));
+    }
+    this.hash[index >>> CHUNK_BITS]!.set(source.subarray(offset, offset + 32), (index & CHUNK_MASK) << 5);
+    return index;
+  }
+
+  release(index: number): void {
+    this.#free.push(index);
+  }
+
+  hashChunk(index: number): Uint8Array {
+    return this.hash[index >>> CHUNK_BITS]!;
+  }
+
+  hashOffset(index: number): number {
+    return (index & CHUNK_MASK) << 5;
+  }
+}

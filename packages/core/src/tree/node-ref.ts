@@ -1,0 +1,32 @@
+/**
+ * A NodeRef is a uint32: the top 2 bits say which pool (the node kind), the low 30 bits are the
+ * index in that pool. No JavaScript object exists per node; this number is the node.
+ */
+export type NodeRef = number;
+
+export const KIND_EMPTY = 0;
+export const KIND_INTERNAL = 1;
+export const KIND_STEM = 2;
+export const KIND_HASHED = 3;
+
+export const EMPTY_REF: NodeRef = 0;
+
+/** Largest pool index a NodeRef can carry (2^30 - 1). */
+export const MAX_POOL_INDEX = 0x3fffffff;
+
+export function makeRef(kind: number, index: number): NodeRef {
+  return ((kind << 30) | index) >>> 0;
+}
+
+export function refKind(ref: NodeRef): number {
+  return ref >>> 30;
+}
+
+export function refIndex(ref: NodeRef): number {
+  return ref & MAX_POOL_INDEX;
+}
+
+/** Node flags: hash stale = cached hash must be recomputed; blob stale = stored blob must be rewritten. */
+export const FLAG_HASH_STALE = 1;
+export const FLAG_BLOB_STALE = 2;
+export const FLAGS_STALE = FLAG_HASH_STALE | FLAG_BLOB_STALE;

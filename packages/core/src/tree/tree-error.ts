@@ -1,0 +1,22 @@
+export type TreeErrorCode =
+  | "INVALID_KEY"
+  | "INVALID_STEM"
+  | "INVALID_VALUE"
+  | "INVALID_OPTION"
+  | "MISSING_NODE"
+  | "HASH_MISMATCH"
+  | "CORRUPT_NODE"
+  | "TREE_TOO_DEEP"
+  | "POOL_EXHAUSTED"
+  | "NO_STORE";
+
+/** A failure of a tree operation, naming the key, path or option that caused it. */
+export class TreeError extends Error {
+  override readonly name = "TreeError";
+  readonly code: TreeErrorCode;
+
+  constructor(code: TreeErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

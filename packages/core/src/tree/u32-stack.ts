@@ -1,0 +1,34 @@
+/** A growable stack of uint32 values on a typed array (free lists, DFS stacks, index lists). */
+export class U32Stack {
+  data: Uint32Array;
+  length = 0;
+
+  constructor(initialCapacity = 64) {
+    this.data = new Uint32Array(initialCapacity);
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) this.#grow(this.length + 1);
+    this.data[this.length++] = value;
+  }
+
+  pop(): number {
+    return this.data[--this.length]!;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  ensureCapacity(capacity: number): void {
+    if (capacity > this.data.length) this.#grow(capacity);
+  }
+
+  #grow(minimum: number): void {
+    let capacity = this.data.length * 2;
+    while (capacity < minimum) capacity *= 2;
+    const next = new Uint32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+}

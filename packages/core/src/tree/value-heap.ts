@@ -1,0 +1,58 @@
+import { TreeError } from "./tree-error.js";
+import { U32Stack } from "./u32-stack.js";
+
+/**
+ * Storage for stem values: blocks of 2^k 32-byte slots (k = 0..8) carved from 256 KiB pages.
+ * A stem holds exactly its present values, packed in subindex order, so a one-value stem costs
+ * 32 bytes here instead of 256 slots. Freed blocks go to per-size free lists.
+ */
+const PAGE_BITS = 13;
+const PAGE_SLOTS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SLOTS - 1;
+export const MAX_BLOCK_CLASS = 8;
+const MAX_SLOT_ADDRESS = 0xffffffff;
+
+export class ValueHeap {
+  readonly pages: Uint8Array[] = [];
+  #bump = 0;
+  readonly #free: U32Stack[] = [];
+
+  constructor() {
+    for (let k = 0; k <= MAX_BLOCK_CLASS; k++) this.#free.push(new U32Stack(16));
+  }
+
+  get bytes(): number {
+    return this.pages.length * PAGE_SLOTS * 32;
+  }
+
+  /** Allocates a block of 2^sizeClass slots; returns its slot address. */
+  alloc(sizeClass: number): number {
+    const free = this.#free[sizeClass]!;
+    if (free.length > 0) return free.pop();
+    const size = 1 << sizeClass;
+    let address = this.#bump;
+    // Blocks never straddle pages: skip the page's tail when the block does not fit.
+    if ((address & PAGE_MASK) + size > PAGE_SLOTS) address = (address + PAGE_MASK) & ~PAGE_MASK;
+    address >>>= 0;
+    if (address + size > MAX_SLOT_ADDRESS) {
+      throw new TreeError("POOL_EXHAUSTED", "value heap is full (2^32 slots)");
+    }
+    const page = address >>> PAGE_BITS;
+    while (this.pages.length <= page) this.pages.push(new Uint8Array(PAGE_SLOTS * 32));
+    this.#bump = address + size;
+    return address;
+  }
+
+  release(address: number, sizeClass: number): void {
+    this.#free[sizeClass]!.push(address);
+  }
+
+  page(address: number): Uint8Array {
+    return this.pages[address >>> PAGE_BITS]!;
+  }
+
+  /** Byte offset of slot `address` inside its page. */
+  offset(address: number): number {
+    return (address & PAGE_MASK) << 5;
+  }
+}

@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BinaryTree, MemoryStore, openTree, StoreError, TreeError } from "../src/index.js";
+import { bytes, hex } from "./helpers/shared.js";
+import { adversarialKeys, CountingStore, freshNodes, prng, storedNodes } from "./helpers/tree-fixtures.js";
+
+const GROUP_DEPTHS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+async function roundTrip(seed: number, g: number, n1: number, n2: number, updates: number): Promise<void> {
+  const rand = prng(seed ^ 0x5bd1e995);
+  const keys = adversarialKeys(seed, n1 + n2);
+  const content = new Map<string, Uint8Array>();
+  const store = new MemoryStore();
+  const first = new BinaryTree({ groupDepth: g, store });
+  for (const key of keys.slice(0, n1)) {
+    const v = rand(32);
+    first.put(key, v);
+    content.set(hex(key), v);
+  }
+  const root1 = await first.persist();
+  expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, g));
+
+  // Reopen with no shared memory: only the store connects the two trees.
+  const second = await openTree(store);
+  expect(hex(second.hash())).toBe(hex(root1));
+  const changed: { key: Uint8Array; value: Uint8Array }[] = [];
+  for (const key of keys.slice(n1)) changed.push({ key, value: rand(32) });
+  for (let u = 0; u < updates && n1 > 0; u++) {
+    changed.push({ key: keys[rand(1)[0]! % n1]!, value: rand(32) });
+  }
+  await second.putMany(changed);
+  for (const { key, value } of changed) content.set(hex(key), value);
+  const root2 = await second.persist();
+
+  const expectedTree = new BinaryTree({ groupDepth: g });
+  for (const [k, v] of content) expectedTree.put(bytes(k), v);
+  expect(hex(root2)).toBe(hex(expectedTree.hash()));
+  // The store holds exactly the node set of a fresh full commit: no stale path, no missing node.
+  expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, g));
+
+  const third = await openTree(store);
+  const values = await third.getMany([...content.keys()].map(bytes));
+  expect(values.map((v) => hex(v!))).toEqual([...content.values()].map(hex));
+}
+
+describe("write → read invariant (store round trips)", () => {
+  for (const g of GROUP_DEPTHS) {
+    it(`g=${g}: commit, reopen, update, commit == fresh full commit (fixed seeds)`, async () => {
+      for (const seed of [1, 2, 3]) await roundTrip(seed, g, 40, 25, 10);
+    });
+  }
+
+  it("property: any seed, any group depth, any sizes", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom(...GROUP_DEPTHS),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 10 }),
+        async (seed, g, n1, n2, updates) => roundTrip(seed, g, n1, n2, updates),
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("insertion order never changes the root", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 60 }), (seed, n) => {
+        const keys = adversarialKeys(seed, n, 40);
+        const rand = prng(seed);
+        const values = keys.map(() => rand(32));
+        const a = new BinaryTree();
+        keys.forEach((k, i) => a.put(k, values[i]!));
+        const b = new BinaryTree();
+        for (let i = keys.length - 1; i >= 0; i--) {
+          // Later duplicates win in `a`; replay the same final map into `b` in reverse.
+          const k = hex(keys[i]!);
+          if (keys.findLastIndex((x) => hex(x) === k) === i) b.put(keys[i]!, values[i]!);
+        }
+        expect(hex(b.hash())).toBe(hex(a.hash()));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("lazy loading", () => {
+  it("loads each tree level in one store round, and none when everything is loaded", async () => {
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ groupDepth: 4, store });
+    const keys = adversarialKeys(7, 500);
+    for (const k of keys) tree.put(k, k);
+    await tree.persist();
+    const counting = new CountingStore(store);
+    const reopened = await openTree(counting);
+    const before = counting.reads;
+    const values = await reopened.getMany(keys);
+    expect(values.map((v) => hex(v!))).toEqual(keys.map(hex));
+    const rounds = counting.reads - before;
+    // 500 stems: depth about log2(500)+small, so a handful of rounds of group depth 4.
+    expect(rounds).toBeGreaterThan(1);
+    expect(rounds).toBeLessThanOrEqual(12);
+    const again = counting.reads;
+    await reopened.getMany(keys);
+    expect(counting.reads).toBe(again);
+  });
+
+  it("sync reads of unloaded nodes throw MISSING_NODE naming the path", async () => {
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ store });
+    for (const k of adversarialKeys(3, 50)) tree.put(k, k);
+    await tree.persist();
+    const reopened = await openTree(store);
+    const key = adversarialKeys(3, 1)[0]!;
+    expect(() => reopened.get(key)).toThrowError(TreeError);
+    try {
+      reopened.get(key);
+    } catch (e) {
+      expect((e as TreeError).code).toBe("MISSING_NODE");
+      expect((e as TreeError).message).toMatch(/path [01]+ \(\d+ bits\)/);
+    }
+  });
+
+  it("a tampered blob is rejected with HASH_MISMATCH naming its path", async () => {
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ groupDepth: 2, store });
+    const keys = adversarialKeys(11, 64);
+    for (const k of keys) tree.put(k, k);
+    await tree.persist();
+    // Flip one value byte of some stem blob.
+    let tampered = 0;
+    for await (const [key, value] of store.entries()) {
+      if (key[0] === 0x76 && key[1] === 0x41 && value[0] === 1 && value.length > 64 && tampered === 0) {
+        const bad = value.slice();
+        bad[bad.length - 1]! ^= 1;
+        await store.batch([{ type: "put", key, value: bad }]);
+        tampered++;
+      }
+    }
+    expect(tampered).toBe(1);
+    const reopened = await openTree(store);
+    await expect(reopened.getMany(keys)).rejects.toMatchObject({ code: "HASH_MISMATCH" });
+  });
+
+  it("opening with another group depth or scheme than the root record is refused", async () => {
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ groupDepth: 5, store });
+    tree.put(new Uint8Array(32), new Uint8Array(32).fill(1));
+    await tree.persist();
+    await expect(openTree(store, { groupDepth: 3 })).rejects.toBeInstanceOf(StoreError);
+    await expect(openTree(store, { scheme: "blake3-be" })).rejects.toMatchObject({
+      code: "ROOT_RECORD_MISMATCH",
+    });
+    const ok = await openTree(store, { groupDepth: 5 });
+    expect(hex(ok.hash())).toBe(hex(tree.hash()));
+  });
+});
