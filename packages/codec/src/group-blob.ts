@@ -201,7 +201,7 @@ export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
   if (bitmapBits < 8 && (blob[HEADER_SIZE]! & (0xff >> bitmapBits)) !== 0) {
     throw new CodecError(
       "NON_CANONICAL_BITMAP_PADDING",
-      `non-canonical bitmap padding: depth-${groupDepth} group bitmap byte 0x${blob[HEADER_SIZE]!.toString(16).padStart(2, "0")} has bits set past bit ${bitmapBits - 1}`,
+      `non-canonical bitmap padding: depth-${groupDepth} group bitmap byte 0x${blob[HEADER_SIZE]!.toString(16).padStart(2, "0")} has bits set past bit ${bitmapBits - 1} (${length}-byte blob)`,
     );
   }
   const count = popcount(blob, HEADER_SIZE, depthsStart);
@@ -218,7 +218,7 @@ export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
   if (usedDepthBits !== 0 && (blob[hashesStart - 1]! & (0xff >> usedDepthBits)) !== 0) {
     throw new CodecError(
       "NON_CANONICAL_DEPTH_PADDING",
-      `non-canonical depth padding: last depth byte 0x${blob[hashesStart - 1]!.toString(16).padStart(2, "0")} of a ${count}-entry depth-${groupDepth} group has bits set past its ${usedDepthBits} used bits`,
+      `non-canonical depth padding: last depth byte 0x${blob[hashesStart - 1]!.toString(16).padStart(2, "0")} of a ${count}-entry depth-${groupDepth} group has bits set past its ${usedDepthBits} used bits (${length}-byte blob)`,
     );
   }
 
@@ -239,20 +239,20 @@ export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
       if (depthOffset > groupDepth) {
         throw new CodecError(
           "INVALID_DEPTH_OFFSET",
-          `invalid depth offset ${depthOffset} (greater than group depth ${groupDepth}) for entry ${entry} at bitmap position ${position}`,
+          `invalid depth offset ${depthOffset} (greater than group depth ${groupDepth}) for entry ${entry} at bitmap position ${position} of a ${length}-byte group blob`,
         );
       }
       const span = 1 << (groupDepth - depthOffset);
       if ((position & (span - 1)) !== 0) {
         throw new CodecError(
           "NON_CANONICAL_BITMAP_POSITION",
-          `non-canonical bitmap position ${position} for entry ${entry}: at depth offset ${depthOffset} of a depth-${groupDepth} group its low ${groupDepth - depthOffset} bits must be zero`,
+          `non-canonical bitmap position ${position} for entry ${entry}: at depth offset ${depthOffset} of a depth-${groupDepth} group its low ${groupDepth - depthOffset} bits must be zero (${length}-byte blob)`,
         );
       }
       if (position < coveredEnd) {
         throw new CodecError(
           "OVERLAPPING_ENTRIES",
-          `overlapping entries in group blob: entry ${entry} at bitmap position ${position} (depth offset ${depthOffset}) lies inside the subtree of entry ${coveringEntry} at position ${positions[coveringEntry]!} (depth offset ${depthOffsets[coveringEntry]!}) of this depth-${groupDepth} group`,
+          `overlapping entries in group blob: entry ${entry} at bitmap position ${position} (depth offset ${depthOffset}) lies inside the subtree of entry ${coveringEntry} at position ${positions[coveringEntry]!} (depth offset ${depthOffsets[coveringEntry]!}) of this depth-${groupDepth} group (${length}-byte blob)`,
         );
       }
       coveredEnd = position + span;

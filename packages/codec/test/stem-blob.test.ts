@@ -131,7 +131,9 @@ describe("stem blob: rejections", () => {
   });
 
   it("shorter than the 64-byte header -> INVALID_LENGTH", () => {
-    const error = catchCodecError(() => decodeStemBlob(hexToBytes(EXAMPLE_BLOB_HEX).subarray(0, 63)));
+    const error = catchCodecError(() =>
+      decodeStemBlob(hexToBytes(EXAMPLE_BLOB_HEX).subarray(0, 63)),
+    );
     expect(error.code).toBe("INVALID_LENGTH");
     expect(error.message).toContain("63 bytes");
   });

@@ -1,4 +1,5 @@
 export * from "./embedding/index.js";
+export * from "./genesis/index.js";
 export * from "./hash/index.js";
 export { compareBytes } from "./store/bytes-order.js";
 export type { BatchOperation, KeyRange, KVStore } from "./store/kv-store.js";
@@ -11,6 +12,7 @@ export {
   STORE_FORMAT_VERSION,
 } from "./store/root-record.js";
 export { StoreError, type StoreErrorCode } from "./store/store-error.js";
+export type { Account } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,

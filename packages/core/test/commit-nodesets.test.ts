@@ -20,7 +20,11 @@ describe("geth-nodesets: full commit node sets, byte for byte and in emission or
         for (const e of c.entries) tree.put(bytes(e.key), bytes(e.value));
         const set = tree.commit();
         expect(hex(set.root)).toBe(c.root);
-        const actual = set.writes.map((w) => ({ path: hex(w.path), hash: hex(w.hash), blob: hex(w.blob) }));
+        const actual = set.writes.map((w) => ({
+          path: hex(w.path),
+          hash: hex(w.hash),
+          blob: hex(w.blob),
+        }));
         expect(actual).toEqual(expected);
         expect(set.deletes).toEqual([]);
         checkedNodes += expected.length;
@@ -30,7 +34,10 @@ describe("geth-nodesets: full commit node sets, byte for byte and in emission or
     }
   }
   it("covered every node of the vector file", () => {
-    const total = cases.reduce((n, c) => n + Object.values(c.nodesets).reduce((m, s) => m + s.length, 0), 0);
+    const total = cases.reduce(
+      (n, c) => n + Object.values(c.nodesets).reduce((m, s) => m + s.length, 0),
+      0,
+    );
     expect(checkedNodes).toBe(total);
   });
 });

@@ -54,28 +54,37 @@ function checkBatch(hasher: Hasher, reference: Reference, size: 32 | 64, count: 
 describe.each(hashers)("$name batch APIs", ({ make, reference }) => {
   const hasher = make();
 
-  it.each([0, 1, 2, 3, 7, 8, 33, 257])("hash32Batch of %i messages matches the reference", (count) => {
-    checkBatch(hasher, reference, 32, count);
-  });
+  it.each([0, 1, 2, 3, 7, 8, 33, 257])(
+    "hash32Batch of %i messages matches the reference",
+    (count) => {
+      checkBatch(hasher, reference, 32, count);
+    },
+  );
 
-  it.each([0, 1, 2, 3, 7, 8, 33, 257])("hash64Batch of %i messages matches the reference", (count) => {
-    checkBatch(hasher, reference, 64, count);
-  });
+  it.each([0, 1, 2, 3, 7, 8, 33, 257])(
+    "hash64Batch of %i messages matches the reference",
+    (count) => {
+      checkBatch(hasher, reference, 64, count);
+    },
+  );
 
-  it.each([1, 2, 5, 64, 129])("hash64Batch in place (dst === src, same offset) with %i messages", (count) => {
-    const offset = 3;
-    const buffer = new Uint8Array(offset + 64 * count);
-    buffer.set(randomBytes(buffer.length));
-    const before = buffer.slice();
-    hasher.hash64Batch(buffer, offset, count, buffer, offset);
-    for (let i = 0; i < count; i++) {
-      const message = before.subarray(offset + 64 * i, offset + 64 * (i + 1));
-      expect(bytesToHex(buffer.subarray(offset + 32 * i, offset + 32 * (i + 1)))).toBe(
-        bytesToHex(reference(message)),
-      );
-    }
-    expect(buffer.subarray(0, offset)).toEqual(before.subarray(0, offset));
-  });
+  it.each([1, 2, 5, 64, 129])(
+    "hash64Batch in place (dst === src, same offset) with %i messages",
+    (count) => {
+      const offset = 3;
+      const buffer = new Uint8Array(offset + 64 * count);
+      buffer.set(randomBytes(buffer.length));
+      const before = buffer.slice();
+      hasher.hash64Batch(buffer, offset, count, buffer, offset);
+      for (let i = 0; i < count; i++) {
+        const message = before.subarray(offset + 64 * i, offset + 64 * (i + 1));
+        expect(bytesToHex(buffer.subarray(offset + 32 * i, offset + 32 * (i + 1)))).toBe(
+          bytesToHex(reference(message)),
+        );
+      }
+      expect(buffer.subarray(0, offset)).toEqual(before.subarray(0, offset));
+    },
+  );
 
   it.each([1, 3, 64])("hash32Batch in place with %i messages", (count) => {
     const buffer = new Uint8Array(32 * count);
@@ -113,7 +122,9 @@ describe.each(hashers)("$name batch APIs", ({ make, reference }) => {
           batch.call(hasher, src, srcOffset, count, dst, dstOffset);
           for (let i = 0; i < count; i++) {
             const message = src.subarray(srcOffset + size * i, srcOffset + size * (i + 1));
-            expect(dst.subarray(dstOffset + 32 * i, dstOffset + 32 * (i + 1))).toEqual(reference(message));
+            expect(dst.subarray(dstOffset + 32 * i, dstOffset + 32 * (i + 1))).toEqual(
+              reference(message),
+            );
           }
         },
       ),
@@ -121,15 +132,18 @@ describe.each(hashers)("$name batch APIs", ({ make, reference }) => {
     );
   });
 
-  it.each([0, 1, 31, 32, 55, 56, 63, 64, 65, 1000])("digest of %i bytes matches the reference", (length) => {
-    const message = new Uint8Array(randomBytes(length));
-    const digest = hasher.digest(message);
-    expect(digest).toBeInstanceOf(Uint8Array);
-    expect(digest.length).toBe(32);
-    expect(bytesToHex(digest)).toBe(bytesToHex(reference(message)));
-    // A new array each time, not a shared buffer.
-    expect(hasher.digest(message)).not.toBe(digest);
-  });
+  it.each([0, 1, 31, 32, 55, 56, 63, 64, 65, 1000])(
+    "digest of %i bytes matches the reference",
+    (length) => {
+      const message = new Uint8Array(randomBytes(length));
+      const digest = hasher.digest(message);
+      expect(digest).toBeInstanceOf(Uint8Array);
+      expect(digest.length).toBe(32);
+      expect(bytesToHex(digest)).toBe(bytesToHex(reference(message)));
+      // A new array each time, not a shared buffer.
+      expect(hasher.digest(message)).not.toBe(digest);
+    },
+  );
 
   it.each([
     ["count is negative", 32, 0, -1, 32, 0],
@@ -139,20 +153,23 @@ describe.each(hashers)("$name batch APIs", ({ make, reference }) => {
     ["dst is too short", 32, 0, 2, 63, 0],
     ["dstOffset runs past the end", 64, 0, 1, 64, 33],
     ["dstOffset is NaN", 32, 0, 1, 32, Number.NaN],
-  ] as const)("rejects a batch where %s, writing nothing", (_label, size, srcOffset, count, dstLength, dstOffset) => {
-    const src = new Uint8Array(64);
-    const dst = new Uint8Array(dstLength).fill(SENTINEL);
-    const batch = size === 32 ? hasher.hash32Batch : hasher.hash64Batch;
-    let error: unknown;
-    try {
-      batch.call(hasher, src, srcOffset, count, dst, dstOffset);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(HashError);
-    expect((error as HashError).code).toBe("BATCH_OUT_OF_RANGE");
-    expect(dst.every((b) => b === SENTINEL)).toBe(true);
-  });
+  ] as const)(
+    "rejects a batch where %s, writing nothing",
+    (_label, size, srcOffset, count, dstLength, dstOffset) => {
+      const src = new Uint8Array(64);
+      const dst = new Uint8Array(dstLength).fill(SENTINEL);
+      const batch = size === 32 ? hasher.hash32Batch : hasher.hash64Batch;
+      let error: unknown;
+      try {
+        batch.call(hasher, src, srcOffset, count, dst, dstOffset);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(HashError);
+      expect((error as HashError).code).toBe("BATCH_OUT_OF_RANGE");
+      expect(dst.every((b) => b === SENTINEL)).toBe(true);
+    },
+  );
 });
 
 describe("known answers", () => {
@@ -160,9 +177,13 @@ describe("known answers", () => {
     const sha = getHasher("sha256");
     const out = new Uint8Array(32);
     sha.hash32Batch(new Uint8Array(32), 0, 1, out, 0);
-    expect(bytesToHex(out)).toBe("0x66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925");
+    expect(bytesToHex(out)).toBe(
+      "0x66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+    );
     sha.hash64Batch(new Uint8Array(64), 0, 1, out, 0);
-    expect(bytesToHex(out)).toBe("0xf5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb4b");
+    expect(bytesToHex(out)).toBe(
+      "0xf5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb4b",
+    );
     expect(bytesToHex(sha.digest(new TextEncoder().encode("abc")))).toBe(
       "0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
@@ -210,7 +231,9 @@ describe("createSha256Hasher with an injected kernel", () => {
   it("validates before calling the kernel", () => {
     const { kernel, calls } = recordingKernel();
     const hasher = createSha256Hasher(kernel);
-    expect(() => hasher.hash64Batch(new Uint8Array(63), 0, 1, new Uint8Array(32), 0)).toThrow(HashError);
+    expect(() => hasher.hash64Batch(new Uint8Array(63), 0, 1, new Uint8Array(32), 0)).toThrow(
+      HashError,
+    );
     expect(calls).toEqual([]);
   });
 });
@@ -225,7 +248,10 @@ describe("getHasher", () => {
 
   it("rejects an unknown name with a typed error naming it", () => {
     expect(() => getHasher("sha512" as "sha256")).toThrow(
-      expect.objectContaining({ code: "UNKNOWN_HASH_FUNCTION", message: expect.stringContaining('"sha512"') }),
+      expect.objectContaining({
+        code: "UNKNOWN_HASH_FUNCTION",
+        message: expect.stringContaining('"sha512"'),
+      }),
     );
   });
 });

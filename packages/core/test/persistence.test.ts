@@ -2,11 +2,23 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, MemoryStore, openTree, StoreError, TreeError } from "../src/index.js";
 import { bytes, hex } from "./helpers/shared.js";
-import { adversarialKeys, CountingStore, freshNodes, prng, storedNodes } from "./helpers/tree-fixtures.js";
+import {
+  adversarialKeys,
+  CountingStore,
+  freshNodes,
+  prng,
+  storedNodes,
+} from "./helpers/tree-fixtures.js";
 
 const GROUP_DEPTHS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 
-async function roundTrip(seed: number, g: number, n1: number, n2: number, updates: number): Promise<void> {
+async function roundTrip(
+  seed: number,
+  g: number,
+  n1: number,
+  n2: number,
+  updates: number,
+): Promise<void> {
   const rand = prng(seed ^ 0x5bd1e995);
   const keys = adversarialKeys(seed, n1 + n2);
   const content = new Map<string, Uint8Array>();
@@ -66,20 +78,24 @@ describe("write → read invariant (store round trips)", () => {
 
   it("insertion order never changes the root", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 60 }), (seed, n) => {
-        const keys = adversarialKeys(seed, n, 40);
-        const rand = prng(seed);
-        const values = keys.map(() => rand(32));
-        const a = new BinaryTree();
-        keys.forEach((k, i) => a.put(k, values[i]!));
-        const b = new BinaryTree();
-        for (let i = keys.length - 1; i >= 0; i--) {
-          // Later duplicates win in `a`; replay the same final map into `b` in reverse.
-          const k = hex(keys[i]!);
-          if (keys.findLastIndex((x) => hex(x) === k) === i) b.put(keys[i]!, values[i]!);
-        }
-        expect(hex(b.hash())).toBe(hex(a.hash()));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 60 }),
+        (seed, n) => {
+          const keys = adversarialKeys(seed, n, 40);
+          const rand = prng(seed);
+          const values = keys.map(() => rand(32));
+          const a = new BinaryTree();
+          for (const [i, k] of keys.entries()) a.put(k, values[i]!);
+          const b = new BinaryTree();
+          for (let i = keys.length - 1; i >= 0; i--) {
+            // Later duplicates win in `a`; replay the same final map into `b` in reverse.
+            const k = hex(keys[i]!);
+            if (keys.findLastIndex((x) => hex(x) === k) === i) b.put(keys[i]!, values[i]!);
+          }
+          expect(hex(b.hash())).toBe(hex(a.hash()));
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -131,7 +147,13 @@ describe("lazy loading", () => {
     // Flip one value byte of some stem blob.
     let tampered = 0;
     for await (const [key, value] of store.entries()) {
-      if (key[0] === 0x76 && key[1] === 0x41 && value[0] === 1 && value.length > 64 && tampered === 0) {
+      if (
+        key[0] === 0x76 &&
+        key[1] === 0x41 &&
+        value[0] === 1 &&
+        value.length > 64 &&
+        tampered === 0
+      ) {
         const bad = value.slice();
         bad[bad.length - 1]! ^= 1;
         await store.batch([{ type: "put", key, value: bad }]);

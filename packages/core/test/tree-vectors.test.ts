@@ -75,7 +75,9 @@ describe("eip7864-reference random_1000 and clustered_1000", () => {
       const tree = new BinaryTree({ scheme });
       const enc = new TextEncoder();
       for (let i = 0; i < 1000; i++) {
-        const stem = (await sha256(new Uint8Array([...enc.encode("stem"), ...u64be(Math.floor(i / 10))]))).subarray(0, 31);
+        const stem = (
+          await sha256(new Uint8Array([...enc.encode("stem"), ...u64be(Math.floor(i / 10))]))
+        ).subarray(0, 31);
         const key = new Uint8Array(32);
         key.set(stem);
         key[31] = (i % 10) * 25;

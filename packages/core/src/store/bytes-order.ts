@@ -1,6 +1,6 @@
 /** Byte-wise lexicographic order, the order LevelDB and IndexedDB (for Uint8Array keys) use. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = a[i]! - b[i]!;
     if (d !== 0) return d;

@@ -41,14 +41,17 @@ export function decodeRootRecord(bytes: Uint8Array): RootRecord {
   if (bytes.length < HEADER) throw bad(`shorter than the ${HEADER}-byte header`);
   for (let i = 0; i < 4; i++) if (bytes[i] !== MAGIC[i]) throw bad("bad magic (expected 'BTRR')");
   if (bytes[4] !== STORE_FORMAT_VERSION) {
-    throw bad(`format version ${bytes[4]} is not supported (this build reads ${STORE_FORMAT_VERSION})`);
+    throw bad(
+      `format version ${bytes[4]} is not supported (this build reads ${STORE_FORMAT_VERSION})`,
+    );
   }
   const groupDepth = bytes[5]!;
   if (groupDepth > 8) throw bad(`group depth ${groupDepth} is out of range 0..8`);
   const scheme = KEY_SCHEMES[bytes[6]!];
   if (scheme === undefined) throw bad(`unknown key scheme id ${bytes[6]}`);
   const extraLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(39);
-  if (bytes.length !== HEADER + extraLength) throw bad(`length does not match extra length ${extraLength}`);
+  if (bytes.length !== HEADER + extraLength)
+    throw bad(`length does not match extra length ${extraLength}`);
   return {
     root: bytes.slice(7, 39),
     groupDepth,

@@ -1,9 +1,17 @@
 import { encodePathKey, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
-import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme, type KeyScheme } from "../embedding/key-scheme.js";
+import { createKeyDeriver, type KeyDeriver } from "../embedding/key-deriver.js";
+import {
+  DEFAULT_KEY_SCHEME,
+  hashFunctionOfScheme,
+  type KeyScheme,
+} from "../embedding/key-scheme.js";
+import type { StorageSlot } from "../embedding/storage-slot.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
+import type { Account } from "./account.js";
+import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { CommitCollector } from "./commit-collector.js";
 import { describePath, NodeLoader } from "./node-loader.js";
@@ -49,6 +57,13 @@ export interface TreeEntry {
   readonly value: Uint8Array;
 }
 
+let arenaAccess: (tree: BinaryTree) => Arena;
+
+/** Package-internal: the arena behind a tree (proofs and tools walk it directly). Not exported from the package index. */
+export function arenaOf(tree: BinaryTree): Arena {
+  return arenaAccess(tree);
+}
+
 const LOOKUP_ABSENT = -1;
 const LOOKUP_UNRESOLVED = -2;
 
@@ -73,9 +88,15 @@ export class BinaryTree {
   readonly #collector: CommitCollector;
   readonly #loader: NodeLoader;
   readonly #path = new U32Stack(64);
+  #accounts: AccountState | undefined;
+  #keys: KeyDeriver | undefined;
   #missParent = 0;
   #missSide = 0;
   #missDepth = 0;
+
+  static {
+    arenaAccess = (tree) => tree.#arena;
+  }
 
   constructor(options: BinaryTreeOptions = {}) {
     this.scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
@@ -140,7 +161,10 @@ export class BinaryTree {
   putStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void {
     assertStem(stem);
     if (values.length > 256) {
-      throw new TreeError("INVALID_VALUE", `putStem: at most 256 values per stem, got ${values.length}`);
+      throw new TreeError(
+        "INVALID_VALUE",
+        `putStem: at most 256 values per stem, got ${values.length}`,
+      );
     }
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
@@ -151,9 +175,63 @@ export class BinaryTree {
     let changed = this.#arena.stems.live !== before;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
-      if (v !== null && v !== undefined && this.#arena.stems.setValue(index, i, v, 0)) changed = true;
+      if (v !== null && v !== undefined && this.#arena.stems.setValue(index, i, v, 0))
+        changed = true;
     }
     this.#finishWrite(index, changed);
+  }
+
+  // ---- accounts (EIP-7864 layout, go-ethereum semantics) --------------------------------
+
+  /** The key deriver of this tree's scheme (reuses one preimage buffer). */
+  get keys(): KeyDeriver {
+    this.#keys ??= createKeyDeriver(this.scheme, this.hasher);
+    return this.#keys;
+  }
+
+  get #accountState(): AccountState {
+    this.#accounts ??= new AccountState(this, this.keys);
+    return this.#accounts;
+  }
+
+  /** The account header, or undefined when absent or deleted (both header leaves zero). */
+  getAccount(address: Uint8Array): Account | undefined {
+    return this.#accountState.getAccount(address);
+  }
+
+  /** Writes the BASIC_DATA and CODE_HASH leaves of the account stem. */
+  putAccount(address: Uint8Array, account: Account): void {
+    this.#accountState.putAccount(address, account);
+  }
+
+  /** geth's DeleteAccount: writes 32 zero bytes to both header leaves; storage and code stay. */
+  deleteAccount(address: Uint8Array): void {
+    this.#accountState.deleteAccount(address);
+  }
+
+  /** The 32-byte value of a storage slot, or undefined when never written. */
+  getStorage(address: Uint8Array, slot: StorageSlot): Uint8Array | undefined {
+    return this.#accountState.getStorage(address, slot);
+  }
+
+  /** Writes a storage value (at most 32 bytes, left-padded). */
+  putStorage(address: Uint8Array, slot: StorageSlot, value: Uint8Array): void {
+    this.#accountState.putStorage(address, slot, value);
+  }
+
+  /** geth's DeleteStorage: writes 32 zero bytes (a present zero leaf). */
+  deleteStorage(address: Uint8Array, slot: StorageSlot): void {
+    this.#accountState.deleteStorage(address, slot);
+  }
+
+  /** Writes the code chunks (not the header's codeSize/codeHash: use putAccount). */
+  putCode(address: Uint8Array, code: Uint8Array): void {
+    this.#accountState.putCode(address, code);
+  }
+
+  /** The code rebuilt from its chunks (empty when the account has none). */
+  getCode(address: Uint8Array): Uint8Array {
+    return this.#accountState.getCode(address);
   }
 
   // ---- hashing and commit ---------------------------------------------------------------
@@ -192,7 +270,8 @@ export class BinaryTree {
   nodeSetOperations(set: NodeSet): BatchOperation[] {
     const ops: BatchOperation[] = [];
     for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, this.keyPrefix) });
-    for (const w of set.writes) ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
+    for (const w of set.writes)
+      ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
     ops.push({
       type: "put",
       key: this.rootRecordKey,
@@ -207,7 +286,10 @@ export class BinaryTree {
   async load(keysOrStems: readonly Uint8Array[]): Promise<void> {
     for (const k of keysOrStems) {
       if (!(k instanceof Uint8Array) || (k.length !== 31 && k.length !== 32)) {
-        throw new TreeError("INVALID_KEY", `load: expected 31- or 32-byte keys, got ${describeInput(k)}`);
+        throw new TreeError(
+          "INVALID_KEY",
+          `load: expected 31- or 32-byte keys, got ${describeInput(k)}`,
+        );
       }
     }
     let pending: readonly Uint8Array[] = keysOrStems;
@@ -234,14 +316,22 @@ export class BinaryTree {
 
   /** One store round: finds the unresolved nodes blocking these keys and loads them. */
   async #loadRound(keys: readonly Uint8Array[]): Promise<Uint8Array[]> {
-    const requests = new Map<number, { parent: number; side: number; depth: number; key: Uint8Array }>();
+    const requests = new Map<
+      number,
+      { parent: number; side: number; depth: number; key: Uint8Array }
+    >();
     const blocked: Uint8Array[] = [];
     for (const key of keys) {
       if (this.#lookup(key) !== LOOKUP_UNRESOLVED) continue;
       blocked.push(key);
       const slot = this.#missParent * 2 + this.#missSide;
       if (!requests.has(slot)) {
-        requests.set(slot, { parent: this.#missParent, side: this.#missSide, depth: this.#missDepth, key });
+        requests.set(slot, {
+          parent: this.#missParent,
+          side: this.#missSide,
+          depth: this.#missDepth,
+          key,
+        });
       }
     }
     if (requests.size === 0) return [];
@@ -256,7 +346,13 @@ export class BinaryTree {
       const child = internals.getChild(r.parent, r.side);
       if (refKind(child) !== KIND_HASHED) continue;
       const h = refIndex(child);
-      const ref = this.#loader.load(blobs[i], r.depth, r.key, hashed.hashChunk(h), hashed.hashOffset(h));
+      const ref = this.#loader.load(
+        blobs[i],
+        r.depth,
+        r.key,
+        hashed.hashChunk(h),
+        hashed.hashOffset(h),
+      );
       internals.setChild(r.parent, r.side, ref);
       hashed.release(h);
     }

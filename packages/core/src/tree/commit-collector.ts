@@ -19,7 +19,6 @@ import {
 } from "./node-ref.js";
 import type { NodeSet, NodeWrite } from "./node-set.js";
 
-
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
   count = 0;
@@ -97,7 +96,11 @@ export class CommitCollector {
       const right = new Uint8Array(32);
       this.#arena.writeHash(internals.getLeft(index), left, 0);
       this.#arena.writeHash(internals.getRight(index), right, 0);
-      this.#emit(encodePathKey(path, depth), this.#internalHash(index), encodeInternalBlob(left, right));
+      this.#emit(
+        encodePathKey(path, depth),
+        this.#internalHash(index),
+        encodeInternalBlob(left, right),
+      );
       internals.clearFlags(index, FLAG_BLOB_STALE);
       return;
     }
@@ -144,9 +147,23 @@ export class CommitCollector {
       const child = new Uint8Array(32);
       child.set(path);
       setBit(child, depth, 0);
-      this.#gatherGroup(scratch, internals.getLeft(index), depth + 1, child, remaining - 1, position * 2);
+      this.#gatherGroup(
+        scratch,
+        internals.getLeft(index),
+        depth + 1,
+        child,
+        remaining - 1,
+        position * 2,
+      );
       setBit(child, depth, 1);
-      this.#gatherGroup(scratch, internals.getRight(index), depth + 1, child, remaining - 1, position * 2 + 1);
+      this.#gatherGroup(
+        scratch,
+        internals.getRight(index),
+        depth + 1,
+        child,
+        remaining - 1,
+        position * 2 + 1,
+      );
       return;
     }
     const k = scratch.count++;
@@ -170,7 +187,9 @@ export class CommitCollector {
     const values =
       count === 0
         ? new Uint8Array(0)
-        : stems.blockPage(index).subarray(stems.blockOffset(index), stems.blockOffset(index) + count * 32);
+        : stems
+            .blockPage(index)
+            .subarray(stems.blockOffset(index), stems.blockOffset(index) + count * 32);
     const hc = stems.hashChunk(index);
     const ho = stems.hashOffset(index);
     this.#emit(
@@ -215,4 +234,3 @@ function setBit(bits: Uint8Array, position: number, bit: number): void {
   if (bit === 0) bits[position >>> 3]! &= ~mask;
   else bits[position >>> 3]! |= mask;
 }
-

@@ -25,7 +25,10 @@ export class HashedPool {
       assertPoolIndex("hashed", index);
       if ((index & CHUNK_MASK) === 0) this.hash.push(new Uint8Array(CHUNK_SIZE * 32));
     }
-    this.hash[index >>> CHUNK_BITS]!.set(source.subarray(offset, offset + 32), (index & CHUNK_MASK) << 5);
+    this.hash[index >>> CHUNK_BITS]!.set(
+      source.subarray(offset, offset + 32),
+      (index & CHUNK_MASK) << 5,
+    );
     return index;
   }
 

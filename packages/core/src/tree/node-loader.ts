@@ -88,7 +88,13 @@ export class NodeLoader {
     return ref;
   }
 
-  #verify(ref: NodeRef, depth: number, pathBits: Uint8Array, expected: Uint8Array, offset: number): void {
+  #verify(
+    ref: NodeRef,
+    depth: number,
+    pathBits: Uint8Array,
+    expected: Uint8Array,
+    offset: number,
+  ): void {
     const actual = this.#pair;
     this.#arena.writeHash(ref, actual, 0);
     for (let i = 0; i < 32; i++) {

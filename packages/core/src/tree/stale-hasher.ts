@@ -191,7 +191,8 @@ export class StaleHasher {
     while (k < n) {
       const depth = internals.getDepth(sorted.data[k]!);
       let end = k;
-      while (end < n && end - k < INTERNAL_BATCH && internals.getDepth(sorted.data[end]!) === depth) end++;
+      while (end < n && end - k < INTERNAL_BATCH && internals.getDepth(sorted.data[end]!) === depth)
+        end++;
       this.#hashInternalRun(sorted.data, k, end);
       k = end;
     }
@@ -211,7 +212,9 @@ export class StaleHasher {
     this.#hasher.hash64Batch(msg, 0, n, msg, 0);
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      internals.hashChunk(index).set(msg.subarray(k << 5, (k << 5) + 32), internals.hashOffset(index));
+      internals
+        .hashChunk(index)
+        .set(msg.subarray(k << 5, (k << 5) + 32), internals.hashOffset(index));
       internals.clearFlags(index, FLAG_HASH_STALE);
     }
   }

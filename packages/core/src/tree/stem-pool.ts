@@ -115,7 +115,8 @@ export class StemPool {
   }
 
   has(index: number, subindex: number): boolean {
-    const word = this.bitmap[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 3) + (subindex >>> 5)]!;
+    const word =
+      this.bitmap[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 3) + (subindex >>> 5)]!;
     return ((word >>> (subindex & 31)) & 1) === 1;
   }
 
@@ -127,7 +128,7 @@ export class StemPool {
     let r = 0;
     for (let k = 0; k < w; k++) r += popcount32(bm[base + k]!);
     const bit = subindex & 31;
-    if (bit !== 0) r += popcount32(bm[base + w]! & ((1 << bit) - 1) >>> 0);
+    if (bit !== 0) r += popcount32(bm[base + w]! & (((1 << bit) - 1) >>> 0));
     return r;
   }
 

@@ -1,5 +1,5 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
-import { BinaryTree, type KVStore, MemoryStore } from "../../src/index.js";
+import { BinaryTree, type KVStore, type MemoryStore } from "../../src/index.js";
 import { hex } from "./shared.js";
 
 /** Deterministic pseudo-random bytes (xorshift32), so failures reproduce from the seed. */
@@ -58,7 +58,11 @@ export async function storedNodes(store: MemoryStore): Promise<Map<string, strin
 }
 
 /** The node set of a fresh tree holding exactly these entries, as hex path → hex blob. */
-export function freshNodes(entries: Map<string, Uint8Array>, keyOf: (k: string) => Uint8Array, groupDepth: number): Map<string, string> {
+export function freshNodes(
+  entries: Map<string, Uint8Array>,
+  keyOf: (k: string) => Uint8Array,
+  groupDepth: number,
+): Map<string, string> {
   const tree = new BinaryTree({ groupDepth });
   for (const [k, v] of entries) tree.put(keyOf(k), v);
   const set = tree.commit();

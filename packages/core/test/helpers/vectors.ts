@@ -3,8 +3,8 @@
  * no fixture data is copied into the repo, plus the hex and tree helpers the tests need.
  */
 import { readFileSync } from "node:fs";
-import { hashInternal, hashStem } from "../../src/hash/node-hash.js";
 import type { Hasher } from "../../src/hash/hasher.js";
+import { hashInternal, hashStem } from "../../src/hash/node-hash.js";
 
 const SHARED = new URL("../../../../../shared/", import.meta.url);
 
@@ -25,7 +25,12 @@ export interface AccountEmbeddingVector {
   basic_data: PerVariant;
   code_hash: PerVariant;
   storage_slots: { slot: string; tree_index: string; sub_index: number; key: PerVariant }[];
-  code_chunks: { chunk_id: number; tree_index: number | string; sub_index: number; key: PerVariant }[];
+  code_chunks: {
+    chunk_id: number;
+    tree_index: number | string;
+    sub_index: number;
+    key: PerVariant;
+  }[];
 }
 
 export interface BasicDataVector {
@@ -165,8 +170,12 @@ export function referenceRoot(hasher: Hasher, leaves: ReadonlyMap<string, Uint8A
     }
     entry.values[key[31]!] = value;
   }
-  const bit = (stem: Uint8Array, depth: number): number => (stem[depth >> 3]! >> (7 - (depth & 7))) & 1;
-  const build = (group: { stem: Uint8Array; values: (Uint8Array | undefined)[] }[], depth: number): Uint8Array => {
+  const bit = (stem: Uint8Array, depth: number): number =>
+    (stem[depth >> 3]! >> (7 - (depth & 7))) & 1;
+  const build = (
+    group: { stem: Uint8Array; values: (Uint8Array | undefined)[] }[],
+    depth: number,
+  ): Uint8Array => {
     if (group.length === 0) return new Uint8Array(32);
     if (group.length === 1) return hashStem(hasher, group[0]!.stem, group[0]!.values);
     const left = group.filter((s) => bit(s.stem, depth) === 0);

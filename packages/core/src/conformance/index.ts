@@ -1,0 +1,6 @@
+export {
+  ConformanceFailure,
+  type ConformanceRunner,
+  type StoreConformanceOptions,
+  storeConformanceSuite,
+} from "./store-conformance.js";

@@ -1,0 +1,274 @@
+import { compareBytes } from "../store/bytes-order.js";
+import type { KVStore } from "../store/kv-store.js";
+import { BinaryTree } from "../tree/binary-tree.js";
+import { openTree } from "../tree/open-tree.js";
+
+/** The test-runner functions the suite needs (vitest, node:test, mocha and jest all fit). */
+export interface ConformanceRunner {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>): void;
+}
+
+export interface StoreConformanceOptions {
+  /** A name for the describe block. */
+  readonly name?: string;
+  /** Whether the store implements `entries()` (ordered iteration). Default: detected. */
+  readonly ordered?: boolean;
+}
+
+/** Thrown by the suite's own assertions (so it needs no assertion library). */
+export class ConformanceFailure extends Error {
+  override readonly name = "ConformanceFailure";
+}
+
+/**
+ * The contract every KVStore must meet, as a test suite a store package runs against its own
+ * factory (the pattern of abstract-level's exported tests):
+ *
+ * ```ts
+ * import { describe, it } from "vitest";
+ * import { storeConformanceSuite } from "@bintrie/core/conformance";
+ * storeConformanceSuite({ describe, it }, () => new MyStore(...));
+ * ```
+ * The factory must return a fresh, empty store each call.
+ */
+export function storeConformanceSuite(
+  runner: ConformanceRunner,
+  factory: () => KVStore | Promise<KVStore>,
+  options: StoreConformanceOptions = {},
+): void {
+  const { describe, it } = runner;
+  const withStore = (body: (store: KVStore) => Promise<void>) => async () => {
+    const store = await factory();
+    try {
+      await body(store);
+    } finally {
+      await store.close().catch(() => undefined);
+    }
+  };
+
+  describe(`KVStore conformance${options.name ? `: ${options.name}` : ""}`, () => {
+    it(
+      "get of a missing key is undefined",
+      withStore(async (store) => {
+        equalValue(await store.get(b(1, 2, 3)), undefined, "missing key");
+      }),
+    );
+
+    it(
+      "put then get returns the same bytes, for binary keys and values",
+      withStore(async (store) => {
+        const entries: [Uint8Array, Uint8Array][] = [
+          [b(0x76, 0x41), b(2, 1, 0xc0, 0)],
+          [b(0x76, 0x41, 0x00, 0x01), filled(64, 0)],
+          [b(0xff, 0xff, 0x00), filled(8256, 0xab)],
+          [b(0x00), new Uint8Array(0)],
+        ];
+        await store.batch(entries.map(([key, value]) => ({ type: "put", key, value })));
+        for (const [key, value] of entries)
+          equalValue(await store.get(key), value, `key ${hex(key)}`);
+      }),
+    );
+
+    it(
+      "stored bytes are isolated from the caller's buffers",
+      withStore(async (store) => {
+        const key = b(1, 1);
+        const value = filled(32, 7);
+        await store.batch([{ type: "put", key, value }]);
+        value.fill(9);
+        key[0] = 2;
+        const read = await store.get(b(1, 1));
+        equalValue(read, filled(32, 7), "value after the caller mutated its buffer");
+        read?.fill(1);
+        equalValue(await store.get(b(1, 1)), filled(32, 7), "value after mutating a returned copy");
+      }),
+    );
+
+    it(
+      "getMany returns values in key order, undefined for missing keys",
+      withStore(async (store) => {
+        await store.batch([
+          { type: "put", key: b(1), value: b(10) },
+          { type: "put", key: b(3), value: b(30) },
+        ]);
+        const got = await store.getMany([b(3), b(2), b(1), b(3)]);
+        if (got.length !== 4) fail(`getMany returned ${got.length} values for 4 keys`);
+        equalValue(got[0], b(30), "getMany[0]");
+        equalValue(got[1], undefined, "getMany[1]");
+        equalValue(got[2], b(10), "getMany[2]");
+        equalValue(got[3], b(30), "getMany[3]");
+        const none = await store.getMany([]);
+        if (none.length !== 0) fail("getMany([]) must return []");
+      }),
+    );
+
+    it(
+      "a batch applies puts and deletes in order; the last operation on a key wins",
+      withStore(async (store) => {
+        await store.batch([
+          { type: "put", key: b(1), value: b(1) },
+          { type: "put", key: b(2), value: b(2) },
+        ]);
+        await store.batch([
+          { type: "del", key: b(1) },
+          { type: "put", key: b(2), value: b(22) },
+          { type: "put", key: b(3), value: b(3) },
+          { type: "del", key: b(3) },
+          { type: "put", key: b(4), value: b(4) },
+          { type: "del", key: b(99) },
+        ]);
+        equalValue(await store.get(b(1)), undefined, "deleted key");
+        equalValue(await store.get(b(2)), b(22), "overwritten key");
+        equalValue(await store.get(b(3)), undefined, "put then deleted in one batch");
+        equalValue(await store.get(b(4)), b(4), "new key");
+        await store.batch([]);
+      }),
+    );
+
+    it(
+      "a batch with an invalid operation changes nothing",
+      withStore(async (store) => {
+        await store.batch([{ type: "put", key: b(1), value: b(1) }]);
+        let threw = false;
+        try {
+          await store.batch([
+            { type: "put", key: b(2), value: b(2) },
+            { type: "put", key: b(3), value: "not bytes" as unknown as Uint8Array },
+          ]);
+        } catch {
+          threw = true;
+        }
+        if (!threw) fail("a batch with a non-Uint8Array value must reject");
+        equalValue(await store.get(b(2)), undefined, "first operation of the rejected batch");
+      }),
+    );
+
+    it(
+      "ordered iteration (entries) is byte-wise and honours gte/lt",
+      withStore(async (store) => {
+        const ordered = options.ordered ?? typeof store.entries === "function";
+        if (!ordered) return;
+        if (typeof store.entries !== "function")
+          fail("options.ordered is true but entries() is missing");
+        const keys = [
+          b(0x76, 0x41),
+          b(0x76, 0x41, 0x80, 0x01),
+          b(0x76, 0x41, 0x00, 0x01),
+          b(0x76),
+          b(0x77),
+          b(0xff, 0),
+        ];
+        await store.batch(keys.map((key, i) => ({ type: "put" as const, key, value: b(i) })));
+        const all: Uint8Array[] = [];
+        for await (const [key] of store.entries!()) all.push(key);
+        const expected = [...keys].sort(compareBytes);
+        if (all.map(hex).join() !== expected.map(hex).join()) {
+          fail(`entries() order ${all.map(hex)} differs from byte order ${expected.map(hex)}`);
+        }
+        const ranged: Uint8Array[] = [];
+        for await (const [key] of store.entries!({ gte: b(0x76, 0x41), lt: b(0x76, 0x42) }))
+          ranged.push(key);
+        const inRange = expected.filter(
+          (k) => compareBytes(k, b(0x76, 0x41)) >= 0 && compareBytes(k, b(0x76, 0x42)) < 0,
+        );
+        if (ranged.map(hex).join() !== inRange.map(hex).join()) {
+          fail(
+            `entries({gte: 7641, lt: 7642}) gave ${ranged.map(hex)}, expected ${inRange.map(hex)}`,
+          );
+        }
+      }),
+    );
+
+    it(
+      "a closed store rejects further operations",
+      withStore(async (store) => {
+        await store.close();
+        let rejected = false;
+        try {
+          await store.get(b(1));
+        } catch {
+          rejected = true;
+        }
+        if (!rejected) fail("get after close must reject");
+      }),
+    );
+
+    it(
+      "holds a committed tree: reopen gives the same root and values, updates commit cleanly",
+      withStore(async (store) => {
+        for (const groupDepth of [0, 3, 5]) {
+          const keys: Uint8Array[] = [];
+          for (let i = 0; i < 64; i++) {
+            const key = new Uint8Array(32);
+            key[0] = i * 37;
+            key[1] = groupDepth;
+            key[2] = i & 3 ? 0x55 : 0xaa;
+            key[31] = i;
+            keys.push(key);
+          }
+          const prefix = b(0x70 + groupDepth);
+          const rootRecordKey = b(0x50 + groupDepth);
+          const tree = new BinaryTree({ groupDepth, store, keyPrefix: prefix, rootRecordKey });
+          for (const key of keys) tree.put(key, filled(32, key[0]!));
+          const root = await tree.persist();
+          const reopened = await openTree(store, { keyPrefix: prefix, rootRecordKey });
+          equalValue(reopened.hash(), root, `root after reopen (g=${groupDepth})`);
+          const values = await reopened.getMany(keys);
+          for (let i = 0; i < keys.length; i++)
+            equalValue(values[i], filled(32, keys[i]![0]!), `value ${i}`);
+          const extra = new Uint8Array(32);
+          extra[0] = 0x13;
+          await reopened.putMany([{ key: extra, value: filled(32, 1) }]);
+          const root2 = await reopened.persist();
+          const again = await openTree(store, { keyPrefix: prefix, rootRecordKey });
+          equalValue(again.hash(), root2, `root after the second commit (g=${groupDepth})`);
+          equalValue(
+            (await again.getMany([extra]))[0],
+            filled(32, 1),
+            "value written by the second commit",
+          );
+        }
+      }),
+    );
+  });
+}
+
+function b(...bytes: number[]): Uint8Array {
+  return Uint8Array.from(bytes);
+}
+
+function filled(n: number, byte: number): Uint8Array {
+  return new Uint8Array(n).fill(byte);
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = "";
+  for (const x of bytes) s += x.toString(16).padStart(2, "0");
+  return s;
+}
+
+function fail(message: string): never {
+  throw new ConformanceFailure(message);
+}
+
+function equalValue(
+  actual: Uint8Array | undefined,
+  expected: Uint8Array | undefined,
+  what: string,
+): void {
+  if (actual === undefined || expected === undefined) {
+    if (actual !== expected) {
+      fail(
+        `${what}: expected ${expected === undefined ? "undefined" : hex(expected)}, got ${actual === undefined ? "undefined" : hex(actual)}`,
+      );
+    }
+    return;
+  }
+  if (!(actual instanceof Uint8Array)) fail(`${what}: expected a Uint8Array, got ${typeof actual}`);
+  if (actual.length !== expected.length || compareBytes(actual, expected) !== 0) {
+    fail(
+      `${what}: expected ${hex(expected).slice(0, 80)} (${expected.length} bytes), got ${hex(actual).slice(0, 80)} (${actual.length} bytes)`,
+    );
+  }
+}

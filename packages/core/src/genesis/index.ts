@@ -1,0 +1,11 @@
+export {
+  type ApplyGenesisOptions,
+  applyGenesisAlloc,
+  type GenesisSummary,
+} from "./apply-genesis.js";
+export {
+  type GenesisAccount,
+  type GenesisAlloc,
+  GenesisError,
+  type GenesisErrorCode,
+} from "./genesis-alloc.js";
