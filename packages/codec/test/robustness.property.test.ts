@@ -51,7 +51,13 @@ function expectCanonical(blob: Uint8Array, node: DecodedNode): void {
     case "group":
       expect(
         bytesToHex(
-          encodeGroupBlob(node.groupDepth, node.count, node.positions, node.depthOffsets, node.hashes),
+          encodeGroupBlob(
+            node.groupDepth,
+            node.count,
+            node.positions,
+            node.depthOffsets,
+            node.hashes,
+          ),
         ),
       ).toBe(bytesToHex(blob));
       break;

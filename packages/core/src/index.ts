@@ -17,6 +17,7 @@ export {
   BinaryTree,
   type BinaryTreeOptions,
   DEFAULT_GROUP_DEPTH,
+  type DeletionMode,
   type TreeEntry,
 } from "./tree/binary-tree.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";

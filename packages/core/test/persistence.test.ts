@@ -178,3 +178,30 @@ describe("lazy loading", () => {
     expect(hex(ok.hash())).toBe(hex(tree.hash()));
   });
 });
+
+describe("orphaned paths", () => {
+  for (const g of [1, 2, 3, 4, 5]) {
+    it(`g=${g}: a stored stem that is updated and then split leaves no blob at its old path`, async () => {
+      const store = new MemoryStore();
+      const tree = new BinaryTree({ groupDepth: g, store });
+      const a = new Uint8Array(32);
+      const b = new Uint8Array(32);
+      b[0] = 0x80; // a and b diverge at bit 0: both stems at depth 1
+      tree.put(a, new Uint8Array(32).fill(1));
+      tree.put(b, new Uint8Array(32).fill(2));
+      await tree.persist();
+      // Update a (its blob becomes stale) and then split it: c shares a's first 10 bits.
+      tree.put(a, new Uint8Array(32).fill(3));
+      const c = new Uint8Array(32);
+      c[1] = 0x20;
+      tree.put(c, new Uint8Array(32).fill(4));
+      await tree.persist();
+      const fresh = new BinaryTree({ groupDepth: g });
+      fresh.put(a, new Uint8Array(32).fill(3));
+      fresh.put(b, new Uint8Array(32).fill(2));
+      fresh.put(c, new Uint8Array(32).fill(4));
+      const expected = new Map(fresh.commit().writes.map((w) => [hex(w.path), hex(w.blob)]));
+      expect(await storedNodes(store)).toEqual(expected);
+    });
+  }
+});

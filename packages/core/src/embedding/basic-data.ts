@@ -44,7 +44,7 @@ export function basicDataBalanceField(balance: bigint): bigint {
   if (balance < BALANCE_FIELD_LIMIT) return balance;
   let minimalLength = 16;
   while (balance >> BigInt(8 * minimalLength) > 0n) minimalLength++;
-  return BigInt.asUintN(128, balance);
+  return BigInt.asUintN(8 * (minimalLength - 16), balance);
 }
 
 /**

@@ -24,7 +24,7 @@ const TREE_INDEX_AT = 32;
  * Derives EIP-7864 tree keys for one scheme:
  * key = H(12 zero bytes || address || tree_index as 32 bytes)[0..31) || subIndex.
  * Reuses one 64-byte preimage buffer, so bulk derivation allocates only the returned keys.
- * Not re-entrant across threads (share one per thread).
+ * Holds scratch state, so calls must not interleave; JS guarantees that within one thread.
  */
 export class KeyDeriver {
   readonly scheme: KeyScheme;

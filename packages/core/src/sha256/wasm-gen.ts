@@ -96,7 +96,10 @@ const OP_LOCAL_SET = 0x21;
 const OP_LOCAL_TEE = 0x22;
 const OP_I32_CONST = 0x41;
 const OP_I32_NE = 0x47;
+const OP_I32_LT_S = 0x48;
 const OP_I32_ADD = 0x6a;
+const OP_I32_STORE = 0x36;
+const OP_IF_VOID = [0x04, 0x40];
 const OP_I32_SUB = 0x6b;
 // SIMD opcodes (prefix 0xfd).
 const SIMD = 0xfd;
@@ -197,7 +200,8 @@ const K_ADDR = 0;
 const KWPAD_ADDR = K_ADDR + 64 * 16;
 const IV_ADDR = KWPAD_ADDR + 64 * 16;
 const SCRATCH_ADDR = IV_ADDR + 8 * 16;
-const POOL_ADDR = SCRATCH_ADDR + 8 * 16;
+const ANCHOR_ADDR = SCRATCH_ADDR + 8 * 16;
+const POOL_ADDR = ANCHOR_ADDR + 16;
 
 class ConstPool {
   private readonly addrs = new Map<number, number>();
@@ -276,10 +280,28 @@ function shr(x: Expr, n: number): Expr {
   return x.k === "c" ? cst(x.c >>> n) : { k: "s", op: I32X4_SHR_U, x, n };
 }
 const rot = (x: Expr, n: number): Expr => or(shr(x, n), shl(x, 32 - n));
-const bigSigma0 = (x: Expr): Expr => xor(xor(rot(x, 2), rot(x, 13)), rot(x, 22));
-const bigSigma1 = (x: Expr): Expr => xor(xor(rot(x, 6), rot(x, 11)), rot(x, 25));
-const sigma0 = (x: Expr): Expr => xor(xor(rot(x, 7), rot(x, 18)), shr(x, 3));
-const sigma1 = (x: Expr): Expr => xor(xor(rot(x, 17), rot(x, 19)), shr(x, 10));
+/** Shape of the sigma expressions: balanced trees of rotations, or one left-deep xor chain of shifts. */
+let chainForm = false;
+/** x >>> r1 ^ x <<< ... : xor of rotations r (and, for the small sigmas, a plain shift s). */
+function sigma(x: Expr, r: readonly number[], s?: number): Expr {
+  if (!chainForm || x.k === "c") {
+    let acc = xor(rot(x, r[0]!), rot(x, r[1]!));
+    acc = xor(acc, s === undefined ? rot(x, r[2]!) : shr(x, s));
+    return acc;
+  }
+  let acc = shr(x, r[0]!);
+  acc = xor(acc, shl(x, 32 - r[0]!));
+  for (let i = 1; i < r.length; i++) {
+    acc = xor(acc, shr(x, r[i]!));
+    acc = xor(acc, shl(x, 32 - r[i]!));
+  }
+  if (s !== undefined) acc = xor(acc, shr(x, s));
+  return acc;
+}
+const bigSigma0 = (x: Expr): Expr => sigma(x, [2, 13, 22]);
+const bigSigma1 = (x: Expr): Expr => sigma(x, [6, 11, 25]);
+const sigma0 = (x: Expr): Expr => sigma(x, [7, 18], 3);
+const sigma1 = (x: Expr): Expr => sigma(x, [17, 19], 10);
 
 /** Sum of terms; constant terms are folded into one, placed where the first constant term was. */
 function sum(terms: Expr[]): Expr {
@@ -434,6 +456,26 @@ class FnBuilder {
       for (let j = 0; j < 4; j++) this.store(P_OUT, 32 * j + 16 * half, bswap(rows[j]!));
     }
   }
+  /**
+   * A scheduling barrier: a branch V8 cannot prove dead (`groups < 0`, never true), whose arm has a side effect so
+   * that the diamond is not folded away. TurboFan places pure nodes in the latest block that dominates their uses,
+   * so a barrier keeps the rounds after it from being interleaved with the ones before (which otherwise raises the
+   * register pressure a lot).
+   */
+  barrier(kind: number, anchor: Expr): void {
+    if (kind & 2) this.storeAbs(ANCHOR_ADDR, anchor);
+    if (!(kind & 1)) return;
+    this.op(OP_LOCAL_GET);
+    this.u32(P_GROUPS);
+    this.i32const(0);
+    this.op(OP_I32_LT_S, ...OP_IF_VOID);
+    this.i32const(0);
+    this.i32const(0);
+    this.op(OP_I32_STORE);
+    this.u32(2);
+    this.u32(SCRATCH_ADDR);
+    this.op(OP_END);
+  }
   /** Ends the per-group loop: advance the pointers, decrement the group count, loop while it is non-zero. */
   endGroupLoop(inStride: number): void {
     for (const [p, d] of [
@@ -553,9 +595,17 @@ export interface Sha256WasmOptions {
   chunk?: number;
   /** Unroll the padding block of 64-byte messages instead of an 8-round loop (bigger code). Default false. */
   unrollPaddingBlock?: boolean;
+  /** Rounds between scheduling barriers (0: none). */
+  barrierEvery?: number;
+  /** Barrier kind: 1 = branch only, 2 = anchor store only, 3 = both. */
+  barrierKind?: number;
+  /** Sigma functions as one xor chain of shifts. */
+  chain?: boolean;
 }
 
 function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
+  const be = opts.barrierEvery ?? 0;
+  const bk = opts.barrierKind ?? 1;
   const KP = 3; // i32 local: offset into the K+W table in the padding-block loop
   const fn = new FnBuilder(pool, 1);
   const st = new RoundState(fn, SHA256_IV.map(cst));
@@ -564,13 +614,17 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
   fn.op(...OP_LOOP_VOID);
   // Block 1: the message, loaded 16 bytes at a time just before the rounds that need it.
   st.begin();
-  for (let t = 0; t < 64; t++) {
+  for (let t = 0; t < ((opts as { skip1?: boolean }).skip1 ? 0 : 64); t++) {
     if (t < 16 && (t & 3) === 0) {
       const words = fn.loadWords(64, 4 * t, tmp, sched.ringLocals(t, 4));
       for (let i = 0; i < 4; i++) sched.w[t + i] = { v: words[i], c: 0 };
     }
     if (t >= 16) sched.compute(t);
     st.round(t, sched.kw(t));
+    if (be > 0 && t % be === be - 1) fn.barrier(bk, st.slots[(7 - t) & 7]!);
+  }
+  if ((opts as { skip1?: boolean }).skip1) {
+    for (let k = 0; k < 8; k++) st.slots[k] = fn.set({ k: "m", base: P_IN, off: 16 * k }, st.slotLocal[k]!);
   }
   // Chaining value: kept in the scratch area for the feed-forward after the padding block.
   for (let k = 0; k < 8; k++) {
@@ -579,14 +633,21 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
   }
   // Block 2: constant padding block, K + W read from the precomputed table.
   st.begin();
-  if (opts.unrollPaddingBlock) {
-    for (let t = 0; t < 64; t++) st.round(t, [{ k: "m", base: -1, off: KWPAD_ADDR + 16 * t }]);
+  if ((opts as { skip2?: boolean }).skip2) {
+  } else if (opts.unrollPaddingBlock) {
+    for (let t = 0; t < 64; t++) {
+      st.round(t, [{ k: "m", base: -1, off: KWPAD_ADDR + 16 * t }]);
+      if (be > 0 && t % be === be - 1) fn.barrier(bk, st.slots[(7 - t) & 7]!);
+    }
   } else {
     fn.i32const(0);
     fn.op(OP_LOCAL_SET);
     fn.u32(KP);
     fn.op(...OP_LOOP_VOID);
-    for (let r = 0; r < 8; r++) st.round(r, [{ k: "m", base: KP, off: KWPAD_ADDR + 16 * r }]);
+    for (let r = 0; r < 8; r++) {
+      st.round(r, [{ k: "m", base: KP, off: KWPAD_ADDR + 16 * r }]);
+      if (be > 0 && r % be === be - 1 && r !== 7) fn.barrier(bk, st.slots[(7 - r) & 7]!);
+    }
     st.materialize();
     fn.op(OP_LOCAL_GET);
     fn.u32(KP);
@@ -607,7 +668,9 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
   return { params: 3, i32Locals: fn.i32Locals, v128Locals: fn.v128Locals, code: fn.code };
 }
 
-function buildH32(pool: ConstPool): FuncSpec {
+function buildH32(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
+  const be = opts.barrierEvery ?? 0;
+  const bk = opts.barrierKind ?? 1;
   const fn = new FnBuilder(pool, 0);
   const st = new RoundState(fn, SHA256_IV.map(cst));
   const sched = new Schedule(fn);
@@ -623,6 +686,7 @@ function buildH32(pool: ConstPool): FuncSpec {
     }
     if (t >= 16) sched.compute(t);
     st.round(t, sched.kw(t));
+    if (be > 0 && t % be === be - 1) fn.barrier(bk, st.slots[(7 - t) & 7]!);
   }
   const h: Expr[] = [];
   for (let k = 0; k < 8; k++) h.push(fn.set(add(st.slots[k]!, cst(SHA256_IV[k]!)), st.slotLocal[k]!));
@@ -639,8 +703,9 @@ export function buildSha256WasmModule(opts: Sha256WasmOptions = {}): {
   const chunk = opts.chunk ?? 1024;
   if (!(chunk >= 4 && chunk % 4 === 0)) throw new RangeError("chunk must be a positive multiple of 4");
   const pool = new ConstPool();
+  chainForm = opts.chain ?? false;
   const h64 = buildH64(pool, opts);
-  const h32 = buildH32(pool);
+  const h32 = buildH32(pool, opts);
   const inPtr = (pool.end + 255) & ~255;
   const outPtr = inPtr + 64 * chunk;
   const pages = Math.ceil((outPtr + 32 * chunk) / 65536);

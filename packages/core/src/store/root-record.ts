@@ -14,7 +14,7 @@ export interface RootRecord {
 }
 
 /** Store key of the root record ("bintrie:root"); never a node key, which starts with "vA". */
-export const ROOT_RECORD_KEY = new TextEncoder().encode("bintrie:root");
+export const ROOT_RECORD_KEY: Uint8Array = Uint8Array.from("bintrie:root", (c) => c.charCodeAt(0));
 
 /** On-disk format version of the node blobs and this record. */
 export const STORE_FORMAT_VERSION = 1;

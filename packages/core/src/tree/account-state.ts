@@ -61,8 +61,16 @@ export class AccountState {
     this.#tree.putStem(this.#keys.accountStem(address), values);
   }
 
-  /** geth's DeleteAccount: both header leaves become 32 zero bytes; storage and code stay. */
+  /**
+   * geth's DeleteAccount: both header leaves become 32 zero bytes (in 'remove' deletion mode
+   * they are removed); storage and code stay.
+   */
   deleteAccount(address: Uint8Array): void {
+    if (this.#tree.deletionMode === "remove") {
+      this.#tree.delete(this.#keys.basicDataKey(address));
+      this.#tree.delete(this.#keys.codeHashKey(address));
+      return;
+    }
     const values: Uint8Array[] = [];
     values[BASIC_DATA_LEAF_KEY] = ZERO32;
     values[CODE_HASH_LEAF_KEY] = ZERO32;
@@ -87,9 +95,9 @@ export class AccountState {
     this.#tree.put(this.#keys.storageSlotKey(address, slot), padded);
   }
 
-  /** geth's DeleteStorage: the slot becomes a present leaf of 32 zero bytes. */
+  /** geth's DeleteStorage: the slot becomes a present leaf of 32 zero bytes ('remove' mode: removed). */
   deleteStorage(address: Uint8Array, slot: StorageSlot): void {
-    this.#tree.put(this.#keys.storageSlotKey(address, slot), ZERO32);
+    this.#tree.delete(this.#keys.storageSlotKey(address, slot));
   }
 
   /**

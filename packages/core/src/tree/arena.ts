@@ -11,9 +11,10 @@ import {
 } from "./node-ref.js";
 import { StemPool } from "./stem-pool.js";
 
-/** A stored stem that a split pushed deeper: its old path must be deleted unless rewritten. */
+/** A stored blob whose node moved or disappeared: its path is deleted unless rewritten. */
 export interface OrphanPath {
-  readonly stem: Uint8Array;
+  /** Path bits, MSB-first (only the first `depth` bits count). */
+  readonly bits: Uint8Array;
   readonly depth: number;
 }
 

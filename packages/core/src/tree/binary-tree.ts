@@ -18,6 +18,7 @@ import { describePath, NodeLoader } from "./node-loader.js";
 import {
   EMPTY_REF,
   FLAG_BLOB_STALE,
+  FLAG_PERSISTED,
   FLAGS_STALE,
   KIND_EMPTY,
   KIND_HASHED,
@@ -49,7 +50,18 @@ export interface BinaryTreeOptions {
   readonly keyPrefix?: Uint8Array;
   /** Store key of the root record. Default "bintrie:root". */
   readonly rootRecordKey?: Uint8Array;
+  /**
+   * What deleting a key does. 'zero' (default, go-ethereum master): writes 32 zero bytes, a
+   * present leaf; nothing is ever removed. 'remove': the value is removed; a stem left without
+   * values is removed and internal nodes collapse, so the tree has exactly the shape (and root)
+   * it would have had without the removed keys; commit deletes the paths that disappear.
+   */
+  readonly deletionMode?: DeletionMode;
 }
+
+export type DeletionMode = "zero" | "remove";
+
+const ZERO_VALUE = new Uint8Array(32);
 
 /** A key/value entry of a batch write. */
 export interface TreeEntry {
@@ -83,11 +95,13 @@ export class BinaryTree {
   readonly store: KVStore | undefined;
   readonly keyPrefix: Uint8Array;
   readonly rootRecordKey: Uint8Array;
+  readonly deletionMode: DeletionMode;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
   readonly #collector: CommitCollector;
   readonly #loader: NodeLoader;
   readonly #path = new U32Stack(64);
+  readonly #sides = new U32Stack(64);
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
   #missParent = 0;
@@ -114,6 +128,13 @@ export class BinaryTree {
     this.store = options.store;
     this.keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
     this.rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
+    this.deletionMode = options.deletionMode ?? "zero";
+    if (this.deletionMode !== "zero" && this.deletionMode !== "remove") {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `deletionMode must be 'zero' or 'remove', got ${String(this.deletionMode)}`,
+      );
+    }
     this.#staleHasher = new StaleHasher(this.#arena, this.hasher);
     this.#collector = new CommitCollector(this.#arena);
     this.#loader = new NodeLoader(this.#arena, this.#staleHasher, groupDepth);
@@ -179,6 +200,43 @@ export class BinaryTree {
         changed = true;
     }
     this.#finishWrite(index, changed);
+  }
+
+  /**
+   * Deletes the value at `key`: writes 32 zero bytes in 'zero' mode; removes it (and collapses
+   * what it leaves behind) in 'remove' mode. Deleting an absent key changes nothing.
+   */
+  delete(key: Uint8Array): void {
+    assertKey(key);
+    if (this.deletionMode === "zero") {
+      this.put(key, ZERO_VALUE);
+      return;
+    }
+    if (this.#removeKey(key) === LOOKUP_UNRESOLVED) throw this.#missingError(key);
+  }
+
+  /** Deletes many keys, loading what the deletions (and collapses) need from the store first. */
+  async deleteMany(keys: readonly Uint8Array[]): Promise<void> {
+    for (const key of keys) assertKey(key);
+    if (this.deletionMode === "zero") {
+      await this.putMany(keys.map((key) => ({ key, value: ZERO_VALUE })));
+      return;
+    }
+    await this.load(keys);
+    for (const key of keys) {
+      while (this.#removeKey(key) === LOOKUP_UNRESOLVED) {
+        // A node the removal touches (the path, or a sibling a collapse pulls up) is still in the
+        // store: load it through a key that routes to it, then retry.
+        const route = key.slice();
+        const depth = this.#missDepth - 1;
+        if (depth >= 0) {
+          const mask = 0x80 >>> (depth & 7);
+          route[depth >>> 3] =
+            this.#missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
+        }
+        await this.load([route]);
+      }
+    }
   }
 
   // ---- accounts (EIP-7864 layout, go-ethereum semantics) --------------------------------
@@ -465,9 +523,11 @@ export class BinaryTree {
     if (diverge >= 248) {
       throw new TreeError("TREE_TOO_DEEP", "split: stems are equal (internal inconsistency)");
     }
-    if ((stems.getFlags(existing) & FLAG_BLOB_STALE) === 0) {
-      // Its blob is stored at its current path; that path may need a delete at commit.
-      arena.orphans.push({ stem: sc.slice(so, so + 31), depth: start });
+    if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
+      // Its blob is stored at its current path (even if the stem changed since): that path
+      // needs a delete at commit unless the new internal node there rewrites it.
+      arena.orphans.push({ bits: sc.slice(so, so + 31), depth: start });
+      stems.clearFlags(existing, FLAG_PERSISTED);
     }
     let link = parent;
     let linkSide = side;
@@ -484,6 +544,127 @@ export class BinaryTree {
     const created = stems.alloc(key, 0, diverge + 1, FLAGS_STALE);
     internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
     return created;
+  }
+
+  /**
+   * 'remove' mode: removes the value at key; an emptied stem goes away and every internal node
+   * left with a single stem below it collapses, the stem moving up. Returns 0 when done (or
+   * nothing to do), LOOKUP_UNRESOLVED (nothing changed) when a needed node is not loaded.
+   */
+  #removeKey(key: Uint8Array): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const path = this.#path;
+    const sides = this.#sides;
+    path.clear();
+    sides.clear();
+    let ref = arena.root;
+    let parent = -1;
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        const depth = internals.getDepth(index);
+        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        path.push(index);
+        sides.push(bit);
+        parent = index;
+        ref = internals.getChild(index, bit);
+        continue;
+      }
+      if (kind === KIND_HASHED) {
+        this.#missParent = parent;
+        this.#missSide = sides.length > 0 ? sides.data[sides.length - 1]! : 0;
+        this.#missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+      if (kind === KIND_EMPTY) return 0;
+      break;
+    }
+    const stem = refIndex(ref);
+    const sub = key[31]!;
+    if (!stems.matches(stem, key, 0) || !stems.has(stem, sub)) return 0;
+    if (stems.getCount(stem) > 1) {
+      stems.removeValue(stem, sub);
+      this.#finishWrite(stem, true);
+      return 0;
+    }
+    // The stem empties. Dry run of the collapse first: it must not meet an unloaded sibling.
+    let carrying = false;
+    for (let j = path.length - 1; j >= 0; j--) {
+      const node = path.data[j]!;
+      const otherSide = sides.data[j]! ^ 1;
+      const kind = refKind(internals.getChild(node, otherSide));
+      if (kind === KIND_EMPTY) continue;
+      if (carrying || kind === KIND_INTERNAL) break;
+      if (kind === KIND_HASHED) {
+        this.#missParent = node;
+        this.#missSide = otherSide;
+        this.#missDepth = internals.getDepth(node) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+      carrying = true;
+    }
+    this.#orphanIfPersisted(
+      KIND_STEM,
+      stem,
+      stems.stemChunk(stem),
+      stems.stemOffset(stem),
+      stems.getDepth(stem),
+    );
+    stems.release(stem);
+    let replacement: NodeRef = EMPTY_REF;
+    for (let j = path.length - 1; j >= 0; j--) {
+      const node = path.data[j]!;
+      const side = sides.data[j]!;
+      const other = internals.getChild(node, side ^ 1);
+      const kind = refKind(other);
+      if (kind === KIND_EMPTY || (replacement === EMPTY_REF && kind === KIND_STEM)) {
+        // This node would keep at most one stem below it: it goes, the stem moves up.
+        if (replacement === EMPTY_REF && kind === KIND_STEM) replacement = other;
+        this.#orphanIfPersisted(KIND_INTERNAL, node, key, 0, internals.getDepth(node));
+        internals.release(node);
+        continue;
+      }
+      internals.setChild(node, side, replacement);
+      if (replacement !== EMPTY_REF)
+        this.#moveStem(refIndex(replacement), internals.getDepth(node) + 1);
+      for (let k = 0; k <= j; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
+      return 0;
+    }
+    arena.root = replacement;
+    if (replacement !== EMPTY_REF) this.#moveStem(refIndex(replacement), 0);
+    return 0;
+  }
+
+  /** A stem placed at a new depth: its blob goes to a new path, the old one is orphaned. */
+  #moveStem(stem: number, depth: number): void {
+    const { stems } = this.#arena;
+    this.#orphanIfPersisted(
+      KIND_STEM,
+      stem,
+      stems.stemChunk(stem),
+      stems.stemOffset(stem),
+      stems.getDepth(stem),
+    );
+    stems.setDepth(stem, depth);
+    stems.addFlags(stem, FLAG_BLOB_STALE);
+  }
+
+  /** Records the node's stored path (first `depth` bits at bits[offset]) for deletion at commit. */
+  #orphanIfPersisted(
+    kind: number,
+    index: number,
+    bits: Uint8Array,
+    offset: number,
+    depth: number,
+  ): void {
+    const { internals, stems } = this.#arena;
+    const flags = kind === KIND_STEM ? stems.getFlags(index) : internals.getFlags(index);
+    if ((flags & FLAG_PERSISTED) === 0) return;
+    this.#arena.orphans.push({ bits: bits.slice(offset, offset + 32), depth });
+    if (kind === KIND_STEM) stems.clearFlags(index, FLAG_PERSISTED);
+    else internals.clearFlags(index, FLAG_PERSISTED);
   }
 
   #link(parent: number, side: number, ref: NodeRef): void {

@@ -9,6 +9,7 @@ import { bytesToKeyString } from "../store/bytes-order.js";
 import type { Arena } from "./arena.js";
 import {
   FLAG_BLOB_STALE,
+  FLAG_PERSISTED,
   KIND_EMPTY,
   KIND_HASHED,
   KIND_INTERNAL,
@@ -78,7 +79,7 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      stems.clearFlags(index, FLAG_BLOB_STALE);
+      stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
       return;
     }
     if (kind !== KIND_INTERNAL) return;
@@ -101,7 +102,7 @@ export class CommitCollector {
         this.#internalHash(index),
         encodeInternalBlob(left, right),
       );
-      internals.clearFlags(index, FLAG_BLOB_STALE);
+      internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
       return;
     }
     const level = Math.floor(depth / g);
@@ -112,7 +113,7 @@ export class CommitCollector {
     }
     scratch.count = 0;
     this.#gatherGroup(scratch, ref, depth, path, g, 0);
-    internals.clearFlags(index, FLAG_BLOB_STALE);
+    internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.count;
     for (let k = 0; k < n; k++) {
@@ -143,7 +144,7 @@ export class CommitCollector {
       const { internals } = this.#arena;
       const index = refIndex(ref);
       // Inner nodes of a group have no blob of their own: the group blob covers them.
-      internals.clearFlags(index, FLAG_BLOB_STALE);
+      internals.clearFlags(index, FLAG_BLOB_STALE | FLAG_PERSISTED);
       const child = new Uint8Array(32);
       child.set(path);
       setBit(child, depth, 0);
@@ -218,7 +219,7 @@ export class CommitCollector {
     const deletes: Uint8Array[] = [];
     const seen = new Set<string>();
     for (const orphan of arena.orphans) {
-      const path = encodePathKey(orphan.stem, orphan.depth);
+      const path = encodePathKey(orphan.bits, orphan.depth);
       const key = bytesToKeyString(path);
       if (written.has(key) || seen.has(key)) continue;
       seen.add(key);

@@ -3,6 +3,7 @@ import type { Hasher } from "../hash/hasher.js";
 import type { Arena } from "./arena.js";
 import {
   EMPTY_REF,
+  FLAG_PERSISTED,
   KIND_HASHED,
   KIND_INTERNAL,
   KIND_STEM,
@@ -73,7 +74,7 @@ export class NodeLoader {
         );
       }
       const { stems } = this.#arena;
-      const index = stems.alloc(node.stem, 0, depth, 0);
+      const index = stems.alloc(node.stem, 0, depth, FLAG_PERSISTED);
       stems.loadValues(index, node.bitmap, node.values, node.count);
       this.#staleHasher.hashStem(index);
       ref = makeRef(KIND_STEM, index);
@@ -116,7 +117,7 @@ export class NodeLoader {
       );
     }
     const { internals } = this.#arena;
-    const index = internals.alloc(depth, 0);
+    const index = internals.alloc(depth, FLAG_PERSISTED);
     internals.setChild(index, 0, this.#placeholder(left, 0));
     internals.setChild(index, 1, this.#placeholder(right, 0));
     this.#hashInternal(index);
@@ -139,7 +140,7 @@ export class NodeLoader {
     }
     if (group.count === 0) return EMPTY_REF;
     const { internals } = this.#arena;
-    const root = internals.alloc(depth, 0);
+    const root = internals.alloc(depth, FLAG_PERSISTED);
     for (let e = 0; e < group.count; e++) {
       const position = group.positions[e]!;
       const offset = group.depthOffsets[e]!;

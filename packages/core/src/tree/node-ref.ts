@@ -30,3 +30,5 @@ export function refIndex(ref: NodeRef): number {
 export const FLAG_HASH_STALE = 1;
 export const FLAG_BLOB_STALE = 2;
 export const FLAGS_STALE = FLAG_HASH_STALE | FLAG_BLOB_STALE;
+/** A blob for this node is stored at its current path (so moving or removing it orphans that path). */
+export const FLAG_PERSISTED = 4;
