@@ -1,15 +1,17 @@
 import { FLAT_INTERNAL_BLOB_SIZE, NODE_TYPE_INTERNAL, NODE_TYPE_STEM } from "./constants.js";
 import { CodecError } from "./errors.js";
-import { decodeGroupBlob, type GroupBlob } from "./group-blob.js";
-import { decodeInternalBlob } from "./internal-blob.js";
-import { decodeStemBlob, type StemBlob } from "./stem-blob.js";
+import { decodeGroupNode, type GroupBlob } from "./group-blob.js";
+import { decodeInternalNode, type InternalBlob } from "./internal-blob.js";
+import { decodeStemNode, type StemBlob } from "./stem-blob.js";
 
 /** Any stored node blob, decoded without copying. */
 export type DecodedNode =
   | { kind: "empty" }
   | ({ kind: "stem" } & StemBlob)
-  | { kind: "internal"; left: Uint8Array; right: Uint8Array }
+  | ({ kind: "internal" } & InternalBlob)
   | ({ kind: "group" } & GroupBlob);
+
+const EMPTY_NODE: DecodedNode = Object.freeze({ kind: "empty" });
 
 /**
  * Decodes any node blob: empty input is the empty node, type 1 a stem, type 2 of exactly 65 bytes
@@ -18,17 +20,16 @@ export type DecodedNode =
  */
 export function decodeNode(blob: Uint8Array): DecodedNode {
   if (blob.length === 0) {
-    return { kind: "empty" };
+    return EMPTY_NODE;
   }
   const type = blob[0]!;
   if (type === NODE_TYPE_STEM) {
-    return { kind: "stem", ...decodeStemBlob(blob) };
+    return decodeStemNode(blob);
   }
   if (type === NODE_TYPE_INTERNAL) {
-    if (blob.length === FLAT_INTERNAL_BLOB_SIZE) {
-      return { kind: "internal", ...decodeInternalBlob(blob) };
-    }
-    return { kind: "group", ...decodeGroupBlob(blob) };
+    return blob.length === FLAT_INTERNAL_BLOB_SIZE
+      ? decodeInternalNode(blob)
+      : decodeGroupNode(blob);
   }
   throw new CodecError(
     "INVALID_NODE_TYPE",

@@ -166,6 +166,11 @@ export function encodeGroupBlob(
  * entry's depth, and no entry inside an earlier entry's subtree.
  */
 export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
+  return decodeGroupNode(blob);
+}
+
+/** {@link decodeGroupBlob} tagged for decodeNode, built as one object. */
+export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob {
   const length = blob.length;
   if (length === 0) {
     throw new CodecError("INVALID_LENGTH", "group blob is empty");
@@ -263,6 +268,7 @@ export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
     }
   }
   return {
+    kind: "group",
     groupDepth,
     count,
     positions,

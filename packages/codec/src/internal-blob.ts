@@ -24,6 +24,11 @@ export function encodeInternalBlob(left: Uint8Array, right: Uint8Array): Uint8Ar
 
 /** Decodes a 65-byte flat internal blob without copying. */
 export function decodeInternalBlob(blob: Uint8Array): InternalBlob {
+  return decodeInternalNode(blob);
+}
+
+/** {@link decodeInternalBlob} tagged for decodeNode, built as one object. */
+export function decodeInternalNode(blob: Uint8Array): { kind: "internal" } & InternalBlob {
   if (blob.length > 0 && blob[0] !== NODE_TYPE_INTERNAL) {
     throw new CodecError(
       "INVALID_NODE_TYPE",
@@ -37,6 +42,7 @@ export function decodeInternalBlob(blob: Uint8Array): InternalBlob {
     );
   }
   return {
+    kind: "internal",
     left: blob.subarray(1, 1 + HASH_SIZE),
     right: blob.subarray(1 + HASH_SIZE, FLAT_INTERNAL_BLOB_SIZE),
   };

@@ -86,6 +86,11 @@ export function encodeStemBlobFromSlots(
  * first release's fixed 8256-byte blobs (values zero-padded to 256 slots) still decode.
  */
 export function decodeStemBlob(blob: Uint8Array): StemBlob {
+  return decodeStemNode(blob);
+}
+
+/** {@link decodeStemBlob} tagged for decodeNode, built as one object so nothing extra is allocated. */
+export function decodeStemNode(blob: Uint8Array): { kind: "stem" } & StemBlob {
   if (blob.length === 0) {
     throw new CodecError("INVALID_LENGTH", "stem blob is empty");
   }
@@ -110,6 +115,7 @@ export function decodeStemBlob(blob: Uint8Array): StemBlob {
     );
   }
   return {
+    kind: "stem",
     stem: blob.subarray(1, BITMAP_OFFSET),
     bitmap: blob.subarray(BITMAP_OFFSET, STEM_BLOB_HEADER_SIZE),
     values: blob.subarray(STEM_BLOB_HEADER_SIZE, valuesEnd),

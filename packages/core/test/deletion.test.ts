@@ -50,7 +50,9 @@ describe("deletion_vectors: both readings", () => {
           for (const [k, v] of await baseOps(vector.base_description)) tree.put(k, v);
           for (const k of vector.deleted_keys) tree.delete(bytes(k));
           const expected =
-            mode === "zero" ? vector.expected_root_overwrite_with_zero : vector.expected_root_removed;
+            mode === "zero"
+              ? vector.expected_root_overwrite_with_zero
+              : vector.expected_root_removed;
           expect(hex(tree.hash())).toBe(expected[hashName]);
           for (const k of vector.deleted_keys) {
             const read = tree.get(bytes(k));
@@ -184,7 +186,9 @@ describe("'remove' mode properties", () => {
           expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, g));
           const again = await openTree(store);
           const remaining = [...content.keys()].map(bytes);
-          expect((await again.getMany(remaining)).map((x) => hex(x!))).toEqual([...content.values()].map(hex));
+          expect((await again.getMany(remaining)).map((x) => hex(x!))).toEqual(
+            [...content.values()].map(hex),
+          );
         },
       ),
       { numRuns: 80 },

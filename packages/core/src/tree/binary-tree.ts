@@ -14,6 +14,7 @@ import type { Account } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { CommitCollector } from "./commit-collector.js";
+import { Evictor } from "./evictor.js";
 import { describePath, NodeLoader } from "./node-loader.js";
 import {
   EMPTY_REF,
@@ -57,6 +58,12 @@ export interface BinaryTreeOptions {
    * it would have had without the removed keys; commit deletes the paths that disappear.
    */
   readonly deletionMode?: DeletionMode;
+  /**
+   * Memory bound: after `persist()` and after loads, clean stored subtrees are turned back
+   * into hashed placeholders (reloaded on demand) until about this many internal + stem nodes
+   * stay in memory. Default: unbounded.
+   */
+  readonly maxNodes?: number;
 }
 
 export type DeletionMode = "zero" | "remove";
@@ -96,10 +103,12 @@ export class BinaryTree {
   readonly keyPrefix: Uint8Array;
   readonly rootRecordKey: Uint8Array;
   readonly deletionMode: DeletionMode;
+  readonly maxNodes: number;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
   readonly #collector: CommitCollector;
   readonly #loader: NodeLoader;
+  readonly #evictor: Evictor;
   readonly #path = new U32Stack(64);
   readonly #sides = new U32Stack(64);
   #accounts: AccountState | undefined;
@@ -129,6 +138,13 @@ export class BinaryTree {
     this.keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
     this.rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
     this.deletionMode = options.deletionMode ?? "zero";
+    this.maxNodes = options.maxNodes ?? Number.POSITIVE_INFINITY;
+    if (!(this.maxNodes >= 1)) {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `maxNodes must be a positive number, got ${options.maxNodes}`,
+      );
+    }
     if (this.deletionMode !== "zero" && this.deletionMode !== "remove") {
       throw new TreeError(
         "INVALID_OPTION",
@@ -138,6 +154,7 @@ export class BinaryTree {
     this.#staleHasher = new StaleHasher(this.#arena, this.hasher);
     this.#collector = new CommitCollector(this.#arena);
     this.#loader = new NodeLoader(this.#arena, this.#staleHasher, groupDepth);
+    this.#evictor = new Evictor(this.#arena);
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -321,6 +338,7 @@ export class BinaryTree {
     const store = this.#requireStore("persist");
     const set = this.commit();
     await store.batch(this.nodeSetOperations(set));
+    this.#enforceMemoryBound();
     return set.root;
   }
 
@@ -351,14 +369,54 @@ export class BinaryTree {
       }
     }
     let pending: readonly Uint8Array[] = keysOrStems;
+    // No eviction here: callers load in order to use the nodes next.
     while (pending.length > 0) pending = await this.#loadRound(pending);
   }
 
   /** Values for many keys, loading missing nodes with one store round per tree level. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     for (const key of keys) assertKey(key);
-    await this.load(keys);
-    return keys.map((key) => this.get(key));
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    let pending: Uint8Array[] = [];
+    let indexes: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (this.#lookup(key) === LOOKUP_UNRESOLVED) {
+        pending.push(key);
+        indexes.push(i);
+      } else {
+        out[i] = this.get(key);
+      }
+    }
+    // Read each key as soon as its path is loaded, so a memory bound cannot evict it first.
+    while (pending.length > 0) {
+      await this.#loadRound(pending);
+      const nextKeys: Uint8Array[] = [];
+      const nextIndexes: number[] = [];
+      for (let k = 0; k < pending.length; k++) {
+        const key = pending[k]!;
+        if (this.#lookup(key) === LOOKUP_UNRESOLVED) {
+          nextKeys.push(key);
+          nextIndexes.push(indexes[k]!);
+        } else {
+          out[indexes[k]!] = this.get(key);
+        }
+      }
+      pending = nextKeys;
+      indexes = nextIndexes;
+    }
+    this.#enforceMemoryBound();
+    return out;
+  }
+
+  /** Evicts clean stored subtrees now, down to about `maxNodes` nodes; returns nodes released. */
+  evict(maxNodes: number = this.maxNodes): number {
+    return this.#evictor.evict(maxNodes, this.groupDepth);
+  }
+
+  #enforceMemoryBound(): void {
+    if (this.maxNodes !== Number.POSITIVE_INFINITY)
+      this.#evictor.evict(this.maxNodes, this.groupDepth);
   }
 
   /** Writes many entries, loading the nodes on their paths first. */

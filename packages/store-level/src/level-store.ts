@@ -1,0 +1,172 @@
+import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import type { Level } from "level";
+import { prefixUpperBound, withPrefix } from "./key-prefix.js";
+import { toStoreError } from "./level-errors.js";
+import { plainBytes } from "./plain-bytes.js";
+import { validateOperations } from "./validate-operations.js";
+
+/** A LevelDB (or, in browsers, browser-level) database with byte keys and values. */
+export type BytesLevel = Level<Uint8Array, Uint8Array>;
+
+/** Entries fetched from the iterator per round trip; large enough to amortise the native hop. */
+const ENTRIES_CHUNK = 1024;
+
+interface LevelStoreInit {
+  readonly db: BytesLevel;
+  readonly location: string;
+  readonly prefix: Uint8Array;
+  /** Whether `close()` closes the database (the store opened it) or only this view. */
+  readonly ownsDatabase: boolean;
+  readonly sync: boolean;
+}
+
+/**
+ * The core KVStore over `level`: classic-level (LevelDB) in Node, browser-level (IndexedDB) in
+ * browsers. Every key is stored as `prefix ‖ key`, so trees with different prefixes share one
+ * database; `batch()` is one LevelDB write batch, atomic across a crash. Create it with
+ * `openLevelStore()`.
+ */
+export class LevelStore implements KVStore {
+  /** The directory (Node) or IndexedDB database name (browsers) of the database. */
+  readonly location: string;
+  /** Bytes prepended to every key of this store. */
+  readonly prefix: Uint8Array;
+  /** Whether batches are fsynced before they resolve (durable across power loss, not only crashes). */
+  readonly sync: boolean;
+  readonly #db: BytesLevel;
+  readonly #ownsDatabase: boolean;
+  #closed = false;
+
+  /** Use `openLevelStore()`; this constructor takes an already open database. */
+  constructor(init: LevelStoreInit) {
+    this.#db = init.db;
+    this.location = init.location;
+    this.prefix = init.prefix;
+    this.#ownsDatabase = init.ownsDatabase;
+    this.sync = init.sync;
+  }
+
+  /**
+   * A store over the same open database whose keys all start with `this.prefix ‖ prefix`: how
+   * several trees share one LevelDB inside one process (LevelDB's lock admits one handle).
+   * Closing the view leaves the database open; closing the store that opened it closes it.
+   */
+  withPrefix(prefix: Uint8Array | string): LevelStore {
+    this.#assertOpen("withPrefix");
+    const extra = typeof prefix === "string" ? new TextEncoder().encode(prefix) : prefix;
+    if (!(extra instanceof Uint8Array)) {
+      throw new TypeError(`withPrefix: prefix must be a Uint8Array or a string, got ${typeof prefix}`);
+    }
+    return new LevelStore({
+      db: this.#db,
+      location: this.location,
+      prefix: withPrefix(this.prefix, extra).slice(),
+      ownsDatabase: false,
+      sync: this.sync,
+    });
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    this.#assertOpen("get");
+    if (!(key instanceof Uint8Array)) {
+      throw new TypeError(`get: key must be a Uint8Array, got ${typeof key}`);
+    }
+    try {
+      const value = await this.#db.get(withPrefix(this.prefix, key));
+      return value === undefined ? undefined : plainBytes(value);
+    } catch (error) {
+      throw toStoreError(error, { location: this.location, operation: "get" });
+    }
+  }
+
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    this.#assertOpen("getMany");
+    if (keys.length === 0) return [];
+    const full = new Array<Uint8Array>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (!(key instanceof Uint8Array)) {
+        throw new TypeError(`getMany: key ${i} must be a Uint8Array, got ${typeof key}`);
+      }
+      full[i] = withPrefix(this.prefix, key);
+    }
+    let values: (Uint8Array | undefined)[];
+    try {
+      values = await this.#db.getMany(full);
+    } catch (error) {
+      throw toStoreError(error, { location: this.location, operation: "getMany" });
+    }
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (value !== undefined) values[i] = plainBytes(value);
+    }
+    return values;
+  }
+
+  async batch(operations: readonly BatchOperation[]): Promise<void> {
+    this.#assertOpen("batch");
+    validateOperations(operations);
+    if (operations.length === 0) return;
+    // abstract-level copies each operation object, so without a prefix the caller's array can
+    // go through as is; with one, every key needs its prefixed copy anyway.
+    const ops =
+      this.prefix.length === 0
+        ? (operations as BatchOperation[])
+        : operations.map((op) =>
+            op.type === "put"
+              ? { type: "put" as const, key: withPrefix(this.prefix, op.key), value: op.value }
+              : { type: "del" as const, key: withPrefix(this.prefix, op.key) },
+          );
+    try {
+      await this.#db.batch(ops, { sync: this.sync });
+    } catch (error) {
+      throw toStoreError(error, { location: this.location, operation: "batch" });
+    }
+  }
+
+  /** Entries in ascending byte order within `range`, keys without this store's prefix. */
+  async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
+    this.#assertOpen("entries");
+    const prefix = this.prefix;
+    const lt = range.lt !== undefined ? withPrefix(prefix, range.lt) : prefixUpperBound(prefix);
+    const gte = withPrefix(prefix, range.gte ?? new Uint8Array(0));
+    const iterator = this.#db.iterator(lt === undefined ? { gte } : { gte, lt });
+    try {
+      for (;;) {
+        let chunk: [Uint8Array, Uint8Array][];
+        try {
+          chunk = await iterator.nextv(ENTRIES_CHUNK);
+        } catch (error) {
+          throw toStoreError(error, { location: this.location, operation: "entries" });
+        }
+        if (chunk.length === 0) return;
+        for (const [key, value] of chunk) {
+          yield [plainBytes(key).subarray(prefix.length), plainBytes(value)] as const;
+        }
+      }
+    } finally {
+      await iterator.close().catch(() => undefined);
+    }
+  }
+
+  /** Closes the store; closes the database too when this store opened it. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (!this.#ownsDatabase) return;
+    try {
+      await this.#db.close();
+    } catch (error) {
+      throw toStoreError(error, { location: this.location, operation: "close" });
+    }
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed || this.#db.status === "closed" || this.#db.status === "closing") {
+      throw new StoreError(
+        "STORE_CLOSED",
+        `${operation}: the LevelStore at ${JSON.stringify(this.location)} is closed`,
+      );
+    }
+  }
+}
