@@ -111,7 +111,7 @@ export function decodeStemNode(blob: Uint8Array): { kind: "stem" } & StemBlob {
   if (blob.length < valuesEnd) {
     throw new CodecError(
       "STEM_BLOB_TRUNCATED",
-      `stem blob is ${blob.length} bytes but its bitmap has ${count} set bits, which need ${valuesEnd} bytes`,
+      `stem blob is ${blob.length} bytes but its bitmap has ${count} set bit${count === 1 ? "" : "s"}, which need ${valuesEnd} bytes`,
     );
   }
   return {

@@ -11,7 +11,7 @@ describe("memory bound (maxNodes)", () => {
       const rand = prng(5);
       const values = keys.map(() => rand(32));
       const writer = new BinaryTree({ groupDepth: g, store });
-      keys.forEach((k, i) => writer.put(k, values[i]!));
+      for (const [i, k] of keys.entries()) writer.put(k, values[i]!);
       await writer.persist();
       const full = writer.stats().internal + writer.stats().stem;
 

@@ -1,2 +1,2 @@
-export { type LevelStoreOptions, openLevelStore } from "./open-level-store.js";
 export { LevelStore } from "./level-store.js";
+export { type LevelStoreOptions, openLevelStore } from "./open-level-store.js";

@@ -33,7 +33,8 @@ export function toStoreError(error: unknown, context: LevelErrorContext): StoreE
       cause: error,
     });
   }
-  const kind = code === "LEVEL_CORRUPTION" || causeCode === "LEVEL_CORRUPTION" ? "corruption: " : "";
+  const kind =
+    code === "LEVEL_CORRUPTION" || causeCode === "LEVEL_CORRUPTION" ? "corruption: " : "";
   return new StoreError("STORE_IO", `${context.operation} on ${where} failed: ${kind}${reason}`, {
     cause: error,
   });

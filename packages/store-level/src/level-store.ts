@@ -55,7 +55,9 @@ export class LevelStore implements KVStore {
     this.#assertOpen("withPrefix");
     const extra = typeof prefix === "string" ? new TextEncoder().encode(prefix) : prefix;
     if (!(extra instanceof Uint8Array)) {
-      throw new TypeError(`withPrefix: prefix must be a Uint8Array or a string, got ${typeof prefix}`);
+      throw new TypeError(
+        `withPrefix: prefix must be a Uint8Array or a string, got ${typeof prefix}`,
+      );
     }
     return new LevelStore({
       db: this.#db,

@@ -34,7 +34,9 @@ export async function openLevelStore(
   options: LevelStoreOptions = {},
 ): Promise<LevelStore> {
   if (typeof location !== "string" || location.length === 0) {
-    throw new TypeError(`openLevelStore: location must be a non-empty string, got ${String(location)}`);
+    throw new TypeError(
+      `openLevelStore: location must be a non-empty string, got ${String(location)}`,
+    );
   }
   const prefix = normalizePrefix(options.prefix);
   const createIfMissing = options.createIfMissing ?? true;

@@ -30,7 +30,11 @@ storeConformanceSuite(
     owners.push(owner);
     const neighbours = [[0x10], [0x10, 0xff, 0xff], [0x12], [0x12, 0x00], [0xff, 0x11]];
     await owner.batch(
-      neighbours.map((bytes) => ({ type: "put", key: Uint8Array.from(bytes), value: Uint8Array.of(1) })),
+      neighbours.map((bytes) => ({
+        type: "put",
+        key: Uint8Array.from(bytes),
+        value: Uint8Array.of(1),
+      })),
     );
     return owner.withPrefix(Uint8Array.of(0x11));
   },

@@ -113,6 +113,7 @@ const V128_XOR = 0x51;
 const I32X4_SHL = 0xab;
 const I32X4_SHR_U = 0xad;
 const I32X4_ADD = 0xae;
+const I32X4_MUL = 0xb5;
 
 function section(out: ByteSink, id: number, body: ByteSink): void {
   out.u8(id).u32(body.b.length).bytes(body.b);
@@ -201,7 +202,9 @@ const KWPAD_ADDR = K_ADDR + 64 * 16;
 const IV_ADDR = KWPAD_ADDR + 64 * 16;
 const SCRATCH_ADDR = IV_ADDR + 8 * 16;
 const ANCHOR_ADDR = SCRATCH_ADDR + 8 * 16;
-const POOL_ADDR = ANCHOR_ADDR + 16;
+const W_ADDR = ANCHOR_ADDR + 16;
+const KW1_ADDR = W_ADDR + 64 * 16;
+const POOL_ADDR = KW1_ADDR + 64 * 16;
 
 class ConstPool {
   private readonly addrs = new Map<number, number>();
@@ -274,17 +277,29 @@ const xor = (x: Expr, y: Expr): Expr => bit(V128_XOR, x, y);
 const and = (x: Expr, y: Expr): Expr => bit(V128_AND, x, y);
 const or = (x: Expr, y: Expr): Expr => bit(V128_OR, x, y);
 function shl(x: Expr, n: number): Expr {
-  return x.k === "c" ? cst(x.c << n) : { k: "s", op: I32X4_SHL, x, n };
+  if (x.k === "c") return cst(x.c << n);
+  if (style.mul) return { k: "b", op: I32X4_MUL, x, y: cst(1 << n) };
+  return { k: "s", op: I32X4_SHL, x, n };
 }
 function shr(x: Expr, n: number): Expr {
   return x.k === "c" ? cst(x.c >>> n) : { k: "s", op: I32X4_SHR_U, x, n };
 }
 const rot = (x: Expr, n: number): Expr => or(shr(x, n), shl(x, 32 - n));
-/** Shape of the sigma expressions: balanced trees of rotations, or one left-deep xor chain of shifts. */
-let chainForm = false;
+/** Code-shape knobs of one part of a kernel (see Sha256WasmOptions). */
+export interface Sha256WasmStyle {
+  /** Sigma functions as one left-deep xor chain of shifts instead of a tree of rotations. */
+  chain?: boolean;
+  /** Left shifts as i32x4.mul by a power of two. */
+  mul?: boolean;
+  /** Rounds between scheduling barriers (0: none). */
+  be?: number;
+  /** Barrier kind: 1 = branch only, 2 = anchor store only, 3 = both. */
+  bk?: number;
+}
+let style: Sha256WasmStyle = {};
 /** x >>> r1 ^ x <<< ... : xor of rotations r (and, for the small sigmas, a plain shift s). */
 function sigma(x: Expr, r: readonly number[], s?: number): Expr {
-  if (!chainForm || x.k === "c") {
+  if (!style.chain || x.k === "c") {
     let acc = xor(rot(x, r[0]!), rot(x, r[1]!));
     acc = xor(acc, s === undefined ? rot(x, r[2]!) : shr(x, s));
     return acc;
@@ -416,6 +431,9 @@ class FnBuilder {
     this.u32(into);
     return loc(into);
   }
+  storeAt(base: number, off: number, e: Expr): void {
+    this.store(base, off, e);
+  }
   store(base: number, off: number, e: Expr): void {
     this.op(OP_LOCAL_GET);
     this.u32(base);
@@ -519,7 +537,15 @@ class RoundState {
   }
   /** Evaluates every slot into its local (needed before a loop). */
   materialize(): void {
-    for (let k = 0; k < 8; k++) this.slots[k] = this.fn.set(this.slots[k]!, this.slotLocal[k]!);
+    for (let k = 0; k < 8; k++) {
+      const e = this.slots[k]!;
+      const into = this.slotLocal[k]!;
+      if (e.k === "l" && e.i === into) continue;
+      this.fn.emit(e);
+      this.fn.op(OP_LOCAL_SET);
+      this.fn.u32(into);
+      this.slots[k] = loc(into);
+    }
   }
   /** One round; `kw` are the terms of K[t] + W[t]. `t` only matters modulo 8. */
   round(t: number, kw: Expr[]): void {
@@ -595,17 +621,67 @@ export interface Sha256WasmOptions {
   chunk?: number;
   /** Unroll the padding block of 64-byte messages instead of an 8-round loop (bigger code). Default false. */
   unrollPaddingBlock?: boolean;
-  /** Rounds between scheduling barriers (0: none). */
-  barrierEvery?: number;
-  /** Barrier kind: 1 = branch only, 2 = anchor store only, 3 = both. */
-  barrierKind?: number;
-  /** Sigma functions as one xor chain of shifts. */
-  chain?: boolean;
+  h32?: Sha256WasmStyle;
+  /** h64 block 1 rolled: message schedule (+K) computed into memory by a loop, then the same 8-round loop. */
+  rolled1?: boolean;
+  b1?: Sha256WasmStyle;
+  b2?: Sha256WasmStyle;
+}
+
+/** 64 rounds as a loop of 8, reading K + W from a table at `table` (16 bytes per round). */
+function roundLoop(fn: FnBuilder, st: RoundState, table: number, kp: number, be: number, bk: number): void {
+  st.materialize();
+  st.begin();
+  fn.i32const(0);
+  fn.op(OP_LOCAL_SET);
+  fn.u32(kp);
+  fn.op(...OP_LOOP_VOID);
+  for (let r = 0; r < 8; r++) {
+    st.round(r, [{ k: "m", base: kp, off: table + 16 * r }]);
+    if (be > 0 && r % be === be - 1 && r !== 7) fn.barrier(bk, st.slots[(7 - r) & 7]!);
+  }
+  st.materialize();
+  fn.op(OP_LOCAL_GET);
+  fn.u32(kp);
+  fn.i32const(128);
+  fn.op(OP_I32_ADD, OP_LOCAL_TEE);
+  fn.u32(kp);
+  fn.i32const(1024);
+  fn.op(OP_I32_NE, OP_BR_IF, 0, OP_END);
+}
+
+/** W[16..63] into the W table and K + W[0..63] into the KW1 table, as a loop of 8 words. */
+function scheduleLoop(fn: FnBuilder, kp: number, tmpW: number[]): void {
+  // Rounds 16..63: kp = 16 * (t0 - 16), t0 = 16, 24, ..., 56.
+  fn.i32const(0);
+  fn.op(OP_LOCAL_SET);
+  fn.u32(kp);
+  fn.op(...OP_LOOP_VOID);
+  const wAt = (rel: number): Expr => ({ k: "m", base: kp, off: W_ADDR + 16 * (16 + rel) });
+  const cur: Expr[] = [];
+  for (let r = 0; r < 8; r++) {
+    const w2 = r >= 2 ? cur[r - 2]! : fn.set(wAt(r - 2), tmpW[8]!);
+    const w7 = r >= 7 ? cur[r - 7]! : wAt(r - 7);
+    const w15 = fn.set(wAt(r - 15), tmpW[9]!);
+    const w16 = wAt(r - 16);
+    const w = fn.set(sum([w16, w7, sigma0(w15), sigma1(w2)]), tmpW[r]!);
+    cur.push(w);
+    fn.storeAt(kp, W_ADDR + 16 * (16 + r), w);
+    fn.storeAt(kp, KW1_ADDR + 16 * (16 + r), add(w, { k: "m", base: kp, off: K_ADDR + 16 * (16 + r) }));
+  }
+  fn.op(OP_LOCAL_GET);
+  fn.u32(kp);
+  fn.i32const(128);
+  fn.op(OP_I32_ADD, OP_LOCAL_TEE);
+  fn.u32(kp);
+  fn.i32const(768);
+  fn.op(OP_I32_NE, OP_BR_IF, 0, OP_END);
 }
 
 function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
-  const be = opts.barrierEvery ?? 0;
-  const bk = opts.barrierKind ?? 1;
+  style = opts.b1 ?? {};
+  let be = style.be ?? 0;
+  let bk = style.bk ?? 1;
   const KP = 3; // i32 local: offset into the K+W table in the padding-block loop
   const fn = new FnBuilder(pool, 1);
   const st = new RoundState(fn, SHA256_IV.map(cst));
@@ -613,8 +689,20 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
   const tmp = [fn.v128(), fn.v128(), fn.v128(), fn.v128()];
   fn.op(...OP_LOOP_VOID);
   // Block 1: the message, loaded 16 bytes at a time just before the rounds that need it.
-  st.begin();
-  for (let t = 0; t < ((opts as { skip1?: boolean }).skip1 ? 0 : 64); t++) {
+  if (opts.rolled1) {
+    const tmpW = Array.from({ length: 10 }, () => fn.v128());
+    for (let c = 0; c < 4; c++) {
+      const words = fn.loadWords(64, 16 * c, tmp, sched.ringLocals(4 * c, 4));
+      for (let i = 0; i < 4; i++) {
+        const t = 4 * c + i;
+        fn.storeAbs(W_ADDR + 16 * t, words[i]!);
+        fn.storeAbs(KW1_ADDR + 16 * t, add(words[i]!, cst(SHA256_K[t]!)));
+      }
+    }
+    scheduleLoop(fn, KP, tmpW);
+    roundLoop(fn, st, KW1_ADDR, KP, be, bk);
+  } else st.begin();
+  for (let t = 0; t < ((opts as { skip1?: boolean }).skip1 || opts.rolled1 ? 0 : 64); t++) {
     if (t < 16 && (t & 3) === 0) {
       const words = fn.loadWords(64, 4 * t, tmp, sched.ringLocals(t, 4));
       for (let i = 0; i < 4; i++) sched.w[t + i] = { v: words[i], c: 0 };
@@ -632,6 +720,9 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
     fn.storeAbs(SCRATCH_ADDR + 16 * k, st.slots[k]!);
   }
   // Block 2: constant padding block, K + W read from the precomputed table.
+  style = opts.b2 ?? {};
+  be = style.be ?? 0;
+  bk = style.bk ?? 1;
   st.begin();
   if ((opts as { skip2?: boolean }).skip2) {
   } else if (opts.unrollPaddingBlock) {
@@ -669,8 +760,9 @@ function buildH64(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
 }
 
 function buildH32(pool: ConstPool, opts: Sha256WasmOptions): FuncSpec {
-  const be = opts.barrierEvery ?? 0;
-  const bk = opts.barrierKind ?? 1;
+  style = opts.h32 ?? {};
+  const be = style.be ?? 0;
+  const bk = style.bk ?? 1;
   const fn = new FnBuilder(pool, 0);
   const st = new RoundState(fn, SHA256_IV.map(cst));
   const sched = new Schedule(fn);
@@ -703,7 +795,6 @@ export function buildSha256WasmModule(opts: Sha256WasmOptions = {}): {
   const chunk = opts.chunk ?? 1024;
   if (!(chunk >= 4 && chunk % 4 === 0)) throw new RangeError("chunk must be a positive multiple of 4");
   const pool = new ConstPool();
-  chainForm = opts.chain ?? false;
   const h64 = buildH64(pool, opts);
   const h32 = buildH32(pool, opts);
   const inPtr = (pool.end + 255) & ~255;

@@ -1,0 +1,18 @@
+export type StateManagerErrorCode =
+  | "INVALID_STORAGE_KEY"
+  | "INVALID_STORAGE_VALUE"
+  | "UNKNOWN_CODE_HASH"
+  | "UNKNOWN_STATE_ROOT"
+  | "UNBALANCED_CHECKPOINT"
+  | "CORRUPT_INDEX";
+
+/** A state-manager misuse or an inconsistency between the tree and what the VM asked for. */
+export class StateManagerError extends Error {
+  override readonly name = "StateManagerError";
+  readonly code: StateManagerErrorCode;
+
+  constructor(code: StateManagerErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

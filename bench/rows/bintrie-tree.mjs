@@ -1,0 +1,85 @@
+// Row: @bintrie/core BinaryTree on the shared workload.
+// Usage: node rows/bintrie-tree.mjs N [sha256|blake3] [UPDATES]
+import { BinaryTree, getHasher } from "@bintrie/core";
+import { startGcMeter } from "./gc-meter.mjs";
+import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
+import { hex, workload } from "./workload.mjs";
+
+const n = Number(process.argv[2] ?? 10000);
+const hashName = process.argv[3] ?? "sha256";
+const u = Number(process.argv[4] ?? 1000);
+const scheme = hashName === "blake3" ? "blake3-be" : "sha256-be";
+const { keys, values, updates } = workload(n, u);
+const hasher = getHasher(hashName);
+const res = { impl: "@bintrie/core", row: "tree", n, hash: hashName, updates: u, node: process.version };
+
+const rssBefore = process.memoryUsage().rss;
+const abBefore = process.memoryUsage().arrayBuffers;
+const tree = new BinaryTree({ scheme, hasher });
+const gc = startGcMeter();
+let t = performance.now();
+for (let i = 0; i < n; i++) tree.put(keys[i], values[i]);
+res.insert_ms = performance.now() - t;
+t = performance.now();
+const root = tree.hash();
+res.root_ms = performance.now() - t;
+Object.assign(res, await gc.stop());
+res.insert_root_ms = res.insert_ms + res.root_ms;
+res.gc_share = res.gc_ms / res.insert_root_ms;
+res.insert_ops_s = n / (res.insert_root_ms / 1000);
+res.root = hex(root);
+
+const stats = tree.stats();
+res.stems = stats.stem;
+res.internal_nodes = stats.internal;
+res.arena_bytes = stats.arenaBytes;
+res.bytes_per_stem = stats.arenaBytes / stats.stem;
+const mem = process.memoryUsage();
+res.rss_delta_MB = (mem.rss - rssBefore) / 2 ** 20;
+res.array_buffers_per_stem = (mem.arrayBuffers - abBefore) / stats.stem;
+
+t = performance.now();
+let bad = 0;
+for (let i = 0; i < n; i++) {
+  const v = tree.get(keys[i]);
+  if (v === undefined || Buffer.compare(v, values[i]) !== 0) bad++;
+}
+res.get_ms = performance.now() - t;
+res.get_ops_s = n / (res.get_ms / 1000);
+res.get_mismatches = bad;
+
+if (u > 0) {
+  t = performance.now();
+  for (const [j, v] of updates) tree.put(keys[j], v);
+  const root2 = tree.hash();
+  res.update_ms = performance.now() - t;
+  res.update_ops_s = u / (res.update_ms / 1000);
+  res.root_after_updates = hex(root2);
+}
+
+// Hash floor: the messages this workload must hash, at the kernel's batch speed.
+const counted = countingHasher(hasher);
+const replay = new BinaryTree({ scheme, hasher: counted.hasher });
+for (let i = 0; i < n; i++) replay.put(keys[i], values[i]);
+replay.hash();
+const insertCounts = { ...counted.counts };
+counted.counts.m32 = 0;
+counted.counts.m64 = 0;
+for (const [j, v] of updates) replay.put(keys[j], v);
+replay.hash();
+const ns32 = measureBatchNs(hasher, 32);
+const ns64 = measureBatchNs(hasher, 64);
+res.kernel_ns_32 = ns32;
+res.kernel_ns_64 = ns64;
+res.messages_32 = insertCounts.m32;
+res.messages_64 = insertCounts.m64;
+res.hash_floor_ms = (insertCounts.m32 * ns32 + insertCounts.m64 * ns64) / 1e6;
+res.wall_over_hash_floor = res.insert_root_ms / res.hash_floor_ms;
+if (u > 0) {
+  res.update_messages_32 = counted.counts.m32;
+  res.update_messages_64 = counted.counts.m64;
+  res.update_hash_floor_ms = (counted.counts.m32 * ns32 + counted.counts.m64 * ns64) / 1e6;
+  res.update_over_hash_floor = res.update_ms / res.update_hash_floor_ms;
+}
+res.rss_end_MB = process.memoryUsage().rss / 2 ** 20;
+console.log(JSON.stringify(res));

@@ -1,0 +1,61 @@
+// `pnpm bench [--quick]`: runs every row in its own Node process (so rows cannot disturb each
+// other's heap or JIT state) and prints one JSON document with all figures, ratios and goals.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+
+const quick = process.argv.includes("--quick");
+const here = fileURLToPath(new URL(".", import.meta.url));
+
+function row(script, args, { heapMB } = {}) {
+  const nodeArgs = heapMB ? [`--max-old-space-size=${heapMB}`] : [];
+  const started = performance.now();
+  process.stderr.write(`bench: ${script} ${args.join(" ")} … `);
+  const out = execFileSync(process.execPath, [...nodeArgs, `rows/${script}`, ...args.map(String)], {
+    cwd: here,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  process.stderr.write(`${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+
+const rows = {};
+rows.kernel = row("kernel.mjs", []);
+rows.bintrie_10k = row("bintrie-tree.mjs", [10_000, "sha256", 1000]);
+rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
+rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
+if (!quick) {
+  rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
+  rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });
+}
+
+const ratio = (a, b) => (a == null || b == null ? null : a / b);
+const m = rows.bintrie_1m;
+const doc = {
+  date: new Date().toISOString(),
+  machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memory_GiB: os.totalmem() / 2 ** 30 },
+  node: process.version,
+  quick,
+  goals: {
+    insert_root_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.insert_root_ms, rows.bintrie_10k.insert_root_ms),
+    wall_over_hash_floor_1m: m?.wall_over_hash_floor ?? null,
+    kernel_over_crypto_hash: rows.kernel.kernel_over_crypto_hash,
+    kernel32_over_crypto_hash: rows.kernel.kernel32_over_crypto_hash,
+    gc_share_1m: m?.gc_share ?? null,
+    bytes_per_stem_1m: m?.bytes_per_stem ?? null,
+    update_1000_over_hash_floor: m?.update_over_hash_floor ?? null,
+  },
+  ratios: {
+    get_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.get_ms, rows.bintrie_10k.get_ms),
+    update_1000_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.update_ms, rows.bintrie_10k.update_ms),
+    roots_agree_10k: rows.ethereumjs_10k.root === rows.bintrie_10k.root,
+    roots_after_updates_agree_10k: rows.ethereumjs_10k.root_after_updates === rows.bintrie_10k.root_after_updates,
+  },
+  rows,
+};
+mkdirSync(new URL("../.bench-out/", import.meta.url), { recursive: true });
+writeFileSync(new URL(`../.bench-out/bench${quick ? "-quick" : ""}.json`, import.meta.url), `${JSON.stringify(doc, null, 2)}\n`);
+console.log(JSON.stringify(doc, null, 2));

@@ -1,0 +1,31 @@
+export type BuilderErrorCode =
+  | "STEM_OUT_OF_ORDER"
+  | "DUPLICATE_STEM"
+  | "KEY_OUT_OF_ORDER"
+  | "DUPLICATE_KEY"
+  | "INVALID_KEY"
+  | "INVALID_STEM"
+  | "INVALID_VALUE"
+  | "INVALID_INPUT"
+  | "INVALID_OPTION"
+  | "BUILDER_FINISHED"
+  | "STORE_NOT_EMPTY"
+  | "INVALID_RUN";
+
+/** A failure of the streaming builder or its input adapters, naming the input that caused it. */
+export class BuilderError extends Error {
+  override readonly name = "BuilderError";
+  readonly code: BuilderErrorCode;
+
+  constructor(code: BuilderErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Hex of a stem or key for error messages. */
+export function describeBytes(bytes: Uint8Array): string {
+  let s = "0x";
+  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
+  return s;
+}

@@ -1,0 +1,42 @@
+/** Depths an internal node can sit at (0..247); one resident slot per depth. */
+export const FRAME_SLOTS = 248;
+/** Resident slot of the stem whose depth is not known yet (it waits for its right neighbour). */
+export const DEFERRED_SLOT = FRAME_SLOTS;
+/** Slots below this survive from one batch to the next; the ones above are reused per batch. */
+export const RESIDENT_SLOTS = FRAME_SLOTS + 1;
+/** An absent child: hashes as 32 zero bytes. */
+export const EMPTY_SLOT = -1;
+
+/**
+ * A growable table of 32-byte hashes addressed by slot number, so the builder can refer to a
+ * hash before it is computed and hash whole batches of nodes in one call.
+ */
+export class HashSlots {
+  bytes = new Uint8Array(32 * 4096);
+
+  /** Makes room for slots 0..count-1, keeping the hashes already stored. */
+  ensure(count: number): void {
+    if (count * 32 <= this.bytes.length) return;
+    let size = this.bytes.length;
+    while (size < count * 32) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.bytes);
+    this.bytes = grown;
+  }
+
+  /** Copies slot `from` into slot `to`. */
+  copy(from: number, to: number): void {
+    this.bytes.copyWithin(to << 5, from << 5, (from << 5) + 32);
+  }
+
+  /** A new array holding the hash in `slot`. */
+  take(slot: number): Uint8Array {
+    return this.bytes.slice(slot << 5, (slot << 5) + 32);
+  }
+
+  /** Writes the hash in `slot` (or 32 zero bytes for EMPTY_SLOT) to out[offset..offset+32). */
+  write(slot: number, out: Uint8Array, offset: number): void {
+    if (slot === EMPTY_SLOT) out.fill(0, offset, offset + 32);
+    else out.set(this.bytes.subarray(slot << 5, (slot << 5) + 32), offset);
+  }
+}

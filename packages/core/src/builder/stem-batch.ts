@@ -1,0 +1,168 @@
+import type { Hasher } from "../hash/hasher.js";
+import type { HashSlots } from "./hash-slots.js";
+
+/** Offset of the values in a stem blob: type byte, 31-byte stem, 32-byte bitmap. */
+const VALUES_OFFSET = 64;
+const BITMAP_OFFSET = 32;
+
+/**
+ * Completed stems waiting to be hashed together. Stem hashes do not depend on where the stem
+ * ends up in the tree, so a whole batch is hashed level by level with one batch call per level
+ * (leaf values, the 8 fold levels, then stem ‖ 0 ‖ root), like the tree's stale hasher.
+ */
+export class StemBatch {
+  readonly maxStems: number;
+  readonly maxValues: number;
+  /** Stem blobs (01 ‖ stem ‖ bitmap ‖ values) in input order. */
+  readonly blobs: Uint8Array[] = [];
+  #count = 0;
+  #values = 0;
+  #prehashedCount = 0;
+  readonly #prehashed: Uint8Array;
+  readonly #given: Uint8Array;
+  readonly #leaves: Uint8Array;
+  readonly #pos: Uint16Array;
+  readonly #seg: Uint32Array;
+  readonly #out: Uint8Array;
+  readonly #pairs: Uint8Array;
+  readonly #final: Uint32Array;
+
+  constructor(maxStems: number, maxValues: number) {
+    this.maxStems = maxStems;
+    this.maxValues = maxValues;
+    this.#prehashed = new Uint8Array(maxStems);
+    this.#given = new Uint8Array(maxStems * 32);
+    this.#leaves = new Uint8Array(maxValues * 32);
+    this.#pos = new Uint16Array(maxValues);
+    this.#seg = new Uint32Array(maxStems + 1);
+    this.#out = new Uint8Array(maxValues * 32);
+    this.#pairs = new Uint8Array(Math.max(maxValues, maxStems) * 64);
+    this.#final = new Uint32Array(maxStems);
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Whether another stem (of up to 256 values) may not fit. */
+  get full(): boolean {
+    return this.#count >= this.maxStems || this.#values + 256 > this.maxValues;
+  }
+
+  /**
+   * Queues a stem blob. With `hash`, the caller vouches for the stem's hash (computed elsewhere,
+   * e.g. in a worker) and the values are not hashed again.
+   */
+  add(blob: Uint8Array, hash?: Uint8Array): void {
+    const k = this.#count++;
+    this.blobs[k] = blob;
+    this.#seg[k] = this.#values;
+    if (hash !== undefined) {
+      this.#prehashed[k] = 1;
+      this.#given.set(hash, k << 5);
+      this.#prehashedCount++;
+      return;
+    }
+    this.#prehashed[k] = 0;
+    const count = (blob.length - VALUES_OFFSET) >>> 5;
+    if (count === 0) return;
+    const v = this.#values;
+    this.#leaves.set(blob.subarray(VALUES_OFFSET), v << 5);
+    const pos = this.#pos;
+    let p = v;
+    for (let byte = 0; byte < 32; byte++) {
+      let bits = blob[BITMAP_OFFSET + byte]!;
+      while (bits !== 0) {
+        const bit = Math.clz32(bits) - 24;
+        bits &= ~(0x80 >>> bit);
+        pos[p++] = (byte << 3) | bit;
+      }
+    }
+    this.#values = v + count;
+  }
+
+  /** Hashes every queued stem; stem k's hash goes to slot base + k. */
+  hashInto(hasher: Hasher, slots: HashSlots, base: number): void {
+    const n = this.#count;
+    if (n === 0) return;
+    const seg = this.#seg;
+    const pos = this.#pos;
+    const out = this.#out;
+    const msg = this.#pairs;
+    const v = this.#values;
+    seg[n] = v;
+    if (v > 0) {
+      hasher.hash32Batch(this.#leaves, 0, v, out, 0);
+      // 8 fold levels; a lone child pairs with 32 zero bytes (leaf hashes of present values are
+      // never zero, so geth's zero-pair rule never fires here).
+      for (let level = 0; level < 8; level++) {
+        let m = 0;
+        let segStart = seg[0]!;
+        for (let s = 0; s < n; s++) {
+          const segEnd = seg[s + 1]!;
+          seg[s] = m;
+          let i = segStart;
+          while (i < segEnd) {
+            const p = pos[i]!;
+            const dst = m << 6;
+            if ((p & 1) === 0) {
+              msg.set(out.subarray(i << 5, (i << 5) + 32), dst);
+              if (i + 1 < segEnd && pos[i + 1] === p + 1) {
+                msg.set(out.subarray((i + 1) << 5, ((i + 1) << 5) + 32), dst + 32);
+                i += 2;
+              } else {
+                msg.fill(0, dst + 32, dst + 64);
+                i += 1;
+              }
+            } else {
+              msg.fill(0, dst, dst + 32);
+              msg.set(out.subarray(i << 5, (i << 5) + 32), dst + 32);
+              i += 1;
+            }
+            pos[m] = p >>> 1;
+            m++;
+          }
+          segStart = segEnd;
+        }
+        seg[n] = m;
+        hasher.hash64Batch(msg, 0, m, out, 0);
+      }
+    }
+    // Stem hash = H(stem ‖ 0x00 ‖ subtree root); a stem without values has root 0^32.
+    const final = this.#final;
+    let m = 0;
+    for (let s = 0; s < n; s++) {
+      if (this.#prehashed[s] === 1) continue;
+      const blob = this.blobs[s]!;
+      const dst = m << 6;
+      msg.set(blob.subarray(1, 32), dst);
+      msg[dst + 31] = 0;
+      if (seg[s + 1]! > seg[s]!) {
+        const r = seg[s]! << 5;
+        msg.set(out.subarray(r, r + 32), dst + 32);
+      } else {
+        msg.fill(0, dst + 32, dst + 64);
+      }
+      final[m++] = s;
+    }
+    if (m > 0) hasher.hash64Batch(msg, 0, m, msg, 0);
+    slots.ensure(base + n);
+    const bytes = slots.bytes;
+    for (let j = 0; j < m; j++) bytes.set(msg.subarray(j << 5, (j << 5) + 32), (base + final[j]!) << 5);
+    if (this.#prehashedCount > 0) {
+      for (let s = 0; s < n; s++) {
+        if (this.#prehashed[s] === 1) {
+          bytes.set(this.#given.subarray(s << 5, (s << 5) + 32), (base + s) << 5);
+        }
+      }
+    }
+  }
+
+  /** Forgets the queued stems (their blobs stay with whoever received them). */
+  clear(): void {
+    this.#count = 0;
+    this.#values = 0;
+    this.#prehashedCount = 0;
+    this.blobs.length = 0;
+  }
+}

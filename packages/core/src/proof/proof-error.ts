@@ -1,0 +1,43 @@
+/** Stable machine-readable reasons for {@link ProofError}. */
+export type ProofErrorCode =
+  /** A key is not a 32-byte Uint8Array. */
+  | "INVALID_KEY"
+  /** The key list is empty: a proof always covers at least one key. */
+  | "NO_KEYS"
+  /** The expected root is not a 32-byte Uint8Array. */
+  | "INVALID_ROOT"
+  /** The verify options (scheme, hash function, hasher) are unknown or contradict each other. */
+  | "INVALID_OPTION"
+  /** The proof's version byte is not one this code reads. */
+  | "UNSUPPORTED_VERSION"
+  /** The proof was made with another node hash function than the one verifying it. */
+  | "HASH_FUNCTION_MISMATCH"
+  /** The proof was made for another set of keys. */
+  | "KEY_SET_MISMATCH"
+  /** The proof ends before its structure does. */
+  | "TRUNCATED"
+  /** Bytes or bits are left over after the structure ends (or padding bits are not zero). */
+  | "TRAILING_DATA"
+  /** Not a proof: not bytes, a bad header field, an impossible tag or index. */
+  | "MALFORMED"
+  /** A structure the tree cannot have or an encoding other than the unique canonical one. */
+  | "NON_CANONICAL"
+  /** A stem placed where its own bits do not lead. */
+  | "STEM_OFF_PATH"
+  /** A node that could be a stem presented as an internal node (EIP-7864 hashes both alike). */
+  | "AMBIGUOUS_NODE"
+  /** The proof's hashes lead to a different root. */
+  | "ROOT_MISMATCH"
+  /** The prover found the tree in a state it cannot prove (a node at the wrong depth). */
+  | "INCONSISTENT_TREE";
+
+/** A proof could not be made or did not verify; `code` is stable, `message` says what and where. */
+export class ProofError extends Error {
+  override readonly name = "ProofError";
+  readonly code: ProofErrorCode;
+
+  constructor(code: ProofErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
