@@ -1,4 +1,4 @@
-import { encodeGroupBlob, NODE_TYPE_INTERNAL, writePathKey, pathKeySize } from "@bintrie/codec";
+import { encodeGroupBlob, NODE_TYPE_INTERNAL, pathKeySize, writePathKey } from "@bintrie/codec";
 import type { NodeWrite } from "../tree/node-set.js";
 import type { HashSlots } from "./hash-slots.js";
 import type { NodeOpVisitor } from "./node-op-log.js";

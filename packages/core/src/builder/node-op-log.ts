@@ -165,7 +165,7 @@ export class NodeOpLog {
   }
 }
 
-function growInt32(array: Int32Array): Int32Array {
+function growInt32(array: Int32Array): Int32Array<ArrayBuffer> {
   const grown = new Int32Array(array.length * 2);
   grown.set(array);
   return grown;

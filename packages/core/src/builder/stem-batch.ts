@@ -148,7 +148,8 @@ export class StemBatch {
     if (m > 0) hasher.hash64Batch(msg, 0, m, msg, 0);
     slots.ensure(base + n);
     const bytes = slots.bytes;
-    for (let j = 0; j < m; j++) bytes.set(msg.subarray(j << 5, (j << 5) + 32), (base + final[j]!) << 5);
+    for (let j = 0; j < m; j++)
+      bytes.set(msg.subarray(j << 5, (j << 5) + 32), (base + final[j]!) << 5);
     if (this.#prehashedCount > 0) {
       for (let s = 0; s < n; s++) {
         if (this.#prehashed[s] === 1) {

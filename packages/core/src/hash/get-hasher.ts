@@ -1,6 +1,7 @@
 import { createBlake3Hasher } from "./blake3-hasher.js";
 import { HashError } from "./errors.js";
 import type { Hasher, HashFunctionName } from "./hasher.js";
+import { bestSha256Kernel } from "../sha256/index.js";
 import { createSha256Hasher } from "./sha256-hasher.js";
 
 // Created on first use so importing the package does no hashing setup.
@@ -14,7 +15,8 @@ let sharedBlake3: Hasher | undefined;
 export function getHasher(name: HashFunctionName): Hasher {
   switch (name) {
     case "sha256":
-      sharedSha256 ??= createSha256Hasher();
+      // The fastest batch kernel available here (WebAssembly SIMD, else unrolled pure TS).
+      sharedSha256 ??= createSha256Hasher(bestSha256Kernel());
       return sharedSha256;
     case "blake3":
       sharedBlake3 ??= createBlake3Hasher();

@@ -10,7 +10,12 @@ export function stemBit(key: Uint8Array, depth: number): number {
 }
 
 /** First index in [lo, hi) whose stem bit `depth` is 1 (keys share bits 0..depth-1). */
-export function splitOnStemBit(keys: readonly Uint8Array[], lo: number, hi: number, depth: number): number {
+export function splitOnStemBit(
+  keys: readonly Uint8Array[],
+  lo: number,
+  hi: number,
+  depth: number,
+): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (stemBit(keys[mid]!, depth) === 0) lo = mid + 1;

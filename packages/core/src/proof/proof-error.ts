@@ -28,6 +28,11 @@ export type ProofErrorCode =
   | "AMBIGUOUS_NODE"
   /** The proof's hashes lead to a different root. */
   | "ROOT_MISMATCH"
+  /**
+   * The absence cannot be proven: the key's path ends at another stem that has no values, whose
+   * hash EIP-7864 cannot tell apart from an internal node's.
+   */
+  | "UNPROVABLE"
   /** The prover found the tree in a state it cannot prove (a node at the wrong depth). */
   | "INCONSISTENT_TREE";
 

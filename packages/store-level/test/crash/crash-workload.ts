@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
  * UNIVERSE keys, each with a value that names the key and the iteration. Early iterations mostly
  * insert (stems split and move, so commits delete old paths); later ones mostly update.
  */
-export const UNIVERSE = 32_768;
+export const UNIVERSE = 8_192;
 export const BATCH_WRITES = 4_096;
 
 function sha256(...parts: Uint8Array[]): Uint8Array {

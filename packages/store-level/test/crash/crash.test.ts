@@ -9,8 +9,16 @@ import { buildCrashChild } from "./build-child.js";
 import { BATCH_WRITES, batchIndices, UNIVERSE, universeKey, valueAt } from "./crash-workload.js";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
-/** Kill moments are uniform in [0, MAX_KILL_DELAY_MS) after the child reports it is ready. */
-const MAX_KILL_DELAY_MS = Number(process.env.CRASH_MAX_DELAY_MS ?? 900);
+/**
+ * Kill moments, by round: a uniform moment in [0, 800) ms after the child is ready (anywhere:
+ * building, hashing, writing, between commits); [0, 60) ms after a "pending" line (while
+ * persist() serializes and writes); [0, 50) ms after a "writing" line (inside LevelDB's write).
+ */
+const KILL_MODES = [
+  { after: "ready", maxDelayMs: 800 },
+  { after: "pending", maxDelayMs: 60 },
+  { after: "writing", maxDelayMs: 50 },
+] as const;
 const SEED = Number(process.env.CRASH_SEED ?? 7);
 const EMPTY_ROOT = "00".repeat(32);
 
@@ -27,16 +35,26 @@ interface ChildReport {
   committed: Map<number, string>;
   /** The iteration whose commit was under way when the child died, if any, and its root. */
   pending: { iteration: number; root: string } | undefined;
+  /** Whether the child died inside the LevelDB write (between "writing" and "written"). */
+  diedWriting: boolean;
 }
 
-/** Runs the child from `first`, kills it with SIGKILL after `delayMs`, returns what it said. */
-function runAndKill(location: string, first: number, delayMs: number): Promise<ChildReport> {
+/** When to kill: `delayMs` after the `count`-th line of kind `after`. */
+interface KillPlan {
+  readonly after: "ready" | "pending" | "writing";
+  readonly count: number;
+  readonly delayMs: number;
+}
+
+/** Runs the child from `first`, kills it with SIGKILL as planned, returns what it said. */
+function runAndKill(location: string, first: number, plan: KillPlan): Promise<ChildReport> {
   const child = spawn(process.execPath, [childScript, location, String(first), String(SEED)], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const report: ChildReport = { committed: new Map(), pending: undefined };
+  const report: ChildReport = { committed: new Map(), pending: undefined, diedWriting: false };
   let buffered = "";
   let stderr = "";
+  let seen = 0;
   return new Promise((resolve, reject) => {
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -47,8 +65,12 @@ function runAndKill(location: string, first: number, delayMs: number): Promise<C
       while (newline >= 0) {
         const [kind, a, b] = buffered.slice(0, newline).split(" ");
         buffered = buffered.slice(newline + 1);
-        if (kind === "ready") setTimeout(() => child.kill("SIGKILL"), delayMs);
-        else if (kind === "pending") report.pending = { iteration: Number(a), root: b! };
+        if (kind === plan.after && ++seen === plan.count) {
+          setTimeout(() => child.kill("SIGKILL"), plan.delayMs);
+        }
+        if (kind === "pending") report.pending = { iteration: Number(a), root: b! };
+        if (kind === "writing") report.diedWriting = true;
+        if (kind === "written") report.diedWriting = false;
         else if (kind === "committed") {
           report.committed.set(Number(a), b!);
           report.pending = undefined;
@@ -88,18 +110,45 @@ class Model {
   }
 }
 
+/** Root and node set (hex path → hex blob) of a fresh tree holding exactly `entries`. */
+function freshNodes(entries: readonly { key: Uint8Array; value: Uint8Array }[]): {
+  root: string;
+  nodes: Map<string, Uint8Array>;
+} {
+  const fresh = new BinaryTree();
+  for (const { key, value } of entries) fresh.put(key, value);
+  const set = fresh.commit();
+  return { root: hex(set.root), nodes: new Map(set.writes.map((w) => [hex(w.path), w.blob])) };
+}
+
 describe(`crash recovery: ${KILLS} SIGKILLs during ${BATCH_WRITES}-key commits into LevelDB`, () => {
   it("every reopen yields exactly one committed root, all its values and exactly its nodes", async () => {
     const location = join(dirs.make(), "db");
     const model = new Model();
     let verifiedRoot = EMPTY_ROOT;
-    const outcomes = { committed: 0, inFlight: 0, none: 0 };
+    const outcomes = {
+      betweenCommits: 0,
+      midCommitRolledBack: 0,
+      midCommitLanded: 0,
+      insideWrite: 0,
+    };
     let commits = 0;
+    let expectedNodes = { root: EMPTY_ROOT, nodes: new Map<string, Uint8Array>() };
+    let childMs = 0;
+    let verifyMs = 0;
 
     for (let round = 0; round < KILLS; round++) {
       const first = model.applied + 1;
-      const delay = Math.floor(Math.random() * MAX_KILL_DELAY_MS);
-      const report = await runAndKill(location, first, delay);
+      const mode = KILL_MODES[round % KILL_MODES.length]!;
+      const plan: KillPlan = {
+        after: mode.after,
+        count: mode.after === "ready" ? 1 : 1 + Math.floor(Math.random() * 2),
+        delayMs: Math.floor(Math.random() * mode.maxDelayMs),
+      };
+      let started = performance.now();
+      const report = await runAndKill(location, first, plan);
+      childMs += performance.now() - started;
+      started = performance.now();
       commits += report.committed.size;
 
       // The only roots allowed on disk: the last one the child finished (or, if it finished
@@ -115,37 +164,42 @@ describe(`crash recovery: ${KILLS} SIGKILLs during ${BATCH_WRITES}-key commits i
       try {
         const tree = await openTree(store);
         const root = hex(tree.hash());
-        const context = `round ${round} (kill after ${delay} ms, seed ${SEED}): root ${root}, allowed ${[...candidates.keys()]}`;
+        const context = `round ${round} (kill ${plan.delayMs} ms after ${plan.after} #${plan.count}, seed ${SEED}): root ${root}, allowed ${[...candidates.keys()]}`;
         expect(candidates.has(root), context).toBe(true);
         const iteration = candidates.get(root)!;
-        if (report.pending !== undefined && iteration === report.pending.iteration)
-          outcomes.inFlight++;
-        else if (report.committed.size > 0) outcomes.committed++;
-        else outcomes.none++;
+        // Killed between "pending" and "committed": inside persist() (or just after it).
+        if (report.pending === undefined) outcomes.betweenCommits++;
+        else if (iteration === report.pending.iteration) outcomes.midCommitLanded++;
+        else outcomes.midCommitRolledBack++;
+        if (report.diedWriting) outcomes.insideWrite++;
 
         model.advanceTo(iteration);
         const entries = model.present();
 
         // A fresh tree of exactly the model's contents has this root and these nodes, byte for
         // byte: nothing committed is missing and no stale node survived.
-        const fresh = new BinaryTree();
-        for (const { key, value } of entries) fresh.put(key, value);
-        const expectedNodes = new Map(fresh.commit().writes.map((w) => [hex(w.path), hex(w.blob)]));
-        expect(hex(fresh.hash()), context).toBe(root);
-        const storedNodes = new Map<string, string>();
+        if (expectedNodes.root !== root) expectedNodes = freshNodes(entries);
+        expect(expectedNodes.root, context).toBe(root);
+        const surprises: string[] = [];
+        let stored = 0;
         for await (const [key, blob] of store.entries({
           gte: Uint8Array.of(0x76, 0x41),
           lt: Uint8Array.of(0x76, 0x42),
         })) {
-          storedNodes.set(hex(key.subarray(2)), hex(blob));
+          stored++;
+          const path = hex(key.subarray(2));
+          const want = expectedNodes.nodes.get(path);
+          if (want === undefined) surprises.push(`stale node at path ${path}`);
+          else if (Buffer.compare(want, blob) !== 0)
+            surprises.push(`different blob at path ${path}`);
         }
-        expect(storedNodes.size, context).toBe(expectedNodes.size);
-        expect(storedNodes, context).toEqual(expectedNodes);
+        expect(surprises.slice(0, 5), context).toEqual([]);
+        expect(stored, `${context}: stored node count`).toBe(expectedNodes.nodes.size);
 
         // Loading every key walks every reachable node, decoding and hash-checking each one.
         const values = await tree.getMany(entries.map((e) => e.key));
         for (let i = 0; i < entries.length; i++) {
-          if (hex(values[i]!) !== hex(entries[i]!.value)) {
+          if (Buffer.compare(values[i]!, entries[i]!.value) !== 0) {
             expect.fail(`${context}: value of key ${hex(entries[i]!.key)} differs`);
           }
         }
@@ -153,9 +207,10 @@ describe(`crash recovery: ${KILLS} SIGKILLs during ${BATCH_WRITES}-key commits i
       } finally {
         await store.close();
       }
+      verifyMs += performance.now() - started;
     }
     console.log(
-      `crash test: ${KILLS}/${KILLS} reopens verified (${commits} commits; recovered to the last finished commit ${outcomes.committed}×, to the commit in flight ${outcomes.inFlight}×, killed before any commit ${outcomes.none}×; ${model.applied + 1} iterations on disk)`,
+      `crash test: ${KILLS}/${KILLS} reopens verified (${commits} commits; killed between commits ${outcomes.betweenCommits}×, during a commit ${outcomes.midCommitRolledBack + outcomes.midCommitLanded}× of which ${outcomes.insideWrite} inside the LevelDB write, ${outcomes.midCommitLanded} had landed and ${outcomes.midCommitRolledBack} rolled back whole; ${model.applied + 1} iterations on disk; children ${(childMs / 1000).toFixed(1)} s, checks ${(verifyMs / 1000).toFixed(1)} s)`,
     );
   });
 });

@@ -1,0 +1,78 @@
+import type { KeyScheme } from "@bintrie/core";
+import { parseAddress, parseSlot } from "../account-args.js";
+import { CliError } from "../cli-error.js";
+import { parseHexArg, toHex } from "../hex.js";
+import { printLine } from "../line-output.js";
+
+export interface KeyFlags {
+  readonly slot?: readonly string[];
+  readonly chunk?: readonly string[];
+  readonly basicData?: boolean;
+  readonly codeHash?: boolean;
+  readonly scheme?: KeyScheme;
+  readonly json?: boolean;
+}
+
+interface DerivedKey {
+  readonly kind: "basic-data" | "code-hash" | "slot" | "chunk";
+  readonly input?: string;
+  readonly key: Uint8Array;
+}
+
+/**
+ * `bintrie key ADDRESS`: EIP-7864 tree keys of an account. Without a selector, the BASIC_DATA
+ * key. Selectors may repeat; keys print one per line in the order basic data, code hash, slots,
+ * chunks (each in the order given).
+ */
+export async function runKey(addressText: string, flags: KeyFlags): Promise<void> {
+  const address = parseAddress(addressText);
+  const slots = (flags.slot ?? []).map((text) => ({ text, slot: parseSlot(text, "--slot") }));
+  const chunks = (flags.chunk ?? []).map((text) => ({ text, index: parseChunkIndex(text) }));
+  const { createKeyDeriver, DEFAULT_KEY_SCHEME } = await import("@bintrie/core");
+  const scheme = flags.scheme ?? DEFAULT_KEY_SCHEME;
+  const keys = createKeyDeriver(scheme);
+  const none = !flags.basicData && !flags.codeHash && slots.length === 0 && chunks.length === 0;
+  const derived: DerivedKey[] = [];
+  if (flags.basicData || none) {
+    derived.push({ kind: "basic-data", key: keys.basicDataKey(address) });
+  }
+  if (flags.codeHash) derived.push({ kind: "code-hash", key: keys.codeHashKey(address) });
+  for (const { text, slot } of slots) {
+    derived.push({ kind: "slot", input: text, key: keys.storageSlotKey(address, slot) });
+  }
+  for (const { text, index } of chunks) {
+    derived.push({ kind: "chunk", input: text, key: keys.codeChunkKey(address, index) });
+  }
+  if (flags.json) {
+    const rows = derived.map((d) => ({
+      kind: d.kind,
+      ...(d.input === undefined ? {} : { [d.kind]: d.input }),
+      key: toHex(d.key),
+    }));
+    printLine(JSON.stringify({ address: toHex(address), scheme, keys: rows }));
+    return;
+  }
+  for (const d of derived) printLine(toHex(d.key));
+}
+
+function parseChunkIndex(text: string): bigint {
+  if (/^[0-9]+$/.test(text)) {
+    const index = BigInt(text);
+    if (index < 1n << 256n) return index;
+  }
+  throw new CliError("BAD_INPUT", `--chunk ${JSON.stringify(text)} must be a decimal chunk index`);
+}
+
+/** `bintrie chunkify HEXCODE`: the EIP-7864 32-byte code chunks, one per line. */
+export async function runChunkify(codeText: string, flags: { json?: boolean }): Promise<void> {
+  const code = parseHexArg(codeText, "HEXCODE");
+  const { chunkifyCode } = await import("@bintrie/core");
+  const packed = chunkifyCode(code);
+  const chunks: string[] = [];
+  for (let at = 0; at < packed.length; at += 32) chunks.push(toHex(packed.subarray(at, at + 32)));
+  if (flags.json) {
+    printLine(JSON.stringify(chunks));
+    return;
+  }
+  for (const chunk of chunks) printLine(chunk);
+}

@@ -1,0 +1,142 @@
+import { CliError } from "../cli-error.js";
+import { toHex } from "../hex.js";
+import { printLine } from "../line-output.js";
+import { openStore } from "../open-store.js";
+import { Progress } from "../progress.js";
+import { isEmptyRoot, readRootRecord } from "../root-record.js";
+import { type StoreFlags, storeTarget } from "../store-target.js";
+import { storedNodes } from "../stored-nodes.js";
+import { type WalkProblem, walkStoredTree } from "../stored-tree-walk.js";
+
+export interface VerifyFlags extends StoreFlags {
+  readonly strict?: boolean;
+  readonly json?: boolean;
+}
+
+/** What `verify` found. */
+export interface VerifyReport {
+  readonly root: Uint8Array;
+  readonly nodes: { stem: number; group: number; internal: number };
+  readonly values: number;
+  readonly bytes: number;
+  readonly garbage: number;
+  readonly problems: readonly WalkProblem[];
+}
+
+/** Problems printed on stderr one per line; the rest are counted. */
+const PROBLEMS_SHOWN = 20;
+
+/**
+ * `bintrie verify`: walks the latest committed root; every reachable blob must exist, decode
+ * and hash to what its parent stores (exit 1 otherwise). Stored nodes no root reaches are
+ * garbage: a warning, or an error with --strict.
+ */
+export async function runVerify(flags: VerifyFlags): Promise<void> {
+  const opened = await openStore(storeTarget(flags), { create: false });
+  let report: VerifyReport;
+  let scheme: string | null = null;
+  let groupDepth: number | null = null;
+  try {
+    const record = await readRootRecord(opened.store);
+    scheme = record?.scheme ?? null;
+    groupDepth = record?.groupDepth ?? null;
+    const root = record?.root ?? new Uint8Array(32);
+    const reached = new Set<string>();
+    const nodes = { stem: 0, group: 0, internal: 0 };
+    let values = 0;
+    let bytes = 0;
+    const problems: WalkProblem[] = [];
+    const progress = new Progress("verifying");
+    if (record !== undefined && !isEmptyRoot(root)) {
+      const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+      await walkStoredTree(opened.store, {
+        root,
+        groupDepth: record.groupDepth,
+        hasher: getHasher(hashFunctionOfScheme(record.scheme)),
+        onNode({ path, blob, node }) {
+          reached.add(Buffer.from(path).toString("latin1"));
+          bytes += blob.length;
+          if (node.kind === "stem") {
+            nodes.stem++;
+            values += node.count;
+          } else if (node.kind === "group") {
+            nodes.group++;
+          } else {
+            nodes.internal++;
+          }
+          progress.update(reached.size, " nodes");
+        },
+        onProblem(problem) {
+          // A node that fails is still "reached": it is not garbage.
+          reached.add(Buffer.from(problem.path).toString("latin1"));
+          problems.push(problem);
+        },
+      });
+    }
+    let garbage = 0;
+    for await (const [path] of storedNodes(opened.store)) {
+      if (!reached.has(Buffer.from(path).toString("latin1"))) garbage++;
+    }
+    progress.done();
+    report = { root, nodes, values, bytes, garbage, problems };
+  } finally {
+    await opened.close();
+  }
+  const total = report.nodes.stem + report.nodes.group + report.nodes.internal;
+  const ok = report.problems.length === 0 && !(flags.strict && report.garbage > 0);
+  if (flags.json) {
+    printLine(
+      JSON.stringify({
+        ok,
+        root: toHex(report.root),
+        scheme,
+        groupDepth,
+        nodes: { total, ...report.nodes },
+        values: report.values,
+        bytes: report.bytes,
+        garbage: report.garbage,
+        problems: report.problems.map((p) => ({
+          code: p.code,
+          path: toHex(p.path),
+          depth: p.depth,
+          message: p.message,
+        })),
+      }),
+    );
+  } else {
+    printLine(`root      ${toHex(report.root)}`);
+    if (scheme !== null) printLine(`scheme    ${scheme}, group depth ${groupDepth}`);
+    printLine(
+      `nodes     ${total} reachable (${report.nodes.stem} stems, ${report.nodes.group} groups, ${report.nodes.internal} flat internal), ${report.bytes} bytes`,
+    );
+    printLine(`values    ${report.values}`);
+    printLine(`garbage   ${report.garbage} stored nodes not reachable from the root`);
+    printLine(`status    ${ok ? "ok" : "FAILED"}`);
+  }
+  for (const problem of report.problems.slice(0, PROBLEMS_SHOWN)) {
+    process.stderr.write(`bintrie verify: ${problem.code} at ${problem.message}\n`);
+  }
+  if (report.problems.length > PROBLEMS_SHOWN) {
+    process.stderr.write(
+      `bintrie verify: ... and ${report.problems.length - PROBLEMS_SHOWN} more problems\n`,
+    );
+  }
+  if (report.garbage > 0 && report.problems.length === 0) {
+    process.stderr.write(
+      `bintrie verify: warning: ${report.garbage} stored nodes are not reachable from the root (garbage, e.g. left by an interrupted run)${flags.strict ? "" : "; --strict makes this an error"}\n`,
+    );
+  }
+  if (report.problems.length > 0) {
+    const n = report.problems.length;
+    throw new CliError(
+      "VERIFY_FAILED",
+      `verification failed: ${n} reachable node${n === 1 ? " is" : "s are"} missing, undecodable or wrong`,
+    );
+  }
+  if (!ok) {
+    throw new CliError(
+      "VERIFY_FAILED",
+      `verification failed (--strict): ${report.garbage} unreachable stored nodes`,
+    );
+  }
+}

@@ -1,0 +1,55 @@
+import { readFile } from "node:fs/promises";
+import type { GenesisAlloc } from "@bintrie/core";
+import { CliError } from "./cli-error.js";
+import { assertReadableFile } from "./input-source.js";
+
+/** Reads a geth-style genesis.json and returns its `alloc` (a bare alloc object is accepted too). */
+export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
+  await assertReadableFile(file);
+  const text = await readFile(file, "utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CliError("BAD_INPUT", `${file}: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new CliError("BAD_INPUT", `${file}: expected a JSON object with an "alloc" field`);
+  }
+  const alloc = "alloc" in parsed ? (parsed as { alloc: unknown }).alloc : undefined;
+  if (alloc === undefined) {
+    throw new CliError("BAD_INPUT", `${file}: no "alloc" field (expected a geth genesis.json)`);
+  }
+  if (typeof alloc !== "object" || alloc === null || Array.isArray(alloc)) {
+    throw new CliError("BAD_INPUT", `${file}: "alloc" must be an object of address → account`);
+  }
+  for (const [address, account] of Object.entries(alloc)) {
+    if (typeof account !== "object" || account === null || Array.isArray(account)) {
+      throw new CliError("BAD_INPUT", `${file}: alloc[${address}] must be an object`);
+    }
+    for (const field of ["balance", "nonce", "code"] as const) {
+      const v = (account as Record<string, unknown>)[field];
+      if (v !== undefined && typeof v !== "string") {
+        throw new CliError(
+          "BAD_INPUT",
+          `${file}: alloc[${address}].${field} must be a hex string, got ${typeof v}`,
+        );
+      }
+    }
+    const storage = (account as Record<string, unknown>).storage;
+    if (storage !== undefined) {
+      if (typeof storage !== "object" || storage === null || Array.isArray(storage)) {
+        throw new CliError("BAD_INPUT", `${file}: alloc[${address}].storage must be an object`);
+      }
+      for (const [slot, value] of Object.entries(storage)) {
+        if (typeof value !== "string") {
+          throw new CliError(
+            "BAD_INPUT",
+            `${file}: alloc[${address}].storage[${slot}] must be a hex string, got ${typeof value}`,
+          );
+        }
+      }
+    }
+  }
+  return alloc as GenesisAlloc;
+}

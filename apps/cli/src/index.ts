@@ -1,0 +1,4 @@
+export { CliError, type CliErrorCode } from "./cli-error.js";
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
+export { createProgram } from "./program.js";
+export { runCli } from "./run-cli.js";

@@ -1,0 +1,34 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { CliError } from "./cli-error.js";
+
+/** An input stream and the name errors use for it ("stdin" or the file path). */
+export interface InputSource {
+  readonly name: string;
+  readonly stream: NodeJS.ReadableStream;
+  /** Size in bytes when known (a regular file), for progress. */
+  readonly size: number | undefined;
+}
+
+/** Opens FILE, or stdin for `-` / no file, failing with a clear usage error. */
+export async function openInput(file: string | undefined): Promise<InputSource> {
+  if (file === undefined || file === "-") {
+    return { name: "stdin", stream: process.stdin, size: undefined };
+  }
+  await assertReadableFile(file);
+  const size = (await stat(file)).size;
+  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }), size };
+}
+
+/** Throws a BAD_INPUT CliError unless `file` is an existing regular file. */
+export async function assertReadableFile(file: string): Promise<void> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new CliError("BAD_INPUT", `${file} is a directory, not a file`);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : (error as Error).message;
+    throw new CliError("BAD_INPUT", `cannot read ${file}: ${why}`);
+  }
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+import { runCli } from "./run-cli.js";
+
+// `bintrie … | head` closes stdout early: that is not a failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
+process.exitCode = await runCli(process.argv);

@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { BinaryTree } from "@bintrie/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bytesOf, hexOf, randomEntries } from "./helpers/random-entries.js";
+import { BIN, runCli, tempDir } from "./helpers/run-cli.js";
+import { entryLines } from "./helpers/vectors.js";
+
+type Entry = { key: string; value: string };
+
+const ENTRIES = randomEntries(4000, 99);
+const COMMIT_EVERY = 250;
+const ZERO_ROOT = `0x${"00".repeat(32)}`;
+
+/**
+ * Every root a build of `added` on top of `base` may have committed: after each chunk of
+ * COMMIT_EVERY entries, chunked in input order or in key order (a build may sort its input).
+ */
+function committableRoots(base: readonly Entry[], added: readonly Entry[]): Set<string> {
+  const roots = new Set<string>([base.length === 0 ? ZERO_ROOT : rootOf(base)]);
+  const sorted = [...added].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const order of [added, sorted]) {
+    const tree = new BinaryTree();
+    for (const e of base) tree.put(bytesOf(e.key), bytesOf(e.value));
+    order.forEach((e, i) => {
+      tree.put(bytesOf(e.key), bytesOf(e.value));
+      if ((i + 1) % COMMIT_EVERY === 0 || i === order.length - 1) roots.add(hexOf(tree.hash()));
+    });
+  }
+  return roots;
+}
+
+function rootOf(entries: readonly Entry[]): string {
+  const tree = new BinaryTree();
+  for (const e of entries) tree.put(bytesOf(e.key), bytesOf(e.value));
+  return hexOf(tree.hash());
+}
+
+/** Spawns `bintrie build` and SIGKILLs it after `delayMs` (or lets it finish first). */
+function buildAndKill(args: readonly string[], delayMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "build", ...args], { stdio: "ignore" });
+    const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve(signal ?? `exit ${code}`);
+    });
+  });
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+});
+afterAll(() => cleanup());
+
+describe("a SIGKILLed build leaves the store at a committed root with every node intact", () => {
+  it.each([
+    ["into an empty store", [] as Entry[], ENTRIES],
+    ["into a store with a committed tree", ENTRIES.slice(0, 1500), ENTRIES.slice(1500)],
+  ])("%s", async (name, base, added) => {
+    const file = join(dir, `${name.length}.jsonl`);
+    await writeFile(file, entryLines(added));
+    const allowed = committableRoots(base, added);
+    const finalRoot = rootOf([...base, ...added]);
+    // How long an uninterrupted build takes here, to spread the kills over it.
+    const timing = join(dir, `timing-${name.length}`);
+    if (base.length > 0) {
+      await runCli(["build", "--db", timing], { input: entryLines(base) });
+    }
+    const started = Date.now();
+    const full = await runCli(["build", file, "--db", timing, "--commit-every", String(COMMIT_EVERY)]);
+    expect(full.stdout).toBe(`${finalRoot}\n`);
+    const duration = Date.now() - started;
+
+    const seen: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const db = join(dir, `kill-${name.length}-${round}`);
+      if (base.length > 0) {
+        const seeded = await runCli(["build", "--db", db], { input: entryLines(base) });
+        expect(seeded.code).toBe(0);
+      }
+      const delay = Math.floor(Math.random() * duration);
+      const outcome = await buildAndKill([file, "--db", db, "--commit-every", String(COMMIT_EVERY)], delay);
+      const verify = await runCli(["verify", "--db", db, "--json"]);
+      const context = `round ${round}, killed after ${delay} ms of ~${duration} (${outcome})`;
+      expect(verify.code, `${context}: ${verify.stderr}`).toBe(0);
+      const report = JSON.parse(verify.stdout) as { ok: boolean; root: string };
+      expect(report.ok, context).toBe(true);
+      expect(allowed.has(report.root), `${context}: root ${report.root} was never committed`).toBe(true);
+      seen.push(report.root);
+      // Running the build again completes the tree.
+      const rerun = await runCli(["build", file, "--db", db]);
+      expect(rerun.stdout, context).toBe(`${finalRoot}\n`);
+      const strict = await runCli(["verify", "--db", db]);
+      expect(strict.code, context).toBe(0);
+    }
+    expect(seen).toHaveLength(4);
+  });
+});

@@ -1,0 +1,110 @@
+import {
+  type ChainConfig,
+  Common,
+  ConsensusAlgorithm,
+  ConsensusType,
+  type HardforkTransitionConfig,
+  Mainnet,
+} from "@ethereumjs/common";
+import { getKzg } from "./kzg.js";
+import { TestnetError } from "./testnet-error.js";
+
+/** Fixture fork names whose ethereumjs name is not just the lowercased name. */
+const FORK_ALIASES: Readonly<Record<string, string>> = {
+  frontier: "chainstart",
+  constantinoplefix: "petersburg",
+  eip150: "tangerineWhistle",
+  tangerinewhistle: "tangerineWhistle",
+  eip158: "spuriousDragon",
+  spuriousdragon: "spuriousDragon",
+  muirglacier: "muirGlacier",
+  arrowglacier: "arrowGlacier",
+  grayglacier: "grayGlacier",
+  merge: "paris",
+};
+
+const MAINNET_FORKS = Mainnet.hardforks.map((h) => h.name);
+const FIRST_POS_FORK = MAINNET_FORKS.indexOf("paris");
+
+export interface NetworkOptions {
+  /** Chain id of the network (fixtures use 1). */
+  readonly chainId?: number;
+}
+
+/** A fixture network: one fork from genesis, or "XToYAtTime15k" / "XToYAtN" transitions. */
+export interface ParsedNetwork {
+  readonly genesisFork: string;
+  readonly transition?: {
+    readonly fork: string;
+    readonly timestamp?: number;
+    readonly block?: number;
+  };
+}
+
+/** Maps a fixture fork name (Cancun, ConstantinopleFix, BPO1…) to its ethereumjs name. */
+export function ethereumjsForkName(name: string): string {
+  const lower = name.toLowerCase();
+  const fork = FORK_ALIASES[lower] ?? lower;
+  if (!MAINNET_FORKS.includes(fork)) {
+    throw new TestnetError(
+      "UNKNOWN_NETWORK",
+      `fork '${name}' is not known to @ethereumjs/common (known: ${MAINNET_FORKS.join(", ")})`,
+    );
+  }
+  return fork;
+}
+
+/** Parses a fixture `network` field. */
+export function parseNetwork(network: string): ParsedNetwork {
+  const transition = /^(.+?)To(.+?)At(Time)?(\d+)(k?)$/.exec(network);
+  if (transition === null) return { genesisFork: ethereumjsForkName(network) };
+  const [, from, to, isTime, digits, kilo] = transition;
+  const at = Number(digits) * (kilo === "k" ? 1000 : 1);
+  return {
+    genesisFork: ethereumjsForkName(from!),
+    transition:
+      isTime === "Time"
+        ? { fork: ethereumjsForkName(to!), timestamp: at }
+        : { fork: ethereumjsForkName(to!), block: at },
+  };
+}
+
+/**
+ * The Common for a fixture network: mainnet's fork list cut at the network's fork (earlier forks
+ * active from genesis, the transition fork at its time or block), PoW before Paris, PoS from
+ * Paris on, KZG for the point-evaluation precompile and blob transactions.
+ */
+export function commonForNetwork(network: string, options: NetworkOptions = {}): Common {
+  const parsed = parseNetwork(network);
+  const genesisIndex = MAINNET_FORKS.indexOf(parsed.genesisFork);
+  const hardforks: HardforkTransitionConfig[] = [];
+  for (let i = 0; i < genesisIndex; i++) {
+    hardforks.push({ name: MAINNET_FORKS[i]!, block: null, timestamp: 0 });
+  }
+  hardforks.push({ name: parsed.genesisFork, block: 0, timestamp: 0 });
+  let lastFork = parsed.genesisFork;
+  if (parsed.transition !== undefined) {
+    const { fork, timestamp, block } = parsed.transition;
+    hardforks.push(
+      timestamp !== undefined
+        ? { name: fork, block: null, timestamp }
+        : { name: fork, block: block ?? null },
+    );
+    lastFork = fork;
+  }
+  const proofOfStake = MAINNET_FORKS.indexOf(lastFork) >= FIRST_POS_FORK;
+  const chain: ChainConfig = {
+    ...Mainnet,
+    chainId: options.chainId ?? Mainnet.chainId,
+    hardforks,
+    defaultHardfork: parsed.genesisFork,
+    consensus: proofOfStake
+      ? { type: ConsensusType.ProofOfStake, algorithm: ConsensusAlgorithm.Casper }
+      : { type: ConsensusType.ProofOfWork, algorithm: ConsensusAlgorithm.Ethash, ethash: {} },
+  };
+  return new Common({
+    chain,
+    hardfork: parsed.genesisFork,
+    customCrypto: { kzg: getKzg() },
+  });
+}

@@ -1,0 +1,81 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { TestnetError } from "../chain/testnet-error.js";
+import type { FixtureAccount } from "../fixtures/blockchain-test.js";
+import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
+
+/** The genesis file shipped with the package (prefunded dev accounts and two contracts). */
+export const DEFAULT_DEVNET_GENESIS: string = fileURLToPath(
+  new URL("../../genesis/devnet.json", import.meta.url),
+);
+
+/** Timestamp forks a genesis `config` can activate at 0, oldest first. */
+const TIME_FORKS: readonly (readonly [string, string])[] = [
+  ["Shanghai", "shanghaiTime"],
+  ["Cancun", "cancunTime"],
+  ["Prague", "pragueTime"],
+  ["Osaka", "osakaTime"],
+];
+
+export interface DevnetGenesis {
+  readonly chainId: number;
+  /** The newest fork active at genesis, in fixture spelling (Paris, Shanghai, Cancun…). */
+  readonly fork: string;
+  readonly timestamp: bigint;
+  readonly gasLimit: bigint;
+  readonly baseFeePerGas: bigint;
+  readonly extraData: Uint8Array;
+  readonly alloc: Readonly<Record<string, FixtureAccount>>;
+}
+
+/** Reads a geth-style genesis file (post-merge forks only: the devnet has no proof of work). */
+export async function readDevnetGenesis(
+  path: string = DEFAULT_DEVNET_GENESIS,
+): Promise<DevnetGenesis> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, "utf8"));
+  } catch (cause) {
+    throw new TestnetError("INVALID_INPUT", `genesis ${path}: ${(cause as Error).message}`);
+  }
+  return parseDevnetGenesis(json, path);
+}
+
+export function parseDevnetGenesis(json: unknown, what = "genesis"): DevnetGenesis {
+  const g = json as Record<string, unknown>;
+  const config = g?.config as Record<string, unknown> | undefined;
+  if (config === undefined || typeof g.alloc !== "object" || g.alloc === null) {
+    throw new TestnetError("INVALID_INPUT", `${what}: a genesis needs "config" and "alloc"`);
+  }
+  if (config.terminalTotalDifficulty !== 0) {
+    throw new TestnetError(
+      "INVALID_INPUT",
+      `${what}: the devnet is proof of stake from genesis (config.terminalTotalDifficulty must be 0)`,
+    );
+  }
+  let fork = "Paris";
+  for (const [name, key] of TIME_FORKS) if (config[key] === 0) fork = name;
+  const alloc: Record<string, FixtureAccount> = {};
+  for (const [address, account] of Object.entries(
+    g.alloc as Record<string, Record<string, unknown>>,
+  )) {
+    alloc[address.startsWith("0x") ? address.toLowerCase() : `0x${address.toLowerCase()}`] = {
+      balance: String(account.balance ?? "0x0"),
+      nonce: String(account.nonce ?? "0x0"),
+      code: String(account.code ?? "0x"),
+      storage: (account.storage ?? {}) as Record<string, string>,
+    };
+  }
+  return {
+    chainId: Number(config.chainId ?? 1),
+    fork,
+    timestamp: parseQuantity(g.timestamp as string | undefined, `${what} timestamp`),
+    gasLimit: parseQuantity(g.gasLimit as string | undefined, `${what} gasLimit`),
+    baseFeePerGas: parseQuantity(
+      (g.baseFeePerGas as string | undefined) ?? "0x3b9aca00",
+      `${what} baseFeePerGas`,
+    ),
+    extraData: hexToBytesLoose((g.extraData as string | undefined) ?? "0x", `${what} extraData`),
+    alloc,
+  };
+}

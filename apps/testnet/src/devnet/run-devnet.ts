@@ -1,0 +1,223 @@
+import type { KeyScheme } from "@bintrie/core";
+import { type Block, createBlock } from "@ethereumjs/block";
+import { createBlockchain } from "@ethereumjs/blockchain";
+import { createTx } from "@ethereumjs/tx";
+import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
+import { buildBlock, createVM } from "@ethereumjs/vm";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { commonForNetwork } from "../chain/common-for-network.js";
+import { TestnetError } from "../chain/testnet-error.js";
+import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
+import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
+import type { BlockchainTest, FixtureHeader } from "../fixtures/blockchain-test.js";
+import { quantityHex } from "../fixtures/hex.js";
+import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
+import { type DevAccount, devAccount } from "./dev-accounts.js";
+import { readDevnetGenesis } from "./devnet-genesis.js";
+import { createRandom, type PlannedTx, planBlock, type WorkloadState } from "./workload.js";
+
+export interface DevnetOptions {
+  /** A geth-style genesis file. Default: the package's `genesis/devnet.json`. */
+  readonly genesisPath?: string;
+  /** Blocks to produce. Default 32. */
+  readonly blocks?: number;
+  /** Workload seed (same seed, same chain). Default 7864. */
+  readonly seed?: number;
+  readonly scheme?: KeyScheme;
+  readonly groupDepth?: number;
+  /** Called after each block with its binary root. */
+  readonly onBlock?: (block: ProducedBlock) => void;
+}
+
+export interface ProducedBlock {
+  readonly number: number;
+  readonly root: string;
+  readonly transactions: number;
+  readonly gasUsed: bigint;
+}
+
+export interface DevnetResult {
+  /** The chain as a binary blockchain fixture (what `run` re-executes). */
+  readonly fixture: BlockchainTest;
+  readonly genesisRoot: string;
+  readonly blocks: readonly ProducedBlock[];
+  readonly transactions: number;
+  readonly gasUsed: bigint;
+  /** Wall time of block production (building, executing, hashing). */
+  readonly milliseconds: number;
+}
+
+const COINBASE = hexToBytes("0xc0ffee000000000000000000000000000000c0de");
+const SLOT_SECONDS = 12n;
+const MAX_FEE = 100_000_000_000n; // 100 gwei
+const TIP = 1_000_000_000n; // 1 gwei
+
+/**
+ * Starts a binary-tree-at-genesis devnet from a genesis file and produces blocks of transfers,
+ * deployments, storage writes and clears, counter calls and same-transaction self-destructs,
+ * every one built by `@ethereumjs/vm`'s block builder on a BinaryStateManager, so each header
+ * carries the binary state root. Returns the chain as a binary fixture.
+ */
+export async function produceDevnet(options: DevnetOptions = {}): Promise<DevnetResult> {
+  const genesis = await readDevnetGenesis(options.genesisPath);
+  const blockCount = options.blocks ?? 32;
+  const common = commonForNetwork(genesis.fork, { chainId: genesis.chainId });
+  const state = new BinaryStateManager({ scheme: options.scheme, groupDepth: options.groupDepth });
+  const { root: genesisRoot } = await applyAlloc(state, genesis.alloc);
+  const genesisBlock = createBlock(
+    {
+      header: {
+        number: 0n,
+        timestamp: genesis.timestamp,
+        gasLimit: genesis.gasLimit,
+        baseFeePerGas: genesis.baseFeePerGas,
+        extraData: genesis.extraData,
+        difficulty: 0n,
+        stateRoot: genesisRoot,
+      },
+    },
+    { common, setHardfork: true },
+  );
+  const blockchain = await createBlockchain({
+    common,
+    genesisBlock,
+    validateConsensus: false,
+  });
+  const vm = await createVM({ common, blockchain, stateManager: state });
+
+  const workload = workloadFor(genesis.alloc);
+  const random = createRandom(options.seed ?? 7864);
+  const produced: ProducedBlock[] = [];
+  const blocks: Block[] = [];
+  let transactions = 0;
+  let gasUsed = 0n;
+  let parent = genesisBlock;
+  const started = performance.now();
+  for (let n = 1; n <= blockCount; n++) {
+    const builder = await buildBlock(vm, {
+      parentBlock: parent,
+      headerData: {
+        timestamp: parent.header.timestamp + SLOT_SECONDS,
+        coinbase: COINBASE,
+        gasLimit: parent.header.gasLimit,
+        mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
+        parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+      },
+      blockOpts: { putBlockIntoBlockchain: true },
+    });
+    const planned = planBlock(workload, n, random);
+    for (const tx of planned) {
+      const result = await builder.addTransaction(sign(tx, vm.common));
+      if (result.execResult.exceptionError !== undefined) {
+        throw new TestnetError(
+          "INVALID_INPUT",
+          `devnet block ${n}: ${tx.kind} transaction from ${tx.from.address} failed: ${result.execResult.exceptionError.error}`,
+        );
+      }
+    }
+    const { block } = await builder.build();
+    const info: ProducedBlock = {
+      number: n,
+      root: bytesToHex(block.header.stateRoot),
+      transactions: planned.length,
+      gasUsed: block.header.gasUsed,
+    };
+    produced.push(info);
+    blocks.push(block);
+    transactions += planned.length;
+    gasUsed += block.header.gasUsed;
+    options.onBlock?.(info);
+    parent = block;
+  }
+  const milliseconds = performance.now() - started;
+
+  const fixture: BlockchainTest = {
+    network: genesis.fork,
+    genesisBlockHeader: headerJson(genesisBlock),
+    genesisRLP: bytesToHex(genesisBlock.serialize()),
+    pre: genesis.alloc,
+    blocks: blocks.map((block) => ({
+      rlp: bytesToHex(block.serialize()),
+      blockHeader: headerJson(block),
+      blocknumber: block.header.number.toString(),
+    })),
+    postState: allocFromDump(await state.dumpState()),
+    lastblockhash: bytesToHex(parent.hash()),
+    sealEngine: "NoProof",
+    config: { network: genesis.fork, chainid: quantityHex(BigInt(genesis.chainId)) },
+    _bintrie: {
+      format: BINARY_FIXTURE_FORMAT,
+      scheme: state.scheme,
+      groupDepth: state.groupDepth,
+      genesisRoot: bytesToHex(genesisRoot),
+      blockRoots: produced.map((b) => b.root),
+    },
+  };
+  return {
+    fixture,
+    genesisRoot: bytesToHex(genesisRoot),
+    blocks: produced,
+    transactions,
+    gasUsed,
+    milliseconds,
+  };
+}
+
+/** Finds the dev accounts and contracts a genesis alloc provides. */
+function workloadFor(alloc: BlockchainTest["pre"]): WorkloadState {
+  const accounts: DevAccount[] = [];
+  for (let i = 0; ; i++) {
+    const account = devAccount(i);
+    if (alloc[account.address.toString()] === undefined) break;
+    accounts.push(account);
+  }
+  if (accounts.length < 2) {
+    throw new TestnetError(
+      "INVALID_INPUT",
+      "the devnet genesis must fund dev accounts 0 and 1 (keccak256('bintrie-testnet devnet key <i>'))",
+    );
+  }
+  const nonces = new Map<string, bigint>();
+  for (const a of accounts)
+    nonces.set(a.address.toString(), BigInt(alloc[a.address.toString()]!.nonce));
+  const writers: WorkloadState["writers"] = [];
+  let counter: WorkloadState["counter"];
+  for (const [address, account] of Object.entries(alloc)) {
+    const code = hexToBytes(account.code as `0x${string}`);
+    const slots = Object.keys(account.storage).map((k) => BigInt(k));
+    if (equalsBytes(code, STORAGE_WRITER_RUNTIME)) {
+      writers.push({ address: createAddressFromString(address), slots });
+    } else if (equalsBytes(code, COUNTER_RUNTIME)) {
+      counter = createAddressFromString(address);
+    }
+  }
+  return { accounts, nonces, writers, counter, fresh: 0 };
+}
+
+function sign(tx: PlannedTx, common: ReturnType<typeof commonForNetwork>) {
+  return createTx(
+    {
+      type: 2,
+      chainId: common.chainId(),
+      nonce: tx.nonce,
+      maxFeePerGas: MAX_FEE,
+      maxPriorityFeePerGas: TIP,
+      gasLimit: tx.gasLimit,
+      to: tx.to,
+      value: tx.value,
+      data: tx.data,
+    },
+    { common },
+  ).sign(tx.from.key);
+}
+
+/** The header as fixtures spell it (`bloom`, plus `hash`). */
+function headerJson(block: Block): FixtureHeader {
+  const { logsBloom, ...rest } = block.header.toJSON() as Record<string, string>;
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined) out[key] = value;
+  if (logsBloom !== undefined) out.bloom = logsBloom;
+  out.hash = bytesToHex(block.hash());
+  return out;
+}

@@ -1,0 +1,62 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative } from "node:path";
+import type { BlockchainTest } from "../fixtures/blockchain-test.js";
+import { findFixtureFiles, readFixtureFile } from "../fixtures/load-fixtures.js";
+import type { ExecuteOptions } from "../runner/execute-chain.js";
+import { type FillResult, fillBlockchainTest } from "./fill-blockchain-test.js";
+
+export interface FillFilesOptions extends Omit<ExecuteOptions, "rebuild"> {
+  /** Only tests whose name or file contains this text. */
+  readonly filter?: string;
+  /** Called after each test. */
+  readonly onResult?: (result: FillResult, file: string) => void;
+}
+
+export interface FillSummary {
+  readonly filled: number;
+  readonly failed: number;
+  /** Written files (one per input file that had at least one filled test). */
+  readonly files: readonly string[];
+}
+
+/**
+ * Fills every blockchain test under `inputs` into `outDir`, keeping each file's path relative
+ * to the folder it was found in (a file given directly keeps its name).
+ */
+export async function fillFiles(
+  inputs: readonly string[],
+  outDir: string,
+  options: FillFilesOptions = {},
+): Promise<FillSummary> {
+  let filled = 0;
+  let failed = 0;
+  const written: string[] = [];
+  for (const input of inputs) {
+    const isFolder = (await stat(input)).isDirectory();
+    for (const file of await findFixtureFiles([input])) {
+      const out: Record<string, BlockchainTest> = {};
+      for (const named of await readFixtureFile(file)) {
+        const matches =
+          options.filter === undefined ||
+          named.name.includes(options.filter) ||
+          named.file.includes(options.filter);
+        if (!matches) continue;
+        const sourceFile = isFolder ? relative(input, file) : basename(file);
+        const result = await fillBlockchainTest(named, { ...options, sourceFile });
+        options.onResult?.(result, file);
+        if (result.fixture === undefined) {
+          failed++;
+        } else {
+          filled++;
+          out[named.name] = result.fixture;
+        }
+      }
+      if (Object.keys(out).length === 0) continue;
+      const target = join(outDir, isFolder ? relative(input, file) : basename(file));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, `${JSON.stringify(out, null, 2)}\n`);
+      written.push(target);
+    }
+  }
+  return { filled, failed, files: written };
+}

@@ -1,0 +1,57 @@
+export { commonForNetwork, ethereumjsForkName, parseNetwork } from "./chain/common-for-network.js";
+export { getKzg } from "./chain/kzg.js";
+export { TestnetError, type TestnetErrorCode } from "./chain/testnet-error.js";
+export { type CliIO, runCli } from "./cli/run-cli.js";
+export { type DevAccount, devAccount, devAccounts } from "./devnet/dev-accounts.js";
+export {
+  DEFAULT_DEVNET_GENESIS,
+  type DevnetGenesis,
+  parseDevnetGenesis,
+  readDevnetGenesis,
+} from "./devnet/devnet-genesis.js";
+export {
+  type DevnetOptions,
+  type DevnetResult,
+  type ProducedBlock,
+  produceDevnet,
+} from "./devnet/run-devnet.js";
+export {
+  BINARY_FIXTURE_FORMAT,
+  type FillResult,
+  fillBlockchainTest,
+} from "./fill/fill-blockchain-test.js";
+export { type FillFilesOptions, type FillSummary, fillFiles } from "./fill/fill-files.js";
+export {
+  allocFromDump,
+  applyAlloc,
+  comparePostState,
+  type StateMismatch,
+} from "./fixtures/alloc.js";
+export type {
+  BinaryFixtureInfo,
+  BlockchainTest,
+  FixtureAccount,
+  FixtureAlloc,
+  FixtureBlock,
+  NamedTest,
+} from "./fixtures/blockchain-test.js";
+export { findFixtureFiles, loadFixtures, readFixtureFile } from "./fixtures/load-fixtures.js";
+export { type ChainExecution, type ExecuteOptions, executeChain } from "./runner/execute-chain.js";
+export { runBlockchainTest, type TestResult } from "./runner/run-blockchain-test.js";
+export {
+  BinaryStateManager,
+  type BinaryStateManagerOptions,
+  type DumpedAccount,
+  NON_EMPTY_STORAGE_MARKER,
+  type OpenStateOptions,
+} from "./state/binary-state-manager.js";
+export { StateManagerError, type StateManagerErrorCode } from "./state/state-manager-error.js";
+export {
+  type T8nAccount,
+  type T8nEnv,
+  type T8nInput,
+  type T8nOutput,
+  type T8nReceipt,
+  type T8nResult,
+  transition,
+} from "./t8n/transition.js";

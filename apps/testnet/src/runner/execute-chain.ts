@@ -1,0 +1,236 @@
+import type { KeyScheme } from "@bintrie/core";
+import { type Block, createBlockFromBytesArray, createBlockFromRLP } from "@ethereumjs/block";
+import { type Blockchain, createBlockchain } from "@ethereumjs/blockchain";
+import type { Common } from "@ethereumjs/common";
+import { bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { createVM, runBlock } from "@ethereumjs/vm";
+import { commonForNetwork } from "../chain/common-for-network.js";
+import { applyAlloc } from "../fixtures/alloc.js";
+import type { BlockchainTest } from "../fixtures/blockchain-test.js";
+import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
+import { BinaryStateManager } from "../state/binary-state-manager.js";
+
+/** Header field positions in a block header's RLP list. */
+const PARENT_HASH = 0;
+const STATE_ROOT = 3;
+
+export interface ExecuteOptions {
+  /** Key scheme of the binary state. Default: the fixture's (`_bintrie.scheme`) or 'sha256-be'. */
+  readonly scheme?: KeyScheme;
+  /** Group depth of stored nodes. Default: the fixture's or 5. */
+  readonly groupDepth?: number;
+  /**
+   * Rebuild the chain on binary roots: every header gets the binary post-state root and the
+   * rebuilt parent's hash (used by `fill`). Without it, the fixture's blocks run as they are.
+   */
+  readonly rebuild?: boolean;
+}
+
+/** One executed block. */
+export interface ExecutedBlock {
+  /** The block as it went into the chain (rebuilt when `rebuild` is set). */
+  readonly block: Block;
+  /** Binary post-state root. */
+  readonly root: Uint8Array;
+  readonly gasUsed: bigint;
+  /** Index of the fixture block it came from. */
+  readonly fixtureIndex: number;
+}
+
+export interface ChainExecution {
+  readonly common: Common;
+  readonly state: BinaryStateManager;
+  readonly blockchain: Blockchain;
+  readonly genesis: Block;
+  readonly genesisRoot: Uint8Array;
+  readonly blocks: readonly ExecutedBlock[];
+  /** Blocks with `expectException` that were rejected as expected (fixture indices). */
+  readonly rejected: readonly number[];
+  readonly head: Block;
+  /** Wall time spent in `runBlock`. */
+  readonly blockMilliseconds: number;
+  /** Every check that failed, in words; empty when the chain executed as the fixture says. */
+  readonly failures: readonly string[];
+}
+
+/**
+ * Runs a blockchain test on binary-tree state: `pre` written as the genesis state, every block
+ * through `runBlock` (header, body, gas, receipts, bloom and requests checked against the
+ * block; MPT state roots are not comparable and are skipped unless the fixture is binary),
+ * each block put into the chain so BLOCKHASH and header validation see its ancestors.
+ */
+export async function executeChain(
+  test: BlockchainTest,
+  options: ExecuteOptions = {},
+): Promise<ChainExecution> {
+  const failures: string[] = [];
+  const binary = test._bintrie;
+  const rebuild = options.rebuild === true;
+  const chainId = test.config?.chainid;
+  const common = commonForNetwork(test.network, {
+    chainId:
+      typeof chainId === "string" ? Number(parseQuantity(chainId, "config.chainid")) : undefined,
+  });
+  const state = new BinaryStateManager({
+    scheme: options.scheme ?? (binary?.scheme as KeyScheme | undefined),
+    groupDepth: options.groupDepth ?? binary?.groupDepth,
+  });
+
+  const fixtureGenesis = createBlockFromRLP(hexToBytesLoose(test.genesisRLP, "genesisRLP"), {
+    common,
+    setHardfork: true,
+  });
+  const expectedGenesisHash = test.genesisBlockHeader?.hash;
+  if (expectedGenesisHash !== undefined && !sameHex(fixtureGenesis.hash(), expectedGenesisHash)) {
+    failures.push(
+      `genesisRLP hashes to ${bytesToHex(fixtureGenesis.hash())}, genesisBlockHeader.hash is ${expectedGenesisHash}`,
+    );
+  }
+  const { root: genesisRoot } = await applyAlloc(state, test.pre);
+  if (binary !== undefined && !rebuild) {
+    if (!equalsBytes(fixtureGenesis.header.stateRoot, genesisRoot)) {
+      failures.push(
+        `binary genesis root ${bytesToHex(genesisRoot)} differs from the genesis header's ${bytesToHex(fixtureGenesis.header.stateRoot)}`,
+      );
+    }
+    if (!sameHex(genesisRoot, binary.genesisRoot)) {
+      failures.push(
+        `binary genesis root ${bytesToHex(genesisRoot)} differs from _bintrie.genesisRoot ${binary.genesisRoot}`,
+      );
+    }
+  }
+  const genesis = rebuild
+    ? withHeaderFields(fixtureGenesis, common, { stateRoot: genesisRoot })
+    : fixtureGenesis;
+  const blockchain = await createBlockchain({
+    common,
+    genesisBlock: genesis,
+    validateConsensus: false,
+  });
+  const vm = await createVM({ common, blockchain, stateManager: state });
+
+  const blocks: ExecutedBlock[] = [];
+  const rejected: number[] = [];
+  let blockMilliseconds = 0;
+  let parent = genesis;
+  for (let i = 0; i < test.blocks.length; i++) {
+    const fixtureBlock = test.blocks[i]!;
+    const label = `block ${i + 1}`;
+    if (fixtureBlock.expectException !== undefined) {
+      if (await rejects(vm, fixtureBlock.rlp)) rejected.push(i);
+      else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
+      continue;
+    }
+    const original = createBlockFromRLP(hexToBytesLoose(fixtureBlock.rlp, `${label} rlp`), {
+      common: vm.common,
+      setHardfork: true,
+    });
+    const block = rebuild
+      ? withHeaderFields(original, vm.common, { parentHash: parent.hash() })
+      : original;
+    let result: Awaited<ReturnType<typeof runBlock>>;
+    const started = performance.now();
+    try {
+      result = await runBlock(vm, { block, generate: true, setHardfork: true });
+    } catch (cause) {
+      failures.push(`${label}: ${(cause as Error).message}`);
+      break;
+    } finally {
+      blockMilliseconds += performance.now() - started;
+    }
+    const header = block.header;
+    if (!equalsBytes(result.receiptsRoot, header.receiptTrie)) {
+      failures.push(
+        `${label}: receipts root ${bytesToHex(result.receiptsRoot)}, header has ${bytesToHex(header.receiptTrie)}`,
+      );
+    }
+    if (!equalsBytes(result.logsBloom, header.logsBloom)) {
+      failures.push(`${label}: logs bloom differs from the header's`);
+    }
+    if (result.gasUsed !== header.gasUsed) {
+      failures.push(`${label}: gas used ${result.gasUsed}, header has ${header.gasUsed}`);
+    }
+    if (
+      header.requestsHash !== undefined &&
+      (result.requestsHash === undefined || !equalsBytes(result.requestsHash, header.requestsHash))
+    ) {
+      failures.push(
+        `${label}: requests hash ${result.requestsHash === undefined ? "none" : bytesToHex(result.requestsHash)}, header has ${bytesToHex(header.requestsHash)}`,
+      );
+    }
+    if (binary !== undefined && !rebuild) {
+      if (!equalsBytes(result.stateRoot, header.stateRoot)) {
+        failures.push(
+          `${label}: binary root ${bytesToHex(result.stateRoot)}, header has ${bytesToHex(header.stateRoot)}`,
+        );
+      }
+      const recorded = binary.blockRoots[i];
+      if (recorded === undefined || !sameHex(result.stateRoot, recorded)) {
+        failures.push(
+          `${label}: binary root ${bytesToHex(result.stateRoot)}, _bintrie.blockRoots has ${recorded ?? "nothing"}`,
+        );
+      }
+    }
+    const final = rebuild
+      ? withHeaderFields(original, vm.common, {
+          parentHash: parent.hash(),
+          stateRoot: result.stateRoot,
+        })
+      : original;
+    try {
+      await blockchain.putBlock(final);
+    } catch (cause) {
+      failures.push(`${label}: the chain rejected it: ${(cause as Error).message}`);
+      break;
+    }
+    blocks.push({ block: final, root: result.stateRoot, gasUsed: result.gasUsed, fixtureIndex: i });
+    parent = final;
+  }
+  const head = await blockchain.getCanonicalHeadBlock();
+  if (!rebuild && failures.length === 0 && !sameHex(head.hash(), test.lastblockhash)) {
+    failures.push(`chain head ${bytesToHex(head.hash())}, lastblockhash is ${test.lastblockhash}`);
+  }
+  return {
+    common,
+    state,
+    blockchain,
+    genesis,
+    genesisRoot,
+    blocks,
+    rejected,
+    head,
+    blockMilliseconds,
+    failures,
+  };
+}
+
+/** A copy of `block` with a new parent hash and/or state root (the rest is byte-identical). */
+export function withHeaderFields(
+  block: Block,
+  common: Common,
+  fields: { parentHash?: Uint8Array; stateRoot?: Uint8Array },
+): Block {
+  const raw = block.raw();
+  const header = [...raw[0]];
+  if (fields.parentHash !== undefined) header[PARENT_HASH] = fields.parentHash;
+  if (fields.stateRoot !== undefined) header[STATE_ROOT] = fields.stateRoot;
+  const values = [header, ...raw.slice(1)] as typeof raw;
+  return createBlockFromBytesArray(values, { common, setHardfork: true });
+}
+
+async function rejects(vm: Awaited<ReturnType<typeof createVM>>, rlp: string): Promise<boolean> {
+  try {
+    const block = createBlockFromRLP(hexToBytesLoose(rlp, "rlp"), {
+      common: vm.common,
+      setHardfork: true,
+    });
+    await runBlock(vm, { block, generate: true, setHardfork: true });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function sameHex(bytes: Uint8Array, hex: string): boolean {
+  return bytesToHex(bytes) === hex.toLowerCase();
+}

@@ -1,0 +1,380 @@
+import type { KeyScheme } from "@bintrie/core";
+import { createBlock } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import {
+  createTx,
+  createTxFromBlockBodyData,
+  type TypedTransaction,
+  type TypedTxData,
+} from "@ethereumjs/tx";
+import { bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
+import { buildBlock, createVM, type RunTxResult } from "@ethereumjs/vm";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { commonForNetwork } from "../chain/common-for-network.js";
+import { TestnetError } from "../chain/testnet-error.js";
+import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
+import type { FixtureAccount, FixtureAlloc } from "../fixtures/blockchain-test.js";
+import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
+import { BinaryStateManager } from "../state/binary-state-manager.js";
+import {
+  BEACON_ROOTS_ADDRESS,
+  directWriteSlots,
+  replaceDirectBeaconRootWrite,
+} from "./beacon-root-call.js";
+
+/** One account of geth's t8n alloc (every field optional). */
+export interface T8nAccount {
+  readonly balance?: string;
+  readonly nonce?: string;
+  readonly code?: string;
+  readonly storage?: Readonly<Record<string, string>>;
+}
+
+/** geth's t8n `env.json` (quantities in hex or decimal). */
+export interface T8nEnv {
+  readonly currentCoinbase: string;
+  readonly currentGasLimit: string;
+  readonly currentNumber: string;
+  readonly currentTimestamp: string;
+  readonly currentDifficulty?: string | null;
+  readonly currentRandom?: string | null;
+  readonly currentBaseFee?: string;
+  readonly currentExcessBlobGas?: string;
+  readonly previousHash?: string;
+  readonly parentTimestamp?: string;
+  readonly parentDifficulty?: string;
+  readonly parentBaseFee?: string;
+  readonly parentGasUsed?: string;
+  readonly parentGasLimit?: string;
+  readonly parentExcessBlobGas?: string;
+  readonly parentBlobGasUsed?: string;
+  readonly parentBeaconBlockRoot?: string;
+  readonly blockHashes?: Readonly<Record<string, string>>;
+  readonly withdrawals?: readonly {
+    readonly index: string;
+    readonly validatorIndex: string;
+    readonly address: string;
+    readonly amount: string;
+  }[];
+  readonly [field: string]: unknown;
+}
+
+/** A transaction of geth's `txs.json` (unsigned ones carry `secretKey`). */
+export type T8nTxJson = Readonly<Record<string, unknown>>;
+
+export interface T8nInput {
+  readonly alloc: Readonly<Record<string, T8nAccount>>;
+  readonly env: T8nEnv;
+  /** `txs.json` entries, or the hex RLP list of signed transactions (`txs.rlp`). */
+  readonly txs: readonly T8nTxJson[] | string;
+  /** Fork name as geth's `--state.fork` takes it (Paris, Shanghai, Cancun, Prague, Osaka…). */
+  readonly fork: string;
+  readonly chainId?: number;
+  readonly scheme?: KeyScheme;
+}
+
+export interface T8nReceipt {
+  readonly type: string;
+  readonly root: string;
+  readonly status: string;
+  readonly cumulativeGasUsed: string;
+  readonly logsBloom: string;
+  readonly logs: readonly { address: string; topics: string[]; data: string }[];
+  readonly transactionHash: string;
+  readonly contractAddress: string;
+  readonly gasUsed: string;
+  readonly blockNumber: string;
+  readonly transactionIndex: string;
+}
+
+/** geth's t8n `result.json`, with the binary root as `stateRoot`. */
+export interface T8nResult {
+  readonly stateRoot: string;
+  readonly txRoot: string;
+  readonly receiptsRoot: string;
+  readonly logsHash: string;
+  readonly logsBloom: string;
+  readonly receipts: readonly T8nReceipt[];
+  readonly rejected?: readonly { readonly index: number; readonly error: string }[];
+  readonly currentDifficulty: string | null;
+  readonly gasUsed: string;
+  readonly currentBaseFee?: string;
+  readonly withdrawalsRoot?: string;
+  readonly currentExcessBlobGas?: string;
+  readonly blobGasUsed?: string;
+  readonly requestsHash?: string;
+  readonly requests?: readonly string[] | null;
+}
+
+export interface T8nOutput {
+  readonly result: T8nResult;
+  readonly alloc: Record<string, FixtureAccount>;
+  /** The RLP of the applied transactions (geth's `--output.body`). */
+  readonly body: string;
+}
+
+const ZERO_HASH = new Uint8Array(32);
+
+/**
+ * geth's `evm t8n` on binary-tree state: the alloc as a binary genesis, the env as the block
+ * (parent fields derive base fee and excess blob gas when the current ones are missing), each
+ * transaction applied or rejected, withdrawals and system calls, and the post state.
+ */
+export async function transition(input: T8nInput): Promise<T8nOutput> {
+  const env = input.env;
+  const common = commonForNetwork(input.fork, { chainId: input.chainId ?? 1 });
+  const number = parseQuantity(env.currentNumber, "env.currentNumber");
+  const hashes = blockHashes(env);
+  const blockchain = {
+    async getBlock(n: number) {
+      const hash = hashes.get(BigInt(n)) ?? ZERO_HASH;
+      return { hash: () => hash };
+    },
+    async putBlock() {},
+    shallowCopy() {
+      return blockchain;
+    },
+  };
+  const state = new BinaryStateManager({ scheme: input.scheme });
+  await applyAlloc(state, input.alloc as FixtureAlloc);
+  const vm = await createVM({ common, blockchain, stateManager: state });
+  vm.common.setHardforkBy({
+    blockNumber: number,
+    timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
+  });
+
+  const timestamp = parseQuantity(env.currentTimestamp, "env.currentTimestamp");
+  const beaconRoot = vm.common.isActivatedEIP(4788)
+    ? (bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH)
+    : undefined;
+  const beaconSlots =
+    beaconRoot !== undefined && (await state.getCode(BEACON_ROOTS_ADDRESS)).length > 0
+      ? await Promise.all(
+          directWriteSlots(vm, timestamp).map(async (slot) => ({
+            slot,
+            value: await state.getStorage(BEACON_ROOTS_ADDRESS, slot),
+          })),
+        )
+      : undefined;
+  const parentBlock = createBlock(
+    { header: parentHeader(env, number, vm.common) },
+    { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
+  );
+  const headerData = currentHeader(env, number, hashes, vm.common);
+  const builder = await buildBlock(vm, {
+    parentBlock,
+    headerData,
+    withdrawals: env.withdrawals?.map((w) => ({
+      index: parseQuantity(w.index, "withdrawal index"),
+      validatorIndex: parseQuantity(w.validatorIndex, "withdrawal validatorIndex"),
+      address: w.address as `0x${string}`,
+      amount: parseQuantity(w.amount, "withdrawal amount"),
+    })),
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
+  });
+
+  if (beaconRoot !== undefined && beaconSlots !== undefined) {
+    const context = createBlock(
+      { header: headerData },
+      { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
+    );
+    await replaceDirectBeaconRootWrite(vm, context, beaconRoot, beaconSlots);
+  }
+
+  const rejected: { index: number; error: string }[] = [];
+  const applied: { tx: TypedTransaction; result: RunTxResult }[] = [];
+  const candidates = decodeTransactions(input.txs, vm.common);
+  for (let index = 0; index < candidates.length; index++) {
+    const candidate = candidates[index]!;
+    if ("error" in candidate) {
+      rejected.push({ index, error: candidate.error });
+      continue;
+    }
+    try {
+      const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
+      applied.push({ tx: candidate.tx, result });
+    } catch (cause) {
+      rejected.push({ index, error: (cause as Error).message });
+    }
+  }
+  const { block, requests } = await builder.build();
+  const header = block.header;
+  const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
+    type: intToHex(tx.type),
+    root: "0x",
+    status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
+    cumulativeGasUsed: bigIntToHex(result.receipt.cumulativeBlockGasUsed),
+    logsBloom: bytesToHex(result.receipt.bitvector),
+    logs: result.receipt.logs.map(([address, topics, data]) => ({
+      address: bytesToHex(address),
+      topics: topics.map((t) => bytesToHex(t)),
+      data: bytesToHex(data),
+    })),
+    transactionHash: bytesToHex(tx.hash()),
+    contractAddress:
+      result.createdAddress === undefined
+        ? "0x0000000000000000000000000000000000000000"
+        : result.createdAddress.toString(),
+    gasUsed: bigIntToHex(result.totalGasSpent),
+    blockNumber: bigIntToHex(number),
+    transactionIndex: intToHex(i),
+  }));
+  const logs = applied.flatMap(({ result }) => result.receipt.logs);
+  const result: T8nResult = {
+    stateRoot: bytesToHex(header.stateRoot),
+    txRoot: bytesToHex(header.transactionsTrie),
+    receiptsRoot: bytesToHex(header.receiptTrie),
+    logsHash: bytesToHex(keccak_256(RLP.encode(logs))),
+    logsBloom: bytesToHex(header.logsBloom),
+    receipts,
+    ...(rejected.length > 0 ? { rejected } : {}),
+    currentDifficulty: null,
+    gasUsed: bigIntToHex(header.gasUsed),
+    ...(header.baseFeePerGas !== undefined
+      ? { currentBaseFee: bigIntToHex(header.baseFeePerGas) }
+      : {}),
+    ...(header.withdrawalsRoot !== undefined
+      ? { withdrawalsRoot: bytesToHex(header.withdrawalsRoot) }
+      : {}),
+    ...(header.excessBlobGas !== undefined
+      ? {
+          currentExcessBlobGas: bigIntToHex(header.excessBlobGas),
+          blobGasUsed: bigIntToHex(header.blobGasUsed ?? 0n),
+        }
+      : {}),
+    ...(header.requestsHash !== undefined
+      ? {
+          requestsHash: bytesToHex(header.requestsHash),
+          requests: (requests ?? [])
+            .filter((r) => r.data.length > 0)
+            .map((r) => bytesToHex(r.bytes)),
+        }
+      : { requests: null }),
+  };
+  const alloc = allocFromDump(await state.dumpState());
+  const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
+  return { result, alloc, body };
+}
+
+function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
+  const map = new Map<bigint, Uint8Array>();
+  for (const [n, hash] of Object.entries(env.blockHashes ?? {})) {
+    map.set(
+      parseQuantity(n, "env.blockHashes key"),
+      padLeft(hexToBytesLoose(hash, "block hash"), 32, "block hash"),
+    );
+  }
+  const number = parseQuantity(env.currentNumber, "env.currentNumber");
+  if (env.previousHash !== undefined && number > 0n) {
+    map.set(
+      number - 1n,
+      padLeft(hexToBytesLoose(env.previousHash, "env.previousHash"), 32, "previousHash"),
+    );
+  }
+  return map;
+}
+
+function optionalQuantity(value: unknown, what: string): bigint | undefined {
+  return value === undefined || value === null ? undefined : parseQuantity(value as string, what);
+}
+
+function bytes32(value: string | null | undefined, what: string): Uint8Array | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (/^[0-9]+$/.test(value))
+    return padLeft(hexToBytesLoose(quantityHex(BigInt(value)), what), 32, what);
+  return padLeft(hexToBytesLoose(value, what), 32, what);
+}
+
+/** The parent header from the env's parent* fields (only what base fee and blob gas use). */
+function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<string, unknown> {
+  const header: Record<string, unknown> = {
+    number: number > 0n ? number - 1n : 0n,
+    timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
+    gasLimit:
+      optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ??
+      parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
+    gasUsed: optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n,
+    difficulty: optionalQuantity(env.parentDifficulty, "env.parentDifficulty") ?? 0n,
+  };
+  if (common.isActivatedEIP(1559)) {
+    header.baseFeePerGas =
+      optionalQuantity(env.parentBaseFee, "env.parentBaseFee") ??
+      optionalQuantity(env.currentBaseFee, "env.currentBaseFee");
+  }
+  if (common.isActivatedEIP(4844)) {
+    header.excessBlobGas =
+      optionalQuantity(env.parentExcessBlobGas, "env.parentExcessBlobGas") ?? 0n;
+    header.blobGasUsed = optionalQuantity(env.parentBlobGasUsed, "env.parentBlobGasUsed") ?? 0n;
+  }
+  return header;
+}
+
+/** The header fields of the block being built. */
+function currentHeader(
+  env: T8nEnv,
+  number: bigint,
+  hashes: Map<bigint, Uint8Array>,
+  common: Common,
+): Record<string, unknown> {
+  const header: Record<string, unknown> = {
+    coinbase: padLeft(hexToBytesLoose(env.currentCoinbase, "env.currentCoinbase"), 20, "coinbase"),
+    number,
+    timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
+    gasLimit: parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
+    difficulty: optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ?? 0n,
+    parentHash: hashes.get(number - 1n) ?? ZERO_HASH,
+  };
+  const random = bytes32(env.currentRandom, "env.currentRandom");
+  if (random !== undefined) header.mixHash = random;
+  const baseFee = optionalQuantity(env.currentBaseFee, "env.currentBaseFee");
+  if (baseFee !== undefined && common.isActivatedEIP(1559)) header.baseFeePerGas = baseFee;
+  const excess = optionalQuantity(env.currentExcessBlobGas, "env.currentExcessBlobGas");
+  if (excess !== undefined && common.isActivatedEIP(4844)) header.excessBlobGas = excess;
+  if (common.isActivatedEIP(4788)) {
+    header.parentBeaconBlockRoot =
+      bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH;
+  }
+  return header;
+}
+
+type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
+
+/** Decodes txs.json (signing entries that carry `secretKey`) or a txs.rlp list. */
+function decodeTransactions(txs: readonly T8nTxJson[] | string, common: Common): Candidate[] {
+  if (typeof txs === "string") {
+    const decoded = RLP.decode(hexToBytesLoose(txs, "txs.rlp"));
+    if (!Array.isArray(decoded)) {
+      throw new TestnetError("INVALID_INPUT", "txs.rlp must hold an RLP list of transactions");
+    }
+    return decoded.map((item) => {
+      try {
+        return { tx: createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common }) };
+      } catch (cause) {
+        return { error: (cause as Error).message };
+      }
+    });
+  }
+  return txs.map((json, index) => {
+    try {
+      return { tx: transactionFromJson(json, common) };
+    } catch (cause) {
+      return { error: `tx ${index}: ${(cause as Error).message}` };
+    }
+  });
+}
+
+function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
+  const { secretKey, gas, input, hash: _hash, v, r, s, ...rest } = json as Record<string, unknown>;
+  const data: Record<string, unknown> = { ...rest, gasLimit: gas, data: input };
+  for (const [key, value] of Object.entries(data)) if (value === null) delete data[key];
+  if (typeof secretKey !== "string") {
+    data.v = v;
+    data.r = r;
+    data.s = s;
+  }
+  const tx = createTx(data as TypedTxData, { common });
+  return typeof secretKey === "string"
+    ? tx.sign(padLeft(hexToBytesLoose(secretKey, "secretKey"), 32, "secretKey"))
+    : tx;
+}

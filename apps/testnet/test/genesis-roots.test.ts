@@ -1,0 +1,54 @@
+import { bytesToHex } from "@ethereumjs/util";
+import { describe, expect, it } from "vitest";
+import { applyAlloc } from "../src/fixtures/alloc.js";
+import type { FixtureAlloc } from "../src/fixtures/blockchain-test.js";
+import { BinaryStateManager } from "../src/state/binary-state-manager.js";
+import { readSharedJson } from "./shared-paths.js";
+
+interface GethGenesis {
+  alloc: FixtureAlloc;
+  expectedStateRoot: string;
+}
+
+interface StateRootVector {
+  name: string;
+  alloc: FixtureAlloc;
+  expected_root: Record<string, string>;
+}
+
+describe("binary genesis roots through the state manager", () => {
+  it("TestBinaryGenesisCommit's alloc gives geth's root 0x0870fd58…63f5", async () => {
+    const genesis = readSharedJson<GethGenesis>(
+      "fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
+    );
+    const { root } = await applyAlloc(new BinaryStateManager(), genesis.alloc);
+    expect(bytesToHex(root)).toBe(genesis.expectedStateRoot);
+    expect(genesis.expectedStateRoot).toBe(
+      "0x0870fd587c41dc778019de8c5cb3193fe4ef1f417976461952d3712ba39163f5",
+    );
+  });
+
+  const { vectors } = readSharedJson<{ state_root_vectors: { vectors: StateRootVector[] } }>(
+    "vectors/eip7864-reference.json",
+  ).state_root_vectors;
+
+  it("covers every state_root_vectors alloc", () => {
+    expect(vectors.length).toBe(6);
+  });
+
+  for (const vector of vectors) {
+    it(`${vector.name}: sha256-be root`, async () => {
+      const { root } = await applyAlloc(new BinaryStateManager(), vector.alloc);
+      expect(bytesToHex(root)).toBe(vector.expected_root["sha256-be"]);
+    });
+  }
+
+  it("the same alloc under blake3-le gives the reference blake3-le root", async () => {
+    const vector = vectors[0]!;
+    const { root } = await applyAlloc(
+      new BinaryStateManager({ scheme: "blake3-le" }),
+      vector.alloc,
+    );
+    expect(bytesToHex(root)).toBe(vector.expected_root["blake3-le"]);
+  });
+});

@@ -1,0 +1,305 @@
+import { MemoryStore } from "@bintrie/core";
+import { Account, Address, bytesToHex, hexToBytes, KECCAK256_RLP } from "@ethereumjs/util";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BinaryStateManager, NON_EMPTY_STORAGE_MARKER } from "../src/state/binary-state-manager.js";
+import { StateManagerError } from "../src/state/state-manager-error.js";
+
+const A = new Address(hexToBytes("0x00000000000000000000000000000000000000aa"));
+const B = new Address(hexToBytes("0x00000000000000000000000000000000000000bb"));
+const slot = (n: number): Uint8Array => {
+  const s = new Uint8Array(32);
+  s[31] = n & 0xff;
+  s[0] = n >> 8;
+  return s;
+};
+
+async function withAccount(state: BinaryStateManager, address = A, balance = 5n): Promise<void> {
+  await state.putAccount(address, new Account(1n, balance));
+}
+
+describe("BinaryStateManager: reads, writes and roots", () => {
+  it("an account round-trips with code and storage; getStorage strips leading zeros", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    await state.putCode(A, hexToBytes("0x6001600055"));
+    await state.putStorage(A, slot(3), hexToBytes("0x0000ff"));
+    const account = await state.getAccount(A);
+    expect(account?.nonce).toBe(1n);
+    expect(account?.balance).toBe(5n);
+    expect(account?.codeSize).toBe(5);
+    expect(bytesToHex(await state.getCode(A))).toBe("0x6001600055");
+    expect(bytesToHex(await state.getStorage(A, slot(3)))).toBe("0xff");
+    expect(account?.storageRoot).toEqual(NON_EMPTY_STORAGE_MARKER);
+    await state.getStateRoot();
+    // Same answers from the committed tree.
+    state.clearCaches();
+    expect(bytesToHex(await state.getCode(A))).toBe("0x6001600055");
+    expect(bytesToHex(await state.getStorage(A, slot(3)))).toBe("0xff");
+    expect(await state.getCodeSize(A)).toBe(5);
+  });
+
+  it("writing zero to a never-written slot leaves the root unchanged", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    const before = await state.getStateRoot();
+    await state.putStorage(A, slot(9), new Uint8Array(0));
+    await state.putStorage(A, slot(300), hexToBytes("0x00"));
+    expect(await state.getStateRoot()).toEqual(before);
+  });
+
+  it("a slot set then cleared is a present zero leaf: root differs from never written", async () => {
+    const written = new BinaryStateManager();
+    await withAccount(written);
+    await written.putStorage(A, slot(9), hexToBytes("0x01"));
+    await written.getStateRoot();
+    await written.putStorage(A, slot(9), new Uint8Array(0));
+    const cleared = await written.getStateRoot();
+    const never = new BinaryStateManager();
+    await withAccount(never);
+    expect(cleared).not.toEqual(await never.getStateRoot());
+    expect((await written.getStorage(A, slot(9))).length).toBe(0);
+    expect((await written.getAccount(A))?.storageRoot).toEqual(KECCAK256_RLP);
+  });
+
+  it("deleteAccount: account and every committed slot read as absent, and stay so after commit", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    await state.putCode(A, hexToBytes("0x00"));
+    await state.putStorage(A, slot(1), hexToBytes("0x11"));
+    await state.putStorage(A, slot(700), hexToBytes("0x22"));
+    await state.getStateRoot();
+    await state.deleteAccount(A);
+    expect(await state.getAccount(A)).toBeUndefined();
+    expect((await state.getStorage(A, slot(1))).length).toBe(0);
+    await state.getStateRoot();
+    state.clearCaches();
+    expect(await state.getAccount(A)).toBeUndefined();
+    expect((await state.getStorage(A, slot(700))).length).toBe(0);
+    expect((await state.dumpState()).size).toBe(0);
+    // Re-created at the same address: no old storage, no old code.
+    await withAccount(state, A, 1n);
+    expect((await state.getStorage(A, slot(1))).length).toBe(0);
+    expect((await state.getCode(A)).length).toBe(0);
+  });
+
+  it("deleting an account the tree never had writes nothing", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state, B);
+    const before = await state.getStateRoot();
+    await withAccount(state);
+    await state.putStorage(A, slot(2), hexToBytes("0x02"));
+    await state.deleteAccount(A);
+    expect(await state.getStateRoot()).toEqual(before);
+  });
+
+  it("checkpoint/revert undoes accounts, storage, code and clears; commit keeps them", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    await state.putStorage(A, slot(1), hexToBytes("0x01"));
+    await state.checkpoint();
+    await state.putStorage(A, slot(1), hexToBytes("0x02"));
+    await state.putCode(A, hexToBytes("0x60"));
+    await state.checkpoint();
+    await state.clearStorage(A);
+    await state.deleteAccount(B);
+    expect((await state.getStorage(A, slot(1))).length).toBe(0);
+    await state.revert();
+    expect(bytesToHex(await state.getStorage(A, slot(1)))).toBe("0x02");
+    await state.commit();
+    expect(bytesToHex(await state.getCode(A))).toBe("0x60");
+    await state.checkpoint();
+    await state.putAccount(A, new Account(9n, 9n));
+    await state.revert();
+    expect((await state.getAccount(A))?.nonce).toBe(1n);
+  });
+
+  it("a revert after a root computed inside a checkpoint restores the committed tree", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    await state.putStorage(A, slot(5), hexToBytes("0x05"));
+    const committed = await state.getStateRoot();
+    await state.checkpoint();
+    await state.putStorage(A, slot(5), hexToBytes("0x06"));
+    await state.putStorage(A, slot(6), hexToBytes("0x07"));
+    const inside = await state.getStateRoot();
+    expect(inside).not.toEqual(committed);
+    expect(await state.hasStateRoot(inside)).toBe(true);
+    await state.revert();
+    expect(bytesToHex(await state.getStorage(A, slot(5)))).toBe("0x05");
+    expect((await state.getStorage(A, slot(6))).length).toBe(0);
+    expect(await state.getStateRoot()).toEqual(committed);
+  });
+
+  it("commit of the outermost checkpoint persists a root the store can reopen", async () => {
+    const store = new MemoryStore();
+    const state = new BinaryStateManager({ store });
+    await state.checkpoint();
+    await withAccount(state);
+    await state.putStorage(A, slot(200), hexToBytes("0xbeef"));
+    await state.putCode(A, new Uint8Array(100).fill(0x5b));
+    const root = await state.getStateRoot();
+    await state.commit();
+    expect(state.committedRoot).toEqual(root);
+    const reopened = await BinaryStateManager.open(store);
+    expect(await reopened.getStateRoot()).toEqual(root);
+    expect(bytesToHex(await reopened.getStorage(A, slot(200)))).toBe("0xbeef");
+    expect((await reopened.getCode(A)).length).toBe(100);
+    expect([...(await reopened.dumpState()).keys()]).toEqual([A.toString()]);
+  });
+
+  it("setStateRoot: the committed root drops pending changes, an unknown root is an error", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    const root = await state.getStateRoot();
+    await state.putAccount(A, new Account(2n, 2n));
+    await state.setStateRoot(root);
+    expect((await state.getAccount(A))?.nonce).toBe(1n);
+    await expect(state.setStateRoot(new Uint8Array(32).fill(7))).rejects.toMatchObject({
+      code: "UNKNOWN_STATE_ROOT",
+    });
+    expect(await state.hasStateRoot(new Uint8Array(32).fill(7))).toBe(false);
+  });
+
+  it("a shallow copy starts at the committed state and never writes into the original", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state);
+    const root = await state.getStateRoot();
+    const copy = state.shallowCopy();
+    await copy.putAccount(B, new Account(0n, 1n));
+    await copy.putStorage(A, slot(1), hexToBytes("0x01"));
+    const copyRoot = await copy.getStateRoot();
+    expect(copyRoot).not.toEqual(root);
+    expect(await state.getAccount(B)).toBeUndefined();
+    state.clearCaches();
+    expect((await state.getStorage(A, slot(1))).length).toBe(0);
+    expect(await state.getStateRoot()).toEqual(root);
+  });
+
+  it("typed errors: short slot keys, oversized values, unbalanced commits, unknown code hashes", async () => {
+    const state = new BinaryStateManager();
+    await expect(state.getStorage(A, new Uint8Array(31))).rejects.toBeInstanceOf(StateManagerError);
+    await expect(state.putStorage(A, slot(1), new Uint8Array(33))).rejects.toMatchObject({
+      code: "INVALID_STORAGE_VALUE",
+    });
+    await expect(state.commit()).rejects.toMatchObject({ code: "UNBALANCED_CHECKPOINT" });
+    await expect(
+      state.putAccount(A, new Account(0n, 0n, undefined, new Uint8Array(32).fill(1))),
+    ).rejects.toMatchObject({ code: "UNKNOWN_CODE_HASH" });
+  });
+});
+
+/** Operations for the model-based property test. */
+type Op =
+  | { kind: "put"; account: number; slot: number; value: number }
+  | { kind: "balance"; account: number; value: number }
+  | { kind: "delete"; account: number }
+  | { kind: "clear"; account: number }
+  | { kind: "checkpoint" }
+  | { kind: "commit" }
+  | { kind: "revert" }
+  | { kind: "root" };
+
+const ADDRESSES = [A, B, new Address(hexToBytes("0x00000000000000000000000000000000000000cc"))];
+const SLOTS = [0, 1, 63, 64, 255, 256, 4096];
+
+const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant("put" as const),
+    account: fc.nat(2),
+    slot: fc.nat(SLOTS.length - 1),
+    value: fc.nat(3),
+  }),
+  fc.record({ kind: fc.constant("balance" as const), account: fc.nat(2), value: fc.nat(3) }),
+  fc.record({ kind: fc.constant("delete" as const), account: fc.nat(2) }),
+  fc.record({ kind: fc.constant("clear" as const), account: fc.nat(2) }),
+  fc.constant({ kind: "checkpoint" as const }),
+  fc.constant({ kind: "commit" as const }),
+  fc.constant({ kind: "revert" as const }),
+  fc.constant({ kind: "root" as const }),
+);
+
+interface ModelAccount {
+  balance: bigint;
+  storage: Map<number, number>;
+}
+type Model = Map<number, ModelAccount>;
+
+function cloneModel(model: Model): Model {
+  const out: Model = new Map();
+  for (const [k, v] of model) out.set(k, { balance: v.balance, storage: new Map(v.storage) });
+  return out;
+}
+
+describe("BinaryStateManager: model-based property", () => {
+  it("reads, dumps and roots follow a plain map model under random journaled operations", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArbitrary, { maxLength: 40 }), async (ops) => {
+        const state = new BinaryStateManager();
+        let model: Model = new Map();
+        const stack: Model[] = [];
+        for (const op of ops) {
+          if (op.kind === "checkpoint") {
+            stack.push(cloneModel(model));
+            await state.checkpoint();
+          } else if (op.kind === "commit") {
+            if (stack.length === 0) continue;
+            stack.pop();
+            await state.commit();
+          } else if (op.kind === "revert") {
+            const saved = stack.pop();
+            if (saved === undefined) continue;
+            model = saved;
+            await state.revert();
+          } else if (op.kind === "root") {
+            await state.getStateRoot();
+          } else if (op.kind === "delete") {
+            model.delete(op.account);
+            await state.deleteAccount(ADDRESSES[op.account]!);
+          } else if (op.kind === "clear") {
+            model.get(op.account)?.storage.clear();
+            await state.clearStorage(ADDRESSES[op.account]!);
+          } else {
+            const address = ADDRESSES[op.account]!;
+            let entry = model.get(op.account);
+            if (entry === undefined) {
+              entry = { balance: 0n, storage: new Map() };
+              model.set(op.account, entry);
+              await state.putAccount(address, new Account(0n, 0n));
+            }
+            if (op.kind === "balance") {
+              entry.balance = BigInt(op.value);
+              await state.modifyAccountFields(address, { balance: BigInt(op.value) });
+            } else {
+              if (op.value === 0) entry.storage.delete(op.slot);
+              else entry.storage.set(op.slot, op.value);
+              const value = op.value === 0 ? new Uint8Array(0) : Uint8Array.of(op.value);
+              await state.putStorage(address, slot(SLOTS[op.slot]!), value);
+            }
+          }
+        }
+        while (stack.length > 0) {
+          stack.pop();
+          await state.commit();
+        }
+        const root = await state.getStateRoot();
+        const dump = await state.dumpState();
+        expect(dump.size).toBe(model.size);
+        for (const [index, want] of model) {
+          const got = dump.get(ADDRESSES[index]!.toString());
+          expect(got?.balance).toBe(want.balance);
+          expect(got?.storage.size).toBe(want.storage.size);
+          for (const [s, v] of want.storage) {
+            const key = bytesToHex(slot(SLOTS[s]!));
+            expect(got?.storage.get(key)).toEqual(Uint8Array.of(v));
+          }
+        }
+        // The committed state reopens to the same root and the same contents.
+        const reopened = await BinaryStateManager.open(state.store);
+        expect(await reopened.getStateRoot()).toEqual(root);
+        expect((await reopened.dumpState()).size).toBe(model.size);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

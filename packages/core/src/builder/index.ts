@@ -1,0 +1,17 @@
+export type { BuildInput, BuildSource, StemEntry } from "./build-input.js";
+export {
+  type BuildIntoStoreOptions,
+  type BuildIntoStoreResult,
+  buildTreeIntoStore,
+  DEFAULT_MAX_BATCH_BYTES,
+} from "./build-into-store.js";
+export { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree.js";
+export { BuilderError, type BuilderErrorCode } from "./builder-error.js";
+export type { NodeSink } from "./node-sink.js";
+export type { RunStorage } from "./run-storage.js";
+export { DEFAULT_RUN_BYTES, type SortEntriesOptions, sortEntries } from "./sort-entries.js";
+export {
+  DEFAULT_STEM_BATCH_SIZE,
+  StreamingBuilder,
+  type StreamingBuilderOptions,
+} from "./streaming-builder.js";

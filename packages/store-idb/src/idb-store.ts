@@ -1,0 +1,214 @@
+import {
+  type BatchOperation,
+  compareBytes,
+  type KeyRange,
+  type KVStore,
+  StoreError,
+} from "@bintrie/core";
+import { promisifyRequest, type UseStore } from "idb-keyval";
+import { describeStore, toStoreError } from "./idb-errors.js";
+import { ownedBytes, readBytes } from "./stored-bytes.js";
+import { validateOperations } from "./validate-operations.js";
+
+/** Entries read per transaction by `entries()`: a transaction cannot stay open across awaits. */
+const ENTRIES_CHUNK = 512;
+
+/** Where the store lives: an IndexedDB database and an object store inside it. */
+export interface IdbStoreLocation {
+  readonly database: string;
+  readonly storeName: string;
+}
+
+/**
+ * The core KVStore over IndexedDB through idb-keyval's `createStore`. Keys are IndexedDB binary
+ * keys (ordered byte-wise, like LevelDB), values are Uint8Arrays. A batch — a commit's node
+ * writes, its deletes and the root record — is one readwrite transaction: it lands whole or
+ * not at all. Create it with `createIdbStore()`.
+ */
+export class IdbStore implements KVStore {
+  readonly database: string;
+  readonly storeName: string;
+  readonly #useStore: UseStore;
+  #closed = false;
+
+  /** Use `createIdbStore()`; this constructor takes idb-keyval's store function for `location`. */
+  constructor(location: IdbStoreLocation, useStore: UseStore) {
+    this.database = location.database;
+    this.storeName = location.storeName;
+    this.#useStore = useStore;
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    this.#assertOpen("get");
+    assertKey(key, "get: key");
+    const stored = await this.#transaction("readonly", "get", (store) =>
+      promisifyRequest(store.get(idbKey(key))),
+    );
+    return this.#bytes(stored, key);
+  }
+
+  /** Values for many keys, all read in one readonly transaction. */
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    this.#assertOpen("getMany");
+    for (let i = 0; i < keys.length; i++) assertKey(keys[i], `getMany: key ${i}`);
+    if (keys.length === 0) return [];
+    const stored = await this.#transaction("readonly", "getMany", (store) => {
+      const out = new Array<unknown>(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        const request = store.get(idbKey(keys[i]!));
+        request.onsuccess = () => {
+          out[i] = request.result;
+        };
+      }
+      return promisifyRequest(store.transaction).then(() => out);
+    });
+    return stored.map((value, i) => this.#bytes(value, keys[i]!));
+  }
+
+  /** Applies every put and delete in one readwrite transaction (atomic). */
+  async batch(operations: readonly BatchOperation[]): Promise<void> {
+    this.#assertOpen("batch");
+    validateOperations(operations);
+    if (operations.length === 0) return;
+    await this.#transaction("readwrite", "batch", (store) => {
+      try {
+        for (const op of operations) {
+          if (op.type === "put") store.put(ownedBytes(op.value), idbKey(op.key));
+          else store.delete(idbKey(op.key));
+        }
+      } catch (error) {
+        // The requests issued so far would commit on their own: abort to keep the batch atomic.
+        store.transaction.abort();
+        throw error;
+      }
+      return promisifyRequest(store.transaction);
+    });
+  }
+
+  /**
+   * Entries in ascending byte order within `range`, read through a cursor in chunks of
+   * ENTRIES_CHUNK, one transaction each (so consumers may await between items; a chunk boundary
+   * is where a concurrent write can become visible).
+   */
+  async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
+    this.#assertOpen("entries");
+    const { gte, lt } = range;
+    if (gte !== undefined) assertKey(gte, "entries: range.gte");
+    if (lt !== undefined) assertKey(lt, "entries: range.lt");
+    if (gte !== undefined && lt !== undefined && compareBytes(gte, lt) >= 0) return;
+    let lower: Uint8Array | undefined = gte;
+    let lowerOpen = false;
+    for (;;) {
+      const keyRange = makeRange(lower, lowerOpen, lt);
+      const chunk = await this.#transaction("readonly", "entries", (store) =>
+        readChunk(store, keyRange),
+      );
+      for (const [key, value] of chunk) {
+        const bytes = this.#bytes(value, key);
+        if (bytes !== undefined) yield [key, bytes] as const;
+      }
+      if (chunk.length < ENTRIES_CHUNK) return;
+      lower = chunk[chunk.length - 1]![0];
+      lowerOpen = true;
+    }
+  }
+
+  /** Closes the IndexedDB connection; later calls reject with StoreError('STORE_CLOSED'). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      const db = await this.#useStore("readonly", (store) => store.transaction.db);
+      db.close();
+    } catch {
+      // Never opened or already gone: nothing to release.
+    }
+  }
+
+  async #transaction<T>(
+    mode: IDBTransactionMode,
+    operation: string,
+    body: (store: IDBObjectStore) => T | PromiseLike<T>,
+  ): Promise<T> {
+    try {
+      return await this.#useStore(mode, body);
+    } catch (error) {
+      throw toStoreError(error, { database: this.database, storeName: this.storeName, operation });
+    }
+  }
+
+  #bytes(stored: unknown, key: Uint8Array): Uint8Array | undefined {
+    const bytes = readBytes(stored);
+    if (bytes === null) {
+      throw new StoreError(
+        "STORE_IO",
+        `${describeStore(this)}: the value under key ${hex(key)} is ${typeof stored}, not bytes (written by other code?)`,
+      );
+    }
+    return bytes;
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed) {
+      throw new StoreError("STORE_CLOSED", `${operation}: ${describeStore(this)} is closed`);
+    }
+  }
+}
+
+/** Any Uint8Array is a valid IndexedDB binary key (the DOM typings only admit ArrayBuffer-backed views). */
+function idbKey(key: Uint8Array): IDBValidKey {
+  return key as Uint8Array<ArrayBuffer>;
+}
+
+function assertKey(key: unknown, what: string): asserts key is Uint8Array {
+  if (!(key instanceof Uint8Array)) {
+    throw new TypeError(`${what} must be a Uint8Array, got ${typeof key}`);
+  }
+}
+
+function makeRange(
+  lower: Uint8Array | undefined,
+  lowerOpen: boolean,
+  upper: Uint8Array | undefined,
+): IDBKeyRange | undefined {
+  if (lower !== undefined && upper !== undefined)
+    return IDBKeyRange.bound(idbKey(lower), idbKey(upper), lowerOpen, true);
+  if (lower !== undefined) return IDBKeyRange.lowerBound(idbKey(lower), lowerOpen);
+  if (upper !== undefined) return IDBKeyRange.upperBound(idbKey(upper), true);
+  return undefined;
+}
+
+/** Up to ENTRIES_CHUNK entries from a cursor over `range`, keys as Uint8Array. */
+function readChunk(
+  store: IDBObjectStore,
+  range: IDBKeyRange | undefined,
+): Promise<[Uint8Array, unknown][]> {
+  return new Promise((resolve, reject) => {
+    const out: [Uint8Array, unknown][] = [];
+    const request = store.openCursor(range);
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const cursor = request.result;
+      if (cursor === null || out.length === ENTRIES_CHUNK) {
+        resolve(out);
+        return;
+      }
+      out.push([keyBytes(cursor.key), cursor.value]);
+      cursor.continue();
+    };
+  });
+}
+
+/** IndexedDB hands binary keys back as ArrayBuffers. */
+function keyBytes(key: IDBValidKey): Uint8Array {
+  if (key instanceof ArrayBuffer) return new Uint8Array(key);
+  if (ArrayBuffer.isView(key))
+    return new Uint8Array(key.buffer, key.byteOffset, key.byteLength).slice();
+  throw new StoreError("STORE_IO", `found a non-binary key (${typeof key}) in the object store`);
+}
+
+function hex(bytes: Uint8Array): string {
+  let s = "0x";
+  for (let i = 0; i < bytes.length && i < 40; i++) s += bytes[i]!.toString(16).padStart(2, "0");
+  return bytes.length > 40 ? `${s}…` : s;
+}

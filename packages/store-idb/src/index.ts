@@ -1,0 +1,2 @@
+export { createIdbStore } from "./create-idb-store.js";
+export { IdbStore, type IdbStoreLocation } from "./idb-store.js";

@@ -1,0 +1,27 @@
+import type { BatchOperation } from "@bintrie/core";
+
+/**
+ * Checks a whole batch before any of it reaches the backend, so a bad operation rejects the
+ * batch instead of leaving part of it applied (an IndexedDB put of a string would store text).
+ */
+export function validateOperations(operations: readonly BatchOperation[]): void {
+  if (!Array.isArray(operations)) {
+    throw new TypeError(`batch: operations must be an array, got ${typeof operations}`);
+  }
+  for (let i = 0; i < operations.length; i++) {
+    const op = operations[i]!;
+    if (op.type !== "put" && op.type !== "del") {
+      throw new TypeError(
+        `batch: operation ${i} has type ${JSON.stringify(op.type)}, expected "put" or "del"`,
+      );
+    }
+    if (!(op.key instanceof Uint8Array)) {
+      throw new TypeError(`batch: operation ${i} key must be a Uint8Array, got ${typeof op.key}`);
+    }
+    if (op.type === "put" && !(op.value instanceof Uint8Array)) {
+      throw new TypeError(
+        `batch: operation ${i} (put) value must be a Uint8Array, got ${typeof op.value}`,
+      );
+    }
+  }
+}

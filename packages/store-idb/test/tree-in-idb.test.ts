@@ -1,0 +1,42 @@
+import "fake-indexeddb/auto";
+import { BinaryTree, openTree } from "@bintrie/core";
+import { describe, expect, it, vi } from "vitest";
+import { createIdbStore } from "../src/index.js";
+import { hex } from "./helpers/bytes.js";
+import { random1000Checkpoints, sharedWorkload } from "./helpers/shared-workload.js";
+
+const N = 1000;
+const { keys, values } = sharedWorkload(N);
+const expected = random1000Checkpoints().find((c) => c.inserted === N)!.expected_root;
+
+describe("trees in IndexedDB (fake-indexeddb)", () => {
+  it("persists the shared 1,000-key workload in one transaction and reopens it from a new connection", async () => {
+    const location = { database: "bintrie-tree-1000", storeName: "nodes" };
+    const store = createIdbStore(location);
+    const tree = new BinaryTree({ store });
+    for (let i = 0; i < N; i++) tree.put(keys[i]!, values[i]!);
+    await store.get(Uint8Array.of(0)); // opens (and creates) the database first
+    const transaction = vi.spyOn(IDBDatabase.prototype, "transaction");
+    const root = await tree.persist();
+    expect(transaction.mock.calls.map((call) => call[1])).toEqual(["readwrite"]);
+    transaction.mockRestore();
+    expect(`0x${hex(root)}`).toBe(expected.sha256);
+    await store.close();
+
+    const again = createIdbStore(location);
+    const reopened = await openTree(again);
+    expect(`0x${hex(reopened.hash())}`).toBe(expected.sha256);
+    expect((await reopened.getMany(keys)).map((v) => hex(v!))).toEqual(values.map(hex));
+
+    // A second commit (updates and new keys) lands in place and reopens just as well.
+    const updates = keys.slice(0, 100).map((key, i) => ({ key, value: values[N - 1 - i]! }));
+    await reopened.putMany(updates);
+    const root2 = await reopened.persist();
+    await again.close();
+    const third = await openTree(createIdbStore(location));
+    expect(hex(third.hash())).toBe(hex(root2));
+    expect((await third.getMany(keys.slice(0, 100))).map((v) => hex(v!))).toEqual(
+      updates.map((u) => hex(u.value)),
+    );
+  });
+});

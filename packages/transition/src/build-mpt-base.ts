@@ -1,0 +1,62 @@
+import type { BatchOperation, GenesisAlloc, KVStore } from "@bintrie/core";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { RLP } from "@ethereumjs/rlp";
+import { createAccount, ValueEncoding } from "@ethereumjs/util";
+import { isZero, keccak256, trimLeadingZeros } from "./bytes.js";
+import { type AllocAccount, parseAlloc } from "./genesis-input.js";
+import { KVStoreDB } from "./kv-store-db.js";
+import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
+
+export interface BuildMptBaseResult {
+  /** The MPT state root (what a genesis header's `stateRoot` holds). */
+  readonly root: Uint8Array;
+  readonly accounts: number;
+  /** Non-zero storage slots written (zero values are absent in an MPT). */
+  readonly storageSlots: number;
+  readonly codeBytes: number;
+}
+
+/**
+ * Writes the Merkle-Patricia state of an alloc into `store` (one atomic batch): MPT nodes under
+ * the layout's node prefix, code under its code prefix. Accounts are RLP([nonce, balance,
+ * storageRoot, codeHash]) under keccak(address); storage tries hold RLP(value without leading
+ * zeros) under keccak(slot). This is what `MptBase.open(store, root)` reads.
+ */
+export async function buildMptBase(
+  store: KVStore,
+  alloc: GenesisAlloc | readonly AllocAccount[],
+  layout: StoreLayout = DEFAULT_STORE_LAYOUT,
+): Promise<BuildMptBaseResult> {
+  const accounts = Array.isArray(alloc)
+    ? (alloc as readonly AllocAccount[])
+    : parseAlloc(alloc as GenesisAlloc);
+  const keys = new StoreKeys(layout);
+  const db = new KVStoreDB(store, layout.mptNodePrefix, { buffered: true });
+  const trieOptions = { db, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true } as const;
+  const accountTrie = new MerklePatriciaTrie(trieOptions);
+  const codeOps: BatchOperation[] = [];
+  let storageSlots = 0;
+  let codeBytes = 0;
+  for (const account of accounts) {
+    const storageTrie = new MerklePatriciaTrie(trieOptions);
+    for (const [slot, value] of account.storage) {
+      if (isZero(value)) continue;
+      await storageTrie.put(slot, RLP.encode(trimLeadingZeros(value)));
+      storageSlots++;
+    }
+    const codeHash = keccak256(account.code);
+    if (account.code.length > 0) {
+      codeOps.push({ type: "put", key: keys.code(codeHash), value: account.code });
+      codeBytes += account.code.length;
+    }
+    const body = createAccount({
+      nonce: account.nonce,
+      balance: account.balance,
+      storageRoot: storageTrie.root(),
+      codeHash,
+    }).serialize();
+    await accountTrie.put(account.address, body);
+  }
+  await db.flush(codeOps);
+  return { root: accountTrie.root(), accounts: accounts.length, storageSlots, codeBytes };
+}

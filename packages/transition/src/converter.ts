@@ -1,0 +1,298 @@
+import type { BinaryTree } from "@bintrie/core";
+import { headerAndCodeLeaves } from "./account-leaves.js";
+import {
+  bytesEqual,
+  bytesToKeyString,
+  concatBytes,
+  EMPTY_TRIE_ROOT,
+  increment,
+  show,
+  ZERO32,
+} from "./bytes.js";
+import {
+  type AccountProgress,
+  accountProgress,
+  type ConversionCursor,
+} from "./conversion-cursor.js";
+import { type BaseAccount, decodeAccount, decodeStorageValue, type MptBase } from "./mpt-base.js";
+import type { MptLeaf } from "./mpt-walk.js";
+import { lookupPreimage } from "./preimage-lookup.js";
+import type { PreimageSource } from "./preimage-source.js";
+import { MARK_HAS_TOMBSTONES, MARK_WIPED, type SideTables } from "./side-tables.js";
+import { TransitionError } from "./transition-error.js";
+import type { ConversionCounters } from "./transition-record.js";
+
+/** Storage leaves handled per overlay load round. */
+const SLOT_BATCH = 512;
+
+interface CurrentAccount {
+  readonly hashedKey: Uint8Array;
+  readonly address: Uint8Array;
+  readonly account: BaseAccount;
+  /** Wiped in the overlay: none of its base leaves may appear. */
+  wiped: boolean;
+  /** Tree keys hidden by leaf tombstones ('remove' mode), one char per byte. */
+  tombstones: Set<string> | undefined;
+  storage: AsyncGenerator<MptLeaf> | undefined;
+}
+
+/** What the converter works on; owned by TransitionState. */
+export interface ConversionTarget {
+  readonly overlay: BinaryTree;
+  readonly base: MptBase;
+  readonly side: SideTables;
+  readonly preimages: PreimageSource;
+}
+
+/**
+ * Moves base leaves into the overlay in hashed-key order (accounts, and within an account its
+ * header, code, then storage slots). The one rule: a base leaf is written only where the overlay
+ * has no leaf for that key, so everything the overlay wrote wins. Base leaves of wiped accounts
+ * and leaf-tombstoned keys are not copied: in 'zero' mode they become zero leaves (what geth's
+ * delete would have left), in 'remove' mode nothing is written. That makes the final tree depend
+ * only on the operations applied, not on when conversion steps ran between them.
+ */
+export class Converter {
+  readonly #target: ConversionTarget;
+  #cursor: ConversionCursor;
+  #counters: ConversionCounters;
+  #accounts: AsyncGenerator<MptLeaf> | undefined;
+  #current: CurrentAccount | undefined;
+  #started = false;
+
+  constructor(target: ConversionTarget, cursor: ConversionCursor, counters: ConversionCounters) {
+    this.#target = target;
+    this.#cursor = cursor;
+    this.#counters = counters;
+  }
+
+  get cursor(): ConversionCursor {
+    return this.#cursor;
+  }
+
+  get counters(): ConversionCounters {
+    return this.#counters;
+  }
+
+  progressOf(hashedAddress: Uint8Array): AccountProgress {
+    return accountProgress(this.#cursor, hashedAddress);
+  }
+
+  /**
+   * Converts about `maxLeaves` base leaves (an account's header and code are never split; its
+   * storage may be). Returns the number of base leaves handled; 0 once everything is converted.
+   */
+  async step(maxLeaves: number): Promise<number> {
+    if (!Number.isInteger(maxLeaves) || maxLeaves < 1) {
+      throw new TransitionError(
+        "INVALID_ARGUMENT",
+        `maxLeaves must be a positive integer, got ${maxLeaves}`,
+      );
+    }
+    if (this.#cursor.phase === "done") return 0;
+    if (!this.#started) await this.#resume();
+    let handled = 0;
+    while (handled < maxLeaves && !this.#done()) {
+      if (this.#current === undefined) handled += await this.#nextAccount();
+      else handled += await this.#storageBatch(Math.min(SLOT_BATCH, maxLeaves - handled));
+    }
+    return handled;
+  }
+
+  #done(): boolean {
+    return this.#cursor.phase === "done";
+  }
+
+  /** Re-opens the base walks at the cursor (after open from a stored record). */
+  async #resume(): Promise<void> {
+    this.#started = true;
+    const c = this.#cursor;
+    const base = this.#target.base;
+    if (c.phase === "pending") {
+      this.#accounts = base.accounts();
+      return;
+    }
+    if (c.phase !== "converting") return;
+    if (c.storageDone) {
+      const next = increment(c.account);
+      this.#accounts = next === undefined ? emptyWalk() : base.accounts(next);
+      return;
+    }
+    this.#accounts = base.accounts(c.account);
+    const first = await this.#accounts.next();
+    if (first.done === true || !bytesEqual(first.value.hashedKey, c.account)) {
+      throw new TransitionError(
+        "CORRUPT_STATE",
+        `conversion cursor is at account ${show(c.account)}, which the base does not hold`,
+      );
+    }
+    const current = await this.#describe(first.value);
+    const from = c.lastSlot === undefined ? undefined : increment(c.lastSlot);
+    current.storage =
+      c.lastSlot !== undefined && from === undefined
+        ? emptyWalk()
+        : base.storage(current.account.storageRoot, from);
+    this.#current = current;
+  }
+
+  async #nextAccount(): Promise<number> {
+    const next = await this.#accounts!.next();
+    if (next.done === true) {
+      this.#cursor = { phase: "done" };
+      this.#accounts = undefined;
+      await this.#target.side.dropConversionMarks();
+      return 0;
+    }
+    const current = await this.#describe(next.value);
+    const handled = await this.#convertHeaderAndCode(current);
+    const noStorage = bytesEqual(current.account.storageRoot, EMPTY_TRIE_ROOT);
+    this.#cursor = {
+      phase: "converting",
+      account: current.hashedKey,
+      lastSlot: undefined,
+      storageDone: noStorage,
+    };
+    this.#counters = { ...this.#counters, accounts: this.#counters.accounts + 1 };
+    if (!noStorage) {
+      current.storage = this.#target.base.storage(current.account.storageRoot);
+      this.#current = current;
+    }
+    return handled;
+  }
+
+  async #describe(leaf: MptLeaf): Promise<CurrentAccount> {
+    const address = await lookupPreimage(this.#target.preimages, leaf.hashedKey, "account");
+    const current: CurrentAccount = {
+      hashedKey: leaf.hashedKey,
+      address,
+      account: decodeAccount(leaf.value),
+      wiped: false,
+      tombstones: undefined,
+      storage: undefined,
+    };
+    await this.#refreshHiding(current);
+    return current;
+  }
+
+  /**
+   * Re-reads what hides the account's base leaves. Called before every batch: a delete can land
+   * between two steps while an account's storage is half converted.
+   */
+  async #refreshHiding(current: CurrentAccount): Promise<void> {
+    const side = this.#target.side;
+    const mark = await side.accountMark(current.address);
+    current.wiped = (mark & MARK_WIPED) !== 0;
+    current.tombstones =
+      (mark & MARK_HAS_TOMBSTONES) !== 0 ? await side.leafTombstones(current.address) : undefined;
+  }
+
+  async #convertHeaderAndCode(current: CurrentAccount): Promise<number> {
+    const { overlay, base } = this.#target;
+    const code = await base.getCode(current.account.codeHash);
+    const groups = headerAndCodeLeaves(overlay.keys, current.address, current.account, code);
+    await overlay.load(groups.map((g) => g.stem));
+    let written = 0;
+    let kept = 0;
+    let leaves = 0;
+    for (const group of groups) {
+      const present = overlay.getStem(group.stem);
+      const values: (Uint8Array | undefined)[] = [];
+      let any = false;
+      for (let i = 0; i < group.subindices.length; i++) {
+        const sub = group.subindices[i]!;
+        leaves++;
+        if (present?.[sub] !== undefined) {
+          kept++;
+          continue;
+        }
+        const value = this.#baseValue(
+          current,
+          concatBytes(group.stem, Uint8Array.of(sub)),
+          group.values[i]!,
+        );
+        if (value === undefined) {
+          kept++;
+          continue;
+        }
+        values[sub] = value;
+        any = true;
+        written++;
+      }
+      if (any) overlay.putStem(group.stem, values);
+    }
+    this.#counters = {
+      ...this.#counters,
+      codeChunks: this.#counters.codeChunks + (leaves - 2),
+      leavesWritten: this.#counters.leavesWritten + written,
+      leavesKept: this.#counters.leavesKept + kept,
+    };
+    return leaves;
+  }
+
+  async #storageBatch(limit: number): Promise<number> {
+    const current = this.#current!;
+    const { overlay, preimages } = this.#target;
+    const leaves: MptLeaf[] = [];
+    let exhausted = false;
+    while (leaves.length < limit) {
+      const next = await current.storage!.next();
+      if (next.done === true) {
+        exhausted = true;
+        break;
+      }
+      leaves.push(next.value);
+    }
+    await this.#refreshHiding(current);
+    const context = ` (storage of account ${show(current.address)})`;
+    const keys: Uint8Array[] = new Array(leaves.length);
+    for (let i = 0; i < leaves.length; i++) {
+      const slot = await lookupPreimage(preimages, leaves[i]!.hashedKey, "storage slot", context);
+      keys[i] = overlay.keys.storageSlotKey(current.address, slot);
+    }
+    await overlay.load(keys);
+    let written = 0;
+    for (let i = 0; i < leaves.length; i++) {
+      const key = keys[i]!;
+      if (overlay.get(key) !== undefined) continue;
+      const value = this.#baseValue(current, key, leaves[i]!.value, true);
+      if (value === undefined) continue;
+      overlay.put(key, value);
+      written++;
+    }
+    const last = leaves[leaves.length - 1];
+    const c = this.#cursor;
+    if (c.phase === "converting") {
+      this.#cursor = {
+        phase: "converting",
+        account: c.account,
+        lastSlot: last?.hashedKey ?? c.lastSlot,
+        storageDone: exhausted,
+      };
+    }
+    if (exhausted) this.#current = undefined;
+    this.#counters = {
+      ...this.#counters,
+      storageSlots: this.#counters.storageSlots + leaves.length,
+      leavesWritten: this.#counters.leavesWritten + written,
+      leavesKept: this.#counters.leavesKept + (leaves.length - written),
+    };
+    return leaves.length;
+  }
+
+  /**
+   * The value to write for a base leaf the overlay lacks: the base value, or — when the account
+   * is wiped or the key tombstoned — a zero leaf in 'zero' mode and nothing in 'remove' mode.
+   */
+  #baseValue(
+    current: CurrentAccount,
+    key: Uint8Array,
+    value: Uint8Array,
+    rlpStorage = false,
+  ): Uint8Array | undefined {
+    const hidden = current.wiped || current.tombstones?.has(bytesToKeyString(key)) === true;
+    if (hidden) return this.#target.overlay.deletionMode === "zero" ? ZERO32 : undefined;
+    return rlpStorage ? decodeStorageValue(value) : value;
+  }
+}
+
+async function* emptyWalk(): AsyncGenerator<MptLeaf> {}

@@ -1,0 +1,90 @@
+import type { BatchOperation, KVStore } from "@bintrie/core";
+import type { BatchDBOp, DB } from "@ethereumjs/util";
+import { bytesToKeyString, concatBytes, fromHex, keyStringToBytes } from "./bytes.js";
+
+/**
+ * A core `KVStore` seen through @ethereumjs's `DB` interface, so a `MerklePatriciaTrie` reads
+ * and writes MPT nodes in the same store as the binary overlay. The trie hands over keys as
+ * unprefixed hex; they are stored as `prefix || bytes`. Values are bytes (use the trie with
+ * `valueEncoding: ValueEncoding.Bytes`).
+ *
+ * With `buffered: true` writes stay in memory until `flush()` writes them in one atomic batch
+ * (building a trie puts each node many times; only the last value matters).
+ */
+export class KVStoreDB implements DB<string, string | Uint8Array> {
+  readonly store: KVStore;
+  readonly prefix: Uint8Array;
+  readonly #buffer: Map<string, Uint8Array | null> | undefined;
+
+  constructor(store: KVStore, prefix: Uint8Array, options: { buffered?: boolean } = {}) {
+    this.store = store;
+    this.prefix = prefix;
+    this.#buffer = options.buffered === true ? new Map() : undefined;
+  }
+
+  async get(key: string): Promise<string | Uint8Array | undefined> {
+    const full = this.#key(key);
+    if (this.#buffer !== undefined) {
+      const pending = this.#buffer.get(bytesToKeyString(full));
+      if (pending !== undefined) return pending ?? undefined;
+    }
+    return this.store.get(full);
+  }
+
+  async put(key: string, value: string | Uint8Array): Promise<void> {
+    await this.batch([{ type: "put", key, value }]);
+  }
+
+  async del(key: string): Promise<void> {
+    await this.batch([{ type: "del", key }]);
+  }
+
+  async batch(opStack: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
+    if (this.#buffer !== undefined) {
+      for (const op of opStack) {
+        const k = bytesToKeyString(this.#key(op.key));
+        this.#buffer.set(k, op.type === "put" ? asBytes(op.value) : null);
+      }
+      return;
+    }
+    const ops: BatchOperation[] = opStack.map((op) =>
+      op.type === "put"
+        ? { type: "put", key: this.#key(op.key), value: asBytes(op.value) }
+        : { type: "del", key: this.#key(op.key) },
+    );
+    await this.store.batch(ops);
+  }
+
+  /** Writes the buffered operations (and `extra`) in one atomic batch. */
+  async flush(extra: readonly BatchOperation[] = []): Promise<number> {
+    if (this.#buffer === undefined) return 0;
+    const ops: BatchOperation[] = [...extra];
+    for (const [k, v] of this.#buffer) {
+      const key = keyStringToBytes(k);
+      ops.push(v === null ? { type: "del", key } : { type: "put", key, value: v });
+    }
+    await this.store.batch(ops);
+    const written = this.#buffer.size;
+    this.#buffer.clear();
+    return written;
+  }
+
+  /** Buffered operations not yet flushed. */
+  get pending(): number {
+    return this.#buffer?.size ?? 0;
+  }
+
+  shallowCopy(): DB<string, string | Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  #key(hex: string): Uint8Array {
+    return concatBytes(this.prefix, fromHex(hex));
+  }
+}
+
+function asBytes(value: string | Uint8Array): Uint8Array {
+  return typeof value === "string" ? fromHex(value) : value;
+}

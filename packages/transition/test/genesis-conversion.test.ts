@@ -1,0 +1,118 @@
+import {
+  applyGenesisAlloc,
+  BinaryTree,
+  codeHash,
+  type GenesisAlloc,
+  MemoryStore,
+} from "@bintrie/core";
+import { describe, expect, it } from "vitest";
+import { buildMptBase } from "../src/build-mpt-base.js";
+import { parseAlloc } from "../src/genesis-input.js";
+import { preimagesFromAlloc } from "../src/preimage-source.js";
+import { TransitionState } from "../src/transition-state.js";
+import { hex } from "./helpers/bytes.js";
+import {
+  blockchainTestAllocs,
+  gethBinaryGenesis,
+  networkGenesis,
+  type PublishedAlloc,
+} from "./helpers/fixtures.js";
+
+function freshBinaryRoot(alloc: GenesisAlloc): string {
+  const tree = new BinaryTree();
+  applyGenesisAlloc(tree, alloc);
+  return hex(tree.hash());
+}
+
+/** Every account, slot and code of the alloc reads back as the alloc says. */
+async function expectAllocReads(t: TransitionState, alloc: GenesisAlloc): Promise<number> {
+  let reads = 0;
+  for (const a of parseAlloc(alloc)) {
+    const account = await t.getAccount(a.address);
+    expect(account, `account ${hex(a.address)}`).toBeDefined();
+    expect(account!.nonce).toBe(a.nonce);
+    expect(account!.balance).toBe(a.balance);
+    expect(account!.codeSize).toBe(a.code.length);
+    expect(hex(account!.codeHash)).toBe(hex(codeHash(a.code)));
+    expect(hex(await t.getCode(a.address))).toBe(hex(a.code));
+    for (const [slot, value] of a.storage) {
+      expect(hex(await t.getStorage(a.address, slot)), `${hex(a.address)}[${hex(slot)}]`).toBe(
+        hex(value),
+      );
+      reads++;
+    }
+    reads += 2;
+  }
+  return reads;
+}
+
+/**
+ * MPT base from the alloc → root must equal the published one; reads through the transition
+ * equal the alloc before and after conversion; the converted root equals a direct binary build.
+ */
+async function checkAlloc(source: PublishedAlloc, leavesPerStep: number): Promise<void> {
+  const store = new MemoryStore();
+  const { root } = await buildMptBase(store, source.alloc);
+  expect(`0x${hex(root)}`, `${source.name}: MPT root`).toBe(source.mptRoot);
+  const t = await TransitionState.open(store, {
+    baseRoot: root,
+    preimages: preimagesFromAlloc(source.alloc),
+  });
+  await expectAllocReads(t, source.alloc);
+  const progress = await t.convertAll({ leavesPerStep });
+  expect(progress.done).toBe(true);
+  expect(hex(t.hash()), `${source.name}: converted root`).toBe(freshBinaryRoot(source.alloc));
+  const reopened = await TransitionState.open(store);
+  expect(reopened.converted).toBe(true);
+  expect(hex(reopened.hash())).toBe(hex(t.hash()));
+  await expectAllocReads(reopened, source.alloc);
+}
+
+describe("real genesis allocs: MPT base root, conversion, binary root", () => {
+  const allocs = blockchainTestAllocs();
+
+  it("the blockchain fixtures give many distinct pre states", () => {
+    expect(allocs.length).toBeGreaterThanOrEqual(30);
+  });
+
+  const steps = [1, 7, 64, 10_000];
+  allocs.forEach((source, i) => {
+    it(`${source.name} (step ${steps[i % steps.length]})`, async () => {
+      await checkAlloc(source, steps[i % steps.length]!);
+    });
+  });
+
+  for (const chainId of [11155111, 17000, 560048] as const) {
+    const source = networkGenesis(chainId);
+    it(`${source.name} genesis (@ethereumjs/genesis, published root)`, async () => {
+      await checkAlloc(source, 500);
+    }, 60_000);
+  }
+
+  it("mainnet genesis: 8893 accounts, published root 0xd7f8…0544", async () => {
+    const source = networkGenesis(1);
+    expect(Object.keys(source.alloc)).toHaveLength(8893);
+    await checkAlloc(source, 2_000);
+  }, 120_000);
+
+  it("TestBinaryGenesisCommit: MPT → binary conversion reaches go-ethereum's binary root", async () => {
+    const { alloc, binaryRoot } = gethBinaryGenesis();
+    for (const leavesPerStep of [1, 2, 3, 100]) {
+      const store = new MemoryStore();
+      const { root } = await buildMptBase(store, alloc);
+      const t = await TransitionState.open(store, {
+        baseRoot: root,
+        preimages: preimagesFromAlloc(alloc),
+      });
+      await t.convertAll({ leavesPerStep });
+      expect(`0x${hex(t.hash())}`).toBe(binaryRoot);
+      expect(t.counters).toEqual({
+        accounts: 1,
+        storageSlots: 1,
+        codeChunks: 0,
+        leavesWritten: 3,
+        leavesKept: 0,
+      });
+    }
+  });
+});
