@@ -24,6 +24,15 @@ const USAGE_CODES: Record<string, ReadonlySet<string>> = {
     "INVALID_OPTION",
     "STORE_NOT_EMPTY",
   ]),
+  TransitionError: new Set([
+    "MISSING_PREIMAGE",
+    "BAD_PREIMAGE",
+    "NO_PREIMAGE_SOURCE",
+    "NO_BASE_ROOT",
+    "RECORD_MISMATCH",
+    "NOT_A_TRANSITION",
+    "INVALID_ARGUMENT",
+  ]),
 };
 
 /** Errors of input validation: always bad input (exit 2). */

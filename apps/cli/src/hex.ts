@@ -16,7 +16,12 @@ for (let i = 0; i < 6; i++) {
  * Decodes "0x" + exactly 2*size hex digits from `text` into out[offset..offset+size).
  * Returns false (out partly written) for anything else; allocates nothing.
  */
-export function decodeHexInto(text: string, size: number, out: Uint8Array, offset: number): boolean {
+export function decodeHexInto(
+  text: string,
+  size: number,
+  out: Uint8Array,
+  offset: number,
+): boolean {
   if (text.length !== 2 + 2 * size || text.charCodeAt(0) !== 0x30) return false;
   const x = text.charCodeAt(1);
   if (x !== 0x78 && x !== 0x58) return false;

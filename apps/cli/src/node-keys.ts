@@ -1,7 +1,10 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
 
 /** The store key range of every node blob: keys starting with "vA" (go-ethereum's layout). */
-export function nodeKeyRange(prefix: Uint8Array = NODE_KEY_PREFIX): { gte: Uint8Array; lt: Uint8Array } {
+export function nodeKeyRange(prefix: Uint8Array = NODE_KEY_PREFIX): {
+  gte: Uint8Array;
+  lt: Uint8Array;
+} {
   const lt = prefix.slice();
   // "vA" → "vB": the first key after every key that starts with the prefix.
   for (let i = lt.length - 1; i >= 0; i--) {

@@ -24,7 +24,10 @@ export interface OpenStoreOptions {
  * Opens the store of `target`. A missing database is a usage error for read commands; a
  * database locked by another process is a usage error too (exit 2, nothing written).
  */
-export async function openStore(target: StoreTarget, options: OpenStoreOptions): Promise<OpenedStore> {
+export async function openStore(
+  target: StoreTarget,
+  options: OpenStoreOptions,
+): Promise<OpenedStore> {
   if (target.kind === "memory") {
     const { MemoryStore } = await import("@bintrie/core");
     const store = new MemoryStore();
@@ -82,9 +85,13 @@ function describeOpenFailure(error: unknown, dir: string): unknown {
     );
   }
   if (code === "STORE_IO") {
-    return new CliError("BAD_STORE", `cannot open the database at ${dir}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    return new CliError(
+      "BAD_STORE",
+      `cannot open the database at ${dir}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   return error;
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Command, Option } from "commander";
-import { SCHEME_CHOICES, collect, integerParser, parseGroupDepth } from "./option-parsers.js";
+import { collect, integerParser, parseGroupDepth, SCHEME_CHOICES } from "./option-parsers.js";
 
 const STORE_HELP = "LevelDB directory of the tree";
 
@@ -25,9 +25,10 @@ function withStore(command: Command): Command {
 }
 
 function schemeOption(): Option {
-  return new Option("--scheme <S>", "key derivation and node hash scheme (default: sha256-be, geth master)").choices(
-    SCHEME_CHOICES,
-  );
+  return new Option(
+    "--scheme <S>",
+    "key derivation and node hash scheme (default: sha256-be, geth master)",
+  ).choices(SCHEME_CHOICES);
 }
 
 function groupDepthOption(): Option {
@@ -74,11 +75,13 @@ ${examples([
       .summary("build a tree from JSON lines of key/value entries, commit it, print the root")
       .description(
         para`Reads JSON lines {"key":"0x…32 bytes","value":"0x…32 bytes"} from FILE (or stdin for - or no
-FILE), checks every line first (a bad line is an error naming its line number, and nothing is
-written), then adds the entries to the store's latest committed tree and commits. Large inputs
-are committed in chunks; each commit is one atomic batch, so a killed build leaves the store at
-its last committed root with every node of that root intact. Later entries win over earlier
-ones with the same key.`,
+FILE), checks and sorts every line first (a bad line is an error naming its line number, and
+nothing is written; large inputs are sorted on disk), then adds the entries to the store's latest
+committed tree and commits. An empty store is filled by the streaming builder; into a store with a
+tree, entries are committed in chunks. Every commit is one atomic batch, so a killed build leaves
+the store at a committed root with every node of that root intact (an interrupted first build can
+leave unreachable nodes, which 'verify' reports as garbage; running it again completes it). Later
+entries win over earlier ones with the same key.`,
       )
       .argument("[FILE]", "JSON lines file, or - for stdin (default: stdin)"),
   )
@@ -87,9 +90,10 @@ ones with the same key.`,
     .option("--json", 'print {"root":"0x…","entries":N,"nodes":M}')
     .option(
       "--commit-every <N>",
-      "entries per atomic commit for large inputs (default 250000)",
+      "entries per atomic commit when adding to a store that holds a tree (default 250000)",
       integerParser(1),
     )
+    .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")
     .addHelpText(
       "after",
       examples([
@@ -120,9 +124,10 @@ is not a node and is left out.`,
     });
 
   withStore(
-    program.command("root").summary("print the latest committed root").description(
-      "Prints the latest committed root (32 zero bytes when nothing was committed).",
-    ),
+    program
+      .command("root")
+      .summary("print the latest committed root")
+      .description("Prints the latest committed root (32 zero bytes when nothing was committed)."),
   )
     .option("--json", 'print {"root":"0x…","groupDepth":G,"scheme":"…"}')
     .addHelpText("after", examples(["bintrie root --db ./state"]))
@@ -135,13 +140,17 @@ is not a node and is left out.`,
     program
       .command("get")
       .summary("print the value at a 32-byte key")
-      .description("Prints the 32-byte value at KEY in the latest committed tree; exit 1 if absent.")
+      .description(
+        "Prints the 32-byte value at KEY in the latest committed tree; exit 1 if absent.",
+      )
       .argument("<KEY>", "32-byte key, 0x-hex"),
   )
     .option("--json", 'print {"key":"0x…","value":"0x…"|null}')
     .addHelpText(
       "after",
-      examples(["bintrie get --db ./state 0xf5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb00"]),
+      examples([
+        "bintrie get --db ./state 0xf5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb00",
+      ]),
     )
     .action(async (key: string, flags) => {
       const { runGet } = await import("./commands/get.js");
@@ -159,7 +168,10 @@ is not a node and is left out.`,
     .addOption(groupDepthOption())
     .addOption(schemeOption())
     .option("--json", 'print {"root":"0x…"}')
-    .addHelpText("after", examples([`bintrie put --db ./state 0x${"00".repeat(31)}01 0x${"11".repeat(32)}`]))
+    .addHelpText(
+      "after",
+      examples([`bintrie put --db ./state 0x${"00".repeat(31)}01 0x${"11".repeat(32)}`]),
+    )
     .action(async (key: string, value: string, flags) => {
       const { runPut } = await import("./commands/put.js");
       await runPut(key, value, flags);
@@ -182,7 +194,10 @@ the root. With --mpt, a second line holds the Merkle-Patricia state root of the 
     .option("--mpt", "also print the MPT state root of the alloc")
     .addHelpText(
       "after",
-      examples(["bintrie genesis genesis.json --db ./state", "bintrie genesis genesis.json --store memory --mpt --json"]),
+      examples([
+        "bintrie genesis genesis.json --db ./state",
+        "bintrie genesis genesis.json --store memory --mpt --json",
+      ]),
     )
     .action(async (file: string, flags) => {
       const { runGenesis } = await import("./commands/genesis.js");
@@ -199,7 +214,10 @@ the root. With --mpt, a second line holds the Merkle-Patricia state root of the 
       .argument("<ADDRESS>", "20-byte address, 0x-hex"),
   )
     .option("--json", "print the fields as one JSON object")
-    .addHelpText("after", examples(["bintrie account --db ./state 0x0100000000000000000000000000000000000000"]))
+    .addHelpText(
+      "after",
+      examples(["bintrie account --db ./state 0x0100000000000000000000000000000000000000"]),
+    )
     .action(async (address: string, flags) => {
       const { runAccount } = await import("./commands/account.js");
       await runAccount(address, flags);
@@ -209,12 +227,17 @@ the root. With --mpt, a second line holds the Merkle-Patricia state root of the 
     program
       .command("storage")
       .summary("print a storage slot's value")
-      .description("Prints the 32-byte value of SLOT of ADDRESS; exit 1 if the slot was never written.")
+      .description(
+        "Prints the 32-byte value of SLOT of ADDRESS; exit 1 if the slot was never written.",
+      )
       .argument("<ADDRESS>", "20-byte address, 0x-hex")
       .argument("<SLOT>", "slot: 0x-hex (at most 32 bytes) or decimal"),
   )
     .option("--json", 'print {"address","slot","key","value"}')
-    .addHelpText("after", examples(["bintrie storage --db ./state 0x0100000000000000000000000000000000000000 0"]))
+    .addHelpText(
+      "after",
+      examples(["bintrie storage --db ./state 0x0100000000000000000000000000000000000000 0"]),
+    )
     .action(async (address: string, slot: string, flags) => {
       const { runStorage } = await import("./commands/account.js");
       await runStorage(address, slot, flags);
@@ -224,11 +247,16 @@ the root. With --mpt, a second line holds the Merkle-Patricia state root of the 
     program
       .command("code")
       .summary("print an account's code")
-      .description("Prints the code of ADDRESS rebuilt from its chunks (0x for none); exit 1 if no account.")
+      .description(
+        "Prints the code of ADDRESS rebuilt from its chunks (0x for none); exit 1 if no account.",
+      )
       .argument("<ADDRESS>", "20-byte address, 0x-hex"),
   )
     .option("--json", 'print {"address","codeSize","code"}')
-    .addHelpText("after", examples(["bintrie code --db ./state 0x000f3df6d732807ef1319fb7b8bb8522d0beac02"]))
+    .addHelpText(
+      "after",
+      examples(["bintrie code --db ./state 0x000f3df6d732807ef1319fb7b8bb8522d0beac02"]),
+    )
     .action(async (address: string, flags) => {
       const { runCode } = await import("./commands/account.js");
       await runCode(address, flags);
@@ -243,7 +271,11 @@ the selectors given (they may repeat and combine; output order: basic data, code
 chunks).`,
     )
     .argument("<ADDRESS>", "20-byte address, 0x-hex")
-    .option("--slot <S>", "storage slot: 0x-hex (at most 32 bytes) or decimal (repeatable)", collect)
+    .option(
+      "--slot <S>",
+      "storage slot: 0x-hex (at most 32 bytes) or decimal (repeatable)",
+      collect,
+    )
     .option("--chunk <N>", "code chunk index, decimal (repeatable)", collect)
     .option("--basic-data", "the BASIC_DATA leaf key (subindex 0)")
     .option("--code-hash", "the CODE_HASH leaf key (subindex 1)")
@@ -288,7 +320,14 @@ bits from the root (e.g. 0110). Exit 1 if no node is stored there.`,
       .argument("[PATH]", "0x path key or bits; default: the root"),
   )
     .option("--json", "print one line instead of indented JSON")
-    .addHelpText("after", examples(["bintrie inspect --db ./state", "bintrie inspect --db ./state 0x8001", "bintrie inspect --db ./state 10"]))
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie inspect --db ./state",
+        "bintrie inspect --db ./state 0x8001",
+        "bintrie inspect --db ./state 10",
+      ]),
+    )
     .action(async (path: string | undefined, flags) => {
       const { runInspect } = await import("./commands/inspect.js");
       await runInspect(path, flags);
@@ -307,7 +346,10 @@ an interrupted run) are reported as garbage with a warning; --strict makes them 
   )
     .option("--strict", "treat unreachable stored nodes as an error")
     .option("--json", "print the report as one JSON object")
-    .addHelpText("after", examples(["bintrie verify --db ./state", "bintrie verify --db ./state --strict --json"]))
+    .addHelpText(
+      "after",
+      examples(["bintrie verify --db ./state", "bintrie verify --db ./state --strict --json"]),
+    )
     .action(async (flags) => {
       const { runVerify } = await import("./commands/verify.js");
       await runVerify(flags);
@@ -326,6 +368,41 @@ an interrupted run) are reported as garbage with a warning; --strict makes them 
     .action(async (flags) => {
       const { runStats } = await import("./commands/stats.js");
       await runStats(flags);
+    });
+
+  withStore(
+    program
+      .command("convert")
+      .summary("convert an MPT state (genesis alloc or MPT store) into a binary tree, resumably")
+      .description(
+        para`Converts a Merkle-Patricia state into the binary tree, in the same store. With --genesis FILE,
+the alloc's MPT state is written into the store first and its addresses and slots serve as
+preimages; with --mpt-root ROOT, the MPT base is already in the store (under the transition
+layout) and --preimages FILE gives keccak(key) → key as a JSON object. Every --step base leaves
+are committed together with the conversion cursor, so an interrupted run resumes where it
+stopped when started again. Prints the binary root.`,
+      ),
+  )
+    .option("--genesis <FILE>", "geth genesis.json whose alloc is the MPT state to convert")
+    .option("--mpt-root <ROOT>", "MPT state root of a base already in the store")
+    .option(
+      "--preimages <FILE>",
+      "JSON object keccak(address|slot) → address|slot (with --mpt-root)",
+    )
+    .addOption(groupDepthOption())
+    .addOption(schemeOption())
+    .option("--step <N>", "base leaves per atomic commit (default 10000)", integerParser(1))
+    .option("--json", 'print {"root","mptRoot","resumed","accounts","storageSlots",…}')
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie convert --db ./state --genesis genesis.json",
+        "bintrie convert --db ./state --mpt-root 0x… --preimages preimages.json --json",
+      ]),
+    )
+    .action(async (flags) => {
+      const { runConvert } = await import("./commands/convert.js");
+      await runConvert(flags);
     });
 
   return program;

@@ -23,3 +23,17 @@ export function isEmptyRoot(root: Uint8Array): boolean {
   if (root.every((b) => b === 0)) return true;
   return Buffer.from(root).toString("hex") === MPT_EMPTY_ROOT;
 }
+
+/**
+ * Refuses to write a plain tree over a root record that carries an upper layer's state (a
+ * conversion in progress or done: the transition keeps its cursor there), which a plain commit
+ * would drop.
+ */
+export function assertPlainTree(record: RootRecord | undefined): void {
+  if (record?.extra !== undefined && record.extra.length > 0) {
+    throw new CliError(
+      "BAD_STORE",
+      "the store holds an MPT → binary conversion (its root record carries the conversion state); continue it with 'bintrie convert', or use another --db",
+    );
+  }
+}

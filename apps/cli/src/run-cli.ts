@@ -19,7 +19,12 @@ export async function runCli(argv: readonly string[]): Promise<ExitCode> {
     command.configureOutput({
       // Commander's usage errors: one line, without its "error: " prefix.
       outputError: (text, write) =>
-        write(`bintrie: ${text.replace(/^error: /, "").trim().replace(/\s*\n\s*/g, " ")}\n`),
+        write(
+          `bintrie: ${text
+            .replace(/^error: /, "")
+            .trim()
+            .replace(/\s*\n\s*/g, " ")}\n`,
+        ),
     });
   }
   try {
@@ -33,7 +38,8 @@ export async function runCli(argv: readonly string[]): Promise<ExitCode> {
     const report = failureReport(error);
     const prefix = commandName === "" ? "bintrie" : `bintrie ${commandName}`;
     process.stderr.write(`${prefix}: ${report.message.replace(/\s*\n\s*/g, " ")}\n`);
-    if (process.env.BINTRIE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    if (process.env.BINTRIE_DEBUG && error instanceof Error)
+      process.stderr.write(`${error.stack}\n`);
     return report.exitCode;
   }
 }

@@ -1,10 +1,4 @@
-import {
-  CodecError,
-  type DecodedNode,
-  decodeNode,
-  encodePathKey,
-  nodeDbKey,
-} from "@bintrie/codec";
+import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
 import type { Hasher, KVStore } from "@bintrie/core";
 import { toHex } from "./hex.js";
 import { appendPositionBits, bitString, nodeBlobHash } from "./node-digest.js";

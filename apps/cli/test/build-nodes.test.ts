@@ -32,7 +32,15 @@ describe("build → nodes equals the geth node sets", () => {
     const file = join(dir, `${name}.jsonl`);
     await writeFile(file, entryLines(c.entries));
     const db = join(dir, `${name}-g${groupDepth}`);
-    const build = await runCli(["build", file, "--db", db, "--group-depth", String(groupDepth), "--json"]);
+    const build = await runCli([
+      "build",
+      file,
+      "--db",
+      db,
+      "--group-depth",
+      String(groupDepth),
+      "--json",
+    ]);
     expect(build.stderr).toBe("");
     expect(build.code).toBe(0);
     const expected = c.nodesets[String(groupDepth)]!;
@@ -57,7 +65,10 @@ function coreCommit(entries: readonly { key: string; value: string }[], groupDep
   for (const e of entries) tree.put(bytes(e.key), bytes(e.value));
   const set = tree.commit();
   const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`;
-  return { root: hex(set.root), writes: set.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) })) };
+  return {
+    root: hex(set.root),
+    writes: set.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) })),
+  };
 }
 
 describe("build → nodes equals the node set of the core's commit", () => {
@@ -108,7 +119,11 @@ describe("build → nodes equals the node set of the core's commit", () => {
     const db = join(dir, "empty");
     const empty = await runCli(["build", "--db", db, "--json"], { input: "\n\n" });
     expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.stdout)).toEqual({ root: `0x${"00".repeat(32)}`, entries: 0, nodes: 0 });
+    expect(JSON.parse(empty.stdout)).toEqual({
+      root: `0x${"00".repeat(32)}`,
+      entries: 0,
+      nodes: 0,
+    });
     const memory = await runCli(["build", "--store", "memory", "--scheme", "blake3-le"], {
       input: entryLines(entries.slice(0, 10)),
     });

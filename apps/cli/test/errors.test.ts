@@ -32,16 +32,34 @@ function expectUsageError(result: CliResult, message: RegExp): void {
   expect(result.code).toBe(2);
 }
 
-/** The store's full content as `nodes` and `root` print it. */
+/** Every key and value of the database (read in this process, which is quicker than spawning). */
 async function snapshot(at: string): Promise<string> {
-  const nodes = await runCli(["nodes", "--db", at]);
-  const root = await runCli(["root", "--db", at, "--json"]);
-  return nodes.stdout + root.stdout;
+  const store = await openLevelStore(at, { createIfMissing: false });
+  try {
+    let text = "";
+    for await (const [key, value] of store.entries!()) {
+      text += `${Buffer.from(key).toString("hex")}=${Buffer.from(value).toString("hex")}\n`;
+    }
+    expect(text).toContain("=");
+    return text;
+  } finally {
+    await store.close();
+  }
 }
 
 describe("usage", () => {
   it("--help of the program and of every command prints examples and exits 0", async () => {
-    const commands = ["build", "nodes", "root", "get", "put", "genesis", "account", "storage", "code"];
+    const commands = [
+      "build",
+      "nodes",
+      "root",
+      "get",
+      "put",
+      "genesis",
+      "account",
+      "storage",
+      "code",
+    ];
     commands.push("key", "chunkify", "inspect", "verify", "stats");
     const results = await runAll([
       () => runCli(["--help"]),
@@ -70,7 +88,10 @@ describe("usage", () => {
     [["build", "--group-depth", "9", "--store", "memory"], /argument '9' is invalid/],
     [["build", "--store", "disk"], /argument 'disk' is invalid/],
     [["root"], /^bintrie root: missing --db DIR/],
-    [["root", "--db", "x", "--store", "memory"], /^bintrie root: use either --db DIR or --store memory/],
+    [
+      ["root", "--db", "x", "--store", "memory"],
+      /^bintrie root: use either --db DIR or --store memory/,
+    ],
     [["build", "--commit-every", "0", "--store", "memory"], /argument '0' is invalid/],
   ])("%j: exit 2, one line", async (args, message) => {
     expectUsageError(await runCli(args, { cwd: dir }), message);
@@ -85,10 +106,22 @@ describe("usage", () => {
 
 describe("bad input: one line on stderr, exit 2, nothing written", () => {
   it.each([
-    ["malformed hex key", ["put", `0x${"zz".repeat(32)}`, VALUE], /^bintrie put: KEY "0x(zz){32}" is not hex$/],
-    ["short key", ["get", "0x0102"], /^bintrie get: KEY must be 32 bytes \(0x \+ 64 hex digits\), got 2 bytes: "0x0102"/],
+    [
+      "malformed hex key",
+      ["put", `0x${"zz".repeat(32)}`, VALUE],
+      /^bintrie put: KEY "0x(zz){32}" is not hex$/,
+    ],
+    [
+      "short key",
+      ["get", "0x0102"],
+      /^bintrie get: KEY must be 32 bytes \(0x \+ 64 hex digits\), got 2 bytes: "0x0102"/,
+    ],
     ["long value", ["put", KEY, `${VALUE}00`], /^bintrie put: VALUE must be 32 bytes/],
-    ["odd hex", ["put", KEY, "0x123"], /^bintrie put: VALUE "0x123" has an odd number of hex digits/],
+    [
+      "odd hex",
+      ["put", KEY, "0x123"],
+      /^bintrie put: VALUE "0x123" has an odd number of hex digits/,
+    ],
   ])("%s", async (_name, args, message) => {
     const before = await snapshot(db);
     const result = await runCli([args[0]!, "--db", db, ...args.slice(1)]);
@@ -98,28 +131,51 @@ describe("bad input: one line on stderr, exit 2, nothing written", () => {
 
   it.each([
     ["not JSON", '{"key":', /line 2: not valid JSON/],
-    ["short key", `{"key":"0x12","value":"${VALUE}"}`, /line 2: "key" must be 0x \+ 64 hex digits \(32 bytes\), got "0x12" \(1 bytes\)/],
+    [
+      "short key",
+      `{"key":"0x12","value":"${VALUE}"}`,
+      /line 2: "key" must be 0x \+ 64 hex digits \(32 bytes\), got "0x12" \(1 bytes\)/,
+    ],
     ["missing value", `{"key":"${KEY}"}`, /line 2: missing "value"/],
     ["array", "[1,2]", /line 2: expected an object/],
-    ["non-hex value", `{"key":"${KEY}","value":"0x${"gg".repeat(32)}"}`, /line 2: "value" must be 0x \+ 64 hex digits/],
-  ])("build with a bad JSON line (%s) names the line and changes nothing", async (_name, line, message) => {
-    const file = join(dir, "bad.jsonl");
-    await writeFile(file, `${entryLines(CASE.entries.slice(0, 1))}${line}\n${entryLines(CASE.entries.slice(1))}`);
-    const before = await snapshot(db);
-    expectUsageError(await runCli(["build", file, "--db", db]), new RegExp(`^bintrie build: ${file.replace(/[.]/g, "\\.")} ${message.source}`));
-    expect(await snapshot(db)).toBe(before);
-    // Into a new directory: it is not even created. From stdin: the source is named "stdin".
-    const fresh = join(dir, "never-created");
-    expectUsageError(await runCli(["build", "-", "--db", fresh], { input: `\n${line}\n` }), new RegExp(`^bintrie build: stdin ${message.source}`));
-    expect(existsSync(fresh)).toBe(false);
-  });
+    [
+      "non-hex value",
+      `{"key":"${KEY}","value":"0x${"gg".repeat(32)}"}`,
+      /line 2: "value" must be 0x \+ 64 hex digits/,
+    ],
+  ])(
+    "build with a bad JSON line (%s) names the line and changes nothing",
+    async (_name, line, message) => {
+      const file = join(dir, "bad.jsonl");
+      await writeFile(
+        file,
+        `${entryLines(CASE.entries.slice(0, 1))}${line}\n${entryLines(CASE.entries.slice(1))}`,
+      );
+      const before = await snapshot(db);
+      expectUsageError(
+        await runCli(["build", file, "--db", db]),
+        new RegExp(`^bintrie build: ${file.replace(/[.]/g, "\\.")} ${message.source}`),
+      );
+      expect(await snapshot(db)).toBe(before);
+      // Into a new directory: it is not even created. From stdin: the source is named "stdin".
+      const fresh = join(dir, "never-created");
+      expectUsageError(
+        await runCli(["build", "-", "--db", fresh], { input: `\n${line}\n` }),
+        new RegExp(`^bintrie build: stdin ${message.source}`),
+      );
+      expect(existsSync(fresh)).toBe(false);
+    },
+  );
 
   it("a missing input file", async () => {
     const fresh = join(dir, "never-created");
     const result = await runCli(["build", join(dir, "nope.jsonl"), "--db", fresh]);
     expectUsageError(result, /^bintrie build: cannot read .*nope\.jsonl: no such file$/);
     expect(existsSync(fresh)).toBe(false);
-    expectUsageError(await runCli(["genesis", join(dir, "nope.json"), "--db", fresh]), /no such file/);
+    expectUsageError(
+      await runCli(["genesis", join(dir, "nope.json"), "--db", fresh]),
+      /no such file/,
+    );
   });
 
   it("a store written with another scheme or group depth", async () => {
@@ -138,8 +194,15 @@ describe("bad input: one line on stderr, exit 2, nothing written", () => {
   it("a database locked by another process", async () => {
     const holder = await openLevelStore(db, { createIfMissing: false });
     try {
-      for (const args of [["build", good, "--db", db], ["root", "--db", db], ["verify", "--db", db]]) {
-        expectUsageError(await runCli(args), /^bintrie \w+: the database at .* is locked by another process/);
+      for (const args of [
+        ["build", good, "--db", db],
+        ["root", "--db", db],
+        ["verify", "--db", db],
+      ]) {
+        expectUsageError(
+          await runCli(args),
+          /^bintrie \w+: the database at .* is locked by another process/,
+        );
       }
     } finally {
       await holder.close();
@@ -155,7 +218,10 @@ describe("bad input: one line on stderr, exit 2, nothing written", () => {
     expectUsageError(await runCli(["root", "--db", good]), /is not a directory/);
     const empty = join(dir, "empty-dir");
     await mkdir(empty);
-    expectUsageError(await runCli(["root", "--db", empty]), /^bintrie root: cannot open the database at/);
+    expectUsageError(
+      await runCli(["root", "--db", empty]),
+      /^bintrie root: cannot open the database at/,
+    );
   });
 });
 

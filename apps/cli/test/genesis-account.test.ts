@@ -95,7 +95,9 @@ describe("account, storage, code", () => {
   });
 
   it("code rebuilds the deployed code; storage reads a slot", async () => {
-    const [address, account] = Object.entries(alloc).find(([, a]) => (a.code ?? "0x").length > 200)!;
+    const [address, account] = Object.entries(alloc).find(
+      ([, a]) => (a.code ?? "0x").length > 200,
+    )!;
     const code = await runCli(["code", "--db", db(), address]);
     expect(code.code).toBe(0);
     expect(code.stdout).toBe(`${account.code!.toLowerCase()}\n`);
@@ -126,7 +128,11 @@ describe("genesis input errors write nothing", () => {
   it.each([
     ["not JSON", "{", /not valid JSON/],
     ["no alloc", "{}", /no "alloc" field/],
-    ["bad balance", JSON.stringify({ alloc: { [`0x${"11".repeat(20)}`]: { balance: "0xzz" } } }), /balance/],
+    [
+      "bad balance",
+      JSON.stringify({ alloc: { [`0x${"11".repeat(20)}`]: { balance: "0xzz" } } }),
+      /balance/,
+    ],
     ["bad address", JSON.stringify({ alloc: { "0x1234": { balance: "0x1" } } }), /0x1234/],
   ])("%s", async (_name, content, message) => {
     const file = join(dir, "bad-genesis.json");

@@ -54,7 +54,10 @@ describe("key", () => {
   it.each([
     [["key", "0x1234"], /ADDRESS must be 20 bytes/],
     [["key", `0x${"zz".repeat(20)}`], /ADDRESS .* is not hex/],
-    [["key", `0x${"11".repeat(20)}`, "--slot", `0x${"00".repeat(33)}`], /--slot must be at most 32 bytes/],
+    [
+      ["key", `0x${"11".repeat(20)}`, "--slot", `0x${"00".repeat(33)}`],
+      /--slot must be at most 32 bytes/,
+    ],
     [["key", `0x${"11".repeat(20)}`, "--slot", "ten"], /--slot "ten" must be 0x-hex/],
     [["key", `0x${"11".repeat(20)}`, "--chunk", "-1"], /--chunk/],
     [["key", `0x${"11".repeat(20)}`, "--scheme", "md5-be"], /argument 'md5-be' is invalid/],
@@ -83,6 +86,8 @@ describe("chunkify", () => {
   it("rejects odd-length hex with exit 2", async () => {
     const result = await runCli(["chunkify", "0x600"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('bintrie chunkify: HEXCODE "0x600" has an odd number of hex digits\n');
+    expect(result.stderr).toBe(
+      'bintrie chunkify: HEXCODE "0x600" has an odd number of hex digits\n',
+    );
   });
 });

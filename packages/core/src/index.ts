@@ -1,7 +1,13 @@
 export * from "./embedding/index.js";
 export * from "./genesis/index.js";
 export * from "./hash/index.js";
-export { bestSha256Kernel, createWasmSha256Kernel, jsSha256Kernel, type Sha256WasmOptions } from "./sha256/index.js";
+export * from "./proof/index.js";
+export {
+  bestSha256Kernel,
+  createWasmSha256Kernel,
+  jsSha256Kernel,
+  type Sha256WasmOptions,
+} from "./sha256/index.js";
 export { compareBytes } from "./store/bytes-order.js";
 export type { BatchOperation, KeyRange, KVStore } from "./store/kv-store.js";
 export { MemoryStore } from "./store/memory-store.js";

@@ -196,3 +196,24 @@ describe("proofs of random trees", () => {
     expect(seen.refused).toBeGreaterThan(0);
   });
 });
+
+describe("proof size", () => {
+  it("1,000 keys of a 10k-key tree: shared path parts are written once (about 123 bytes/key)", () => {
+    const rand = prng(10_000);
+    const tree = new BinaryTree();
+    const keys: Uint8Array[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const key = rand(32);
+      keys.push(key);
+      tree.put(key, rand(32));
+    }
+    const query = keys.filter((_, i) => i % 10 === 0);
+    const proof = proveSync(tree, query);
+    const singles = query.reduce((n, key) => n + proveSync(tree, [key]).length, 0);
+    // Each present key costs at least its 32-byte value; a lone proof ~13 hashes more.
+    expect(proof.length / query.length).toBeGreaterThan(32);
+    expect(proof.length / query.length).toBeLessThan(140);
+    expect(proof.length).toBeLessThan(singles * 0.4);
+    expect(verifyProof(tree.hash(), query, proof).every((v) => v !== undefined)).toBe(true);
+  });
+});

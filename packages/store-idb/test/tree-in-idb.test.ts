@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { BinaryTree, openTree } from "@bintrie/core";
+import { decodeNode, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { BinaryTree, openTree, TreeError } from "@bintrie/core";
 import { describe, expect, it, vi } from "vitest";
 import { createIdbStore } from "../src/index.js";
 import { hex } from "./helpers/bytes.js";
@@ -38,5 +39,33 @@ describe("trees in IndexedDB (fake-indexeddb)", () => {
     expect((await third.getMany(keys.slice(0, 100))).map((v) => hex(v!))).toEqual(
       updates.map((u) => hex(u.value)),
     );
+  });
+
+  it("refuses a node blob altered in IndexedDB with HASH_MISMATCH, and a deleted one with MISSING_NODE", async () => {
+    const location = { database: "bintrie-tree-corrupt", storeName: "nodes" };
+    const store = createIdbStore(location);
+    const tree = new BinaryTree({ store });
+    for (let i = 0; i < 200; i++) tree.put(keys[i]!, values[i]!);
+    await tree.persist();
+    let stem: [Uint8Array, Uint8Array] | undefined;
+    for await (const [key, blob] of store.entries({ gte: NODE_KEY_PREFIX })) {
+      if (key.length > 4 && decodeNode(blob).kind === "stem") stem = [key, blob];
+    }
+    const [nodeKey, blob] = stem!;
+    const altered = blob.slice();
+    altered[altered.length - 1]! ^= 0x80;
+    await store.batch([{ type: "put", key: nodeKey, value: altered }]);
+    const corrupt = await openTree(store);
+    const mismatch = await corrupt.getMany(keys.slice(0, 200)).catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(TreeError);
+    expect((mismatch as TreeError).code).toBe("HASH_MISMATCH");
+    expect((mismatch as TreeError).message).toMatch(/node at path [01]+ \(\d+ bits\)/);
+
+    await store.batch([{ type: "del", key: nodeKey }]);
+    const missing = await (await openTree(store))
+      .getMany(keys.slice(0, 200))
+      .catch((e: unknown) => e);
+    expect((missing as TreeError).code).toBe("MISSING_NODE");
+    await store.close();
   });
 });

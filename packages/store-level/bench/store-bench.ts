@@ -35,7 +35,7 @@ function workload(n: number): { keys: Uint8Array[]; values: Uint8Array[] } {
   return { keys, values };
 }
 
-/** The shared workload's update k: key index j and its new value. */
+/** The shared workload's update k: key index j and its new value (from the original value_j). */
 function update(k: number, n: number, values: Uint8Array[]): { j: number; value: Uint8Array } {
   const tag = new Uint8Array(7);
   tag.set([0x75, 0x70, 0x64]); // "upd"
@@ -118,7 +118,6 @@ export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBe
   const updates = [];
   for (let k = 0; k < 1000; k++) {
     const { j, value } = update(k, n, values);
-    values[j] = value;
     updates.push({ key: keys[j]!, value });
   }
   t = performance.now();

@@ -2,7 +2,7 @@ import type { BatchOperation, GenesisAlloc, KVStore } from "@bintrie/core";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccount, ValueEncoding } from "@ethereumjs/util";
-import { isZero, keccak256, trimLeadingZeros } from "./bytes.js";
+import { EMPTY_TRIE_ROOT, isZero, keccak256, trimLeadingZeros } from "./bytes.js";
 import { type AllocAccount, parseAlloc } from "./genesis-input.js";
 import { KVStoreDB } from "./kv-store-db.js";
 import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
@@ -37,8 +37,10 @@ export async function buildMptBase(
   const codeOps: BatchOperation[] = [];
   let storageSlots = 0;
   let codeBytes = 0;
+  // One storage trie, re-rooted per account (constructing a trie per account costs more).
+  const storageTrie = new MerklePatriciaTrie(trieOptions);
   for (const account of accounts) {
-    const storageTrie = new MerklePatriciaTrie(trieOptions);
+    storageTrie.root(EMPTY_TRIE_ROOT);
     for (const [slot, value] of account.storage) {
       if (isZero(value)) continue;
       await storageTrie.put(slot, RLP.encode(trimLeadingZeros(value)));

@@ -1,4 +1,5 @@
 import type { BinaryTree } from "@bintrie/core";
+import { AccountFeed } from "./account-feed.js";
 import { headerAndCodeLeaves } from "./account-leaves.js";
 import {
   bytesEqual,
@@ -24,6 +25,8 @@ import type { ConversionCounters } from "./transition-record.js";
 
 /** Storage leaves handled per overlay load round. */
 const SLOT_BATCH = 512;
+/** Accounts read ahead (their code and storage-trie tops fetched in one batch). */
+const LOOKAHEAD = 64;
 
 interface CurrentAccount {
   readonly hashedKey: Uint8Array;
@@ -56,7 +59,7 @@ export class Converter {
   readonly #target: ConversionTarget;
   #cursor: ConversionCursor;
   #counters: ConversionCounters;
-  #accounts: AsyncGenerator<MptLeaf> | undefined;
+  #feed: AccountFeed | undefined;
   #current: CurrentAccount | undefined;
   #started = false;
 
@@ -108,42 +111,41 @@ export class Converter {
     this.#started = true;
     const c = this.#cursor;
     const base = this.#target.base;
-    if (c.phase === "pending") {
-      this.#accounts = base.accounts();
-      return;
-    }
-    if (c.phase !== "converting") return;
-    if (c.storageDone) {
+    let walk: AsyncGenerator<MptLeaf>;
+    if (c.phase === "pending") walk = base.accounts();
+    else if (c.phase !== "converting") return;
+    else if (c.storageDone) {
       const next = increment(c.account);
-      this.#accounts = next === undefined ? emptyWalk() : base.accounts(next);
-      return;
+      walk = next === undefined ? emptyWalk() : base.accounts(next);
+    } else {
+      walk = base.accounts(c.account);
+      const first = await walk.next();
+      if (first.done === true || !bytesEqual(first.value.hashedKey, c.account)) {
+        throw new TransitionError(
+          "CORRUPT_STATE",
+          `conversion cursor is at account ${show(c.account)}, which the base does not hold`,
+        );
+      }
+      const current = await this.#describe(first.value);
+      const from = c.lastSlot === undefined ? undefined : increment(c.lastSlot);
+      current.storage =
+        c.lastSlot !== undefined && from === undefined
+          ? emptyWalk()
+          : base.storage(current.account.storageRoot, from);
+      this.#current = current;
     }
-    this.#accounts = base.accounts(c.account);
-    const first = await this.#accounts.next();
-    if (first.done === true || !bytesEqual(first.value.hashedKey, c.account)) {
-      throw new TransitionError(
-        "CORRUPT_STATE",
-        `conversion cursor is at account ${show(c.account)}, which the base does not hold`,
-      );
-    }
-    const current = await this.#describe(first.value);
-    const from = c.lastSlot === undefined ? undefined : increment(c.lastSlot);
-    current.storage =
-      c.lastSlot !== undefined && from === undefined
-        ? emptyWalk()
-        : base.storage(current.account.storageRoot, from);
-    this.#current = current;
+    this.#feed = new AccountFeed(walk, base, LOOKAHEAD);
   }
 
   async #nextAccount(): Promise<number> {
-    const next = await this.#accounts!.next();
-    if (next.done === true) {
+    const leaf = await this.#feed!.take();
+    if (leaf === undefined) {
       this.#cursor = { phase: "done" };
-      this.#accounts = undefined;
+      this.#feed = undefined;
       await this.#target.side.dropConversionMarks();
       return 0;
     }
-    const current = await this.#describe(next.value);
+    const current = await this.#describe(leaf);
     const handled = await this.#convertHeaderAndCode(current);
     const noStorage = bytesEqual(current.account.storageRoot, EMPTY_TRIE_ROOT);
     this.#cursor = {

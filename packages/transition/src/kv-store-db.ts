@@ -1,6 +1,6 @@
 import type { BatchOperation, KVStore } from "@bintrie/core";
 import type { BatchDBOp, DB } from "@ethereumjs/util";
-import { bytesToKeyString, concatBytes, fromHex, keyStringToBytes } from "./bytes.js";
+import { concatBytes, fromHex } from "./bytes.js";
 
 /**
  * A core `KVStore` seen through @ethereumjs's `DB` interface, so a `MerklePatriciaTrie` reads
@@ -14,6 +14,7 @@ import { bytesToKeyString, concatBytes, fromHex, keyStringToBytes } from "./byte
 export class KVStoreDB implements DB<string, string | Uint8Array> {
   readonly store: KVStore;
   readonly prefix: Uint8Array;
+  /** Staged writes by the trie's hex key; null = delete. */
   readonly #buffer: Map<string, Uint8Array | null> | undefined;
 
   constructor(store: KVStore, prefix: Uint8Array, options: { buffered?: boolean } = {}) {
@@ -23,12 +24,11 @@ export class KVStoreDB implements DB<string, string | Uint8Array> {
   }
 
   async get(key: string): Promise<string | Uint8Array | undefined> {
-    const full = this.#key(key);
     if (this.#buffer !== undefined) {
-      const pending = this.#buffer.get(bytesToKeyString(full));
+      const pending = this.#buffer.get(key);
       if (pending !== undefined) return pending ?? undefined;
     }
-    return this.store.get(full);
+    return this.store.get(this.#key(key));
   }
 
   async put(key: string, value: string | Uint8Array): Promise<void> {
@@ -41,10 +41,9 @@ export class KVStoreDB implements DB<string, string | Uint8Array> {
 
   async batch(opStack: BatchDBOp<string, string | Uint8Array>[]): Promise<void> {
     if (this.#buffer !== undefined) {
-      for (const op of opStack) {
-        const k = bytesToKeyString(this.#key(op.key));
-        this.#buffer.set(k, op.type === "put" ? asBytes(op.value) : null);
-      }
+      // Buffered by the trie's own hex key: no conversion until flush.
+      for (const op of opStack)
+        this.#buffer.set(op.key, op.type === "put" ? asBytes(op.value) : null);
       return;
     }
     const ops: BatchOperation[] = opStack.map((op) =>
@@ -60,7 +59,7 @@ export class KVStoreDB implements DB<string, string | Uint8Array> {
     if (this.#buffer === undefined) return 0;
     const ops: BatchOperation[] = [...extra];
     for (const [k, v] of this.#buffer) {
-      const key = keyStringToBytes(k);
+      const key = this.#key(k);
       ops.push(v === null ? { type: "del", key } : { type: "put", key, value: v });
     }
     await this.store.batch(ops);

@@ -1,8 +1,13 @@
 import { EMPTY_CODE_HASH, type KVStore } from "@bintrie/core";
-import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import {
+  BranchMPTNode,
+  decodeMPTNode,
+  ExtensionMPTNode,
+  MerklePatriciaTrie,
+} from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccountFromRLP, ValueEncoding } from "@ethereumjs/util";
-import { bytesEqual, EMPTY_TRIE_ROOT, padTo32, show } from "./bytes.js";
+import { bytesEqual, bytesToKeyString, EMPTY_TRIE_ROOT, padTo32, show } from "./bytes.js";
 import { KVStoreDB } from "./kv-store-db.js";
 import { type MptLeaf, walkMptLeaves } from "./mpt-walk.js";
 import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
@@ -27,8 +32,29 @@ export class MptBase {
   readonly root: Uint8Array;
   readonly keys: StoreKeys;
   readonly #accounts: MerklePatriciaTrie;
-  readonly #readNodes = (hashes: readonly Uint8Array[]) =>
-    this.store.getMany(hashes.map((h) => this.keys.mptNode(h)));
+  /** Nodes and code read ahead by `prefetch`, each handed out once (keyed by hash). */
+  readonly #prefetched = new Map<string, Uint8Array>();
+  readonly #prefetchedCode = new Map<string, Uint8Array>();
+  readonly #readNodes = async (hashes: readonly Uint8Array[]) => {
+    if (this.#prefetched.size === 0)
+      return this.store.getMany(hashes.map((h) => this.keys.mptNode(h)));
+    const out: (Uint8Array | undefined)[] = new Array(hashes.length);
+    const missing: number[] = [];
+    for (let i = 0; i < hashes.length; i++) {
+      const k = bytesToKeyString(hashes[i]!);
+      const blob = this.#prefetched.get(k);
+      if (blob === undefined) missing.push(i);
+      else {
+        out[i] = blob;
+        this.#prefetched.delete(k);
+      }
+    }
+    if (missing.length > 0) {
+      const blobs = await this.store.getMany(missing.map((i) => this.keys.mptNode(hashes[i]!)));
+      for (let j = 0; j < missing.length; j++) out[missing[j]!] = blobs[j];
+    }
+    return out;
+  };
 
   private constructor(store: KVStore, root: Uint8Array, keys: StoreKeys) {
     this.store = store;
@@ -79,6 +105,12 @@ export class MptBase {
   /** The code with hash `codeHash` (empty for the empty-code hash). */
   async getCode(codeHash: Uint8Array): Promise<Uint8Array> {
     if (isEmptyCodeHash(codeHash)) return new Uint8Array(0);
+    const k = bytesToKeyString(codeHash);
+    const ahead = this.#prefetchedCode.get(k);
+    if (ahead !== undefined) {
+      this.#prefetchedCode.delete(k);
+      return ahead;
+    }
     const code = await this.store.get(this.keys.code(codeHash));
     if (code === undefined) {
       throw new TransitionError(
@@ -87,6 +119,39 @@ export class MptBase {
       );
     }
     return code;
+  }
+
+  /**
+   * Reads ahead, in one batched read per level, the code and the top `levels` levels of the
+   * storage tries of accounts about to be walked; replaces what an earlier call read ahead.
+   * Turns several store round trips per account into a few per batch of accounts.
+   */
+  async prefetch(
+    storageRoots: readonly Uint8Array[],
+    codeHashes: readonly Uint8Array[],
+    levels = 2,
+  ): Promise<void> {
+    this.#prefetched.clear();
+    this.#prefetchedCode.clear();
+    const codes = codeHashes.filter((h) => !isEmptyCodeHash(h));
+    const codeRead = this.store.getMany(codes.map((h) => this.keys.code(h)));
+    let level = storageRoots.filter((r) => !bytesEqual(r, EMPTY_TRIE_ROOT));
+    for (let depth = 0; depth < levels && level.length > 0; depth++) {
+      const blobs = await this.store.getMany(level.map((h) => this.keys.mptNode(h)));
+      const next: Uint8Array[] = [];
+      for (let i = 0; i < level.length; i++) {
+        const blob = blobs[i];
+        if (blob === undefined) continue; // the walk reports it when it gets there
+        this.#prefetched.set(bytesToKeyString(level[i]!), blob);
+        if (depth + 1 < levels) next.push(...childHashes(blob));
+      }
+      level = next;
+    }
+    const codeBlobs = await codeRead;
+    for (let i = 0; i < codes.length; i++) {
+      const code = codeBlobs[i];
+      if (code !== undefined) this.#prefetchedCode.set(bytesToKeyString(codes[i]!), code);
+    }
   }
 
   /** Accounts in hashed-key order from the first hashed address >= `start`. */
@@ -133,4 +198,20 @@ export function decodeStorageValue(rlp: Uint8Array): Uint8Array {
 
 export function isEmptyCodeHash(codeHash: Uint8Array): boolean {
   return bytesEqual(codeHash, EMPTY_CODE_HASH);
+}
+
+/** The hashed (not inlined) children of an encoded MPT node. */
+function childHashes(blob: Uint8Array): Uint8Array[] {
+  const node = decodeMPTNode(blob);
+  const out: Uint8Array[] = [];
+  if (node instanceof BranchMPTNode) {
+    for (let i = 0; i < 16; i++) {
+      const ref = node.getBranch(i);
+      if (ref instanceof Uint8Array && ref.length === 32) out.push(ref);
+    }
+  } else if (node instanceof ExtensionMPTNode) {
+    const ref = node.value();
+    if (ref instanceof Uint8Array && ref.length === 32) out.push(ref);
+  }
+  return out;
 }

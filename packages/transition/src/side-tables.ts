@@ -25,15 +25,24 @@ export class SideTables {
   readonly #keys: StoreKeys;
   /** Staged writes by store key (one char per byte); null = delete. */
   readonly #pending = new Map<string, Uint8Array | null>();
+  #markedAccounts: number;
 
-  constructor(store: KVStore, keys: StoreKeys) {
+  constructor(store: KVStore, keys: StoreKeys, markedAccounts: number) {
     this.#store = store;
     this.#keys = keys;
+    this.#markedAccounts = markedAccounts;
+  }
+
+  /** Accounts marked since the marks were last dropped (kept in the transition record). */
+  get markedAccounts(): number {
+    return this.#markedAccounts;
   }
 
   // ---- account marks --------------------------------------------------------------------
 
   async accountMark(address: Uint8Array): Promise<number> {
+    // No account was ever marked: skip the store read (the normal case during conversion).
+    if (this.#markedAccounts === 0) return 0;
     const value = await this.#get(this.#keys.accountMark(address));
     return value === undefined || value.length === 0 ? 0 : value[0]!;
   }
@@ -41,6 +50,7 @@ export class SideTables {
   async addAccountMark(address: Uint8Array, flags: number): Promise<void> {
     const current = await this.accountMark(address);
     if ((current | flags) !== current) {
+      if (current === 0) this.#markedAccounts++;
       this.#put(this.#keys.accountMark(address), Uint8Array.of(current | flags));
     }
   }
@@ -84,10 +94,11 @@ export class SideTables {
 
   /** Drops every account mark and leaf tombstone: once all is converted no read needs them. */
   async dropConversionMarks(): Promise<void> {
-    if (this.#store.entries === undefined) return;
+    if (this.#store.entries === undefined || this.#markedAccounts === 0) return;
     for (const kind of ["marks", "tombstones"] as const) {
       for (const key of await this.#scan(this.#keys.sideTable(kind))) this.#del(key);
     }
+    this.#markedAccounts = 0;
   }
 
   // ---- staging --------------------------------------------------------------------------

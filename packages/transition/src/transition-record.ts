@@ -22,6 +22,11 @@ export interface TransitionRecord {
   readonly deletionMode: DeletionMode;
   readonly cursor: ConversionCursor;
   readonly counters: ConversionCounters;
+  /**
+   * Account marks created since the side tables were last cleared (an upper bound). Zero lets
+   * conversion and reads skip the per-account mark lookup, the common case.
+   */
+  readonly markedAccounts: number;
 }
 
 export const ZERO_COUNTERS: ConversionCounters = {
@@ -43,8 +48,8 @@ const COUNTER_NAMES = [
   "leavesWritten",
   "leavesKept",
 ] as const;
-// magic, version, mode, base root, phase, account, slot state, slot, counters
-const SIZE = 4 + 1 + 1 + 32 + 1 + 32 + 1 + 32 + 8 * COUNTER_NAMES.length;
+// magic, version, mode, base root, phase, account, slot state, slot, counters, marked accounts
+const SIZE = 4 + 1 + 1 + 32 + 1 + 32 + 1 + 32 + 8 * COUNTER_NAMES.length + 8;
 
 /** Whether `extra` looks like a transition record (magic bytes), before a full decode. */
 export function isTransitionRecord(extra: Uint8Array | undefined): boolean {
@@ -72,6 +77,7 @@ export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
     view.setBigUint64(at, BigInt(record.counters[name]));
     at += 8;
   }
+  view.setBigUint64(at, BigInt(record.markedAccounts));
   return out;
 }
 
@@ -110,5 +116,6 @@ export function decodeTransitionRecord(bytes: Uint8Array): TransitionRecord {
     deletionMode,
     cursor,
     counters: counters as unknown as ConversionCounters,
+    markedAccounts: Number(view.getBigUint64(at)),
   };
 }

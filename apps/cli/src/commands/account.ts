@@ -1,5 +1,5 @@
-import { CliError } from "../cli-error.js";
 import { parseAddress, parseSlot } from "../account-args.js";
+import { CliError } from "../cli-error.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openCommittedTree } from "../open-committed-tree.js";

@@ -1,10 +1,13 @@
-import type { BinaryTree, KeyScheme, TreeEntry } from "@bintrie/core";
-import type { EntrySpool } from "../entry-spool.js";
+import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
+import { CliError } from "../cli-error.js";
+import { type EntryCounter, readEntryLines } from "../entry-lines.js";
+import { FsRunStorage } from "../fs-run-storage.js";
 import { toHex } from "../hex.js";
+import { openInput } from "../input-source.js";
 import { printLine } from "../line-output.js";
-import { type OpenedStore, openStore } from "../open-store.js";
+import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
-import { readEntries } from "../read-entries.js";
+import { assertPlainTree, readRootRecord } from "../root-record.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface BuildFlags extends StoreFlags {
@@ -12,46 +15,75 @@ export interface BuildFlags extends StoreFlags {
   readonly scheme?: KeyScheme;
   readonly json?: boolean;
   readonly commitEvery?: number;
+  readonly tmpDir?: string;
 }
 
-/** Entries per atomic commit of a large build (each commit persists the tree so far). */
+/** Entries per atomic commit when adding to a store that already holds a tree. */
 export const DEFAULT_COMMIT_EVERY = 250_000;
 
 /** What `build` did. */
 export interface BuildResult {
   readonly root: Uint8Array;
+  /** Entries read (lines with an entry, repeated keys included). */
   readonly entries: number;
   /** Node blobs written (for a build into an empty store: every node of the tree). */
   readonly nodes: number;
 }
 
-/** `bintrie build [FILE|-]`: JSON lines of key/value entries → committed tree; prints the root. */
+/**
+ * `bintrie build [FILE|-]`: JSON lines of key/value entries → committed tree; prints the root.
+ *
+ * The input is read, checked and sorted (an external sort, runs in a temporary directory) before
+ * anything is written, so bad input leaves the store untouched. Into an empty store the sorted
+ * entries go through the streaming builder: node batches, the last one holding the root node and
+ * the root record. Into a store with a tree, they are added in chunks, each chunk one atomic
+ * commit of the tree so far. Either way a kill at any moment leaves the store at a committed
+ * root with all of its nodes.
+ */
 export async function runBuild(file: string | undefined, flags: BuildFlags): Promise<void> {
   const target = storeTarget(flags);
-  const { openTree } = await import("@bintrie/core");
+  const maxBatchBytes = batchBytesFromEnvironment();
+  const input = await openInput(file);
+  const core = await import("@bintrie/core");
   const opened = await openStore(target, { create: true });
-  let spool: EntrySpool | undefined;
+  const runs = new FsRunStorage(flags.tmpDir);
+  const counter: EntryCounter = { entries: 0 };
   let result: BuildResult;
   try {
     let tree: BinaryTree;
+    let fresh: boolean;
+    let sorted: AsyncGenerator<TreeEntry>;
+    let first: IteratorResult<TreeEntry>;
     try {
       // Flags that disagree with the store's record fail here, before the input is read.
-      tree = await openTree(opened.store, {
+      assertPlainTree(await readRootRecord(opened.store));
+      tree = await core.openTree(opened.store, {
         ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
-      spool = await readEntries(file);
+      fresh = await holdsNoTree(opened.store);
+      const progress = new Progress("reading");
+      sorted = core.sortEntries(withProgress(readEntryLines(input, counter), counter, progress), {
+        runStorage: runs,
+        duplicates: "last",
+      });
+      // The sort has to read every line before it yields the first entry: a bad line fails here.
+      first = await sorted.next();
+      progress.done();
     } catch (error) {
       await opened.discard();
       throw error;
     }
     try {
-      result = await buildIntoTree(tree, opened, spool, flags.commitEvery ?? DEFAULT_COMMIT_EVERY);
+      const entries = prepend(first, sorted);
+      result = fresh
+        ? await buildFresh(core, opened.store, entries, tree, counter, maxBatchBytes)
+        : await addToTree(tree, opened.store, entries, counter, flags.commitEvery);
     } finally {
       await opened.close();
     }
   } finally {
-    spool?.dispose();
+    await runs.dispose();
   }
   if (flags.json) {
     printLine(
@@ -62,47 +94,116 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   }
 }
 
-/**
- * Adds the spooled entries to `tree` and commits every `commitEvery` entries: each commit is one
- * atomic store batch (nodes, orphan deletes, root record), so a kill at any moment leaves the
- * store at the last committed root with all of its nodes.
- */
-export async function buildIntoTree(
+/** Whether nothing is committed in `store` (no root record, no root node). */
+async function holdsNoTree(store: KVStore): Promise<boolean> {
+  const { ROOT_RECORD_KEY } = await import("@bintrie/core");
+  const { NODE_KEY_PREFIX } = await import("@bintrie/codec");
+  const [record, rootNode] = await store.getMany([ROOT_RECORD_KEY, NODE_KEY_PREFIX]);
+  return record === undefined && rootNode === undefined;
+}
+
+/** An empty store: the streaming builder writes the tree in bounded batches. */
+async function buildFresh(
+  core: typeof import("@bintrie/core"),
+  store: KVStore,
+  entries: AsyncIterable<TreeEntry>,
   tree: BinaryTree,
-  opened: OpenedStore,
-  spool: EntrySpool,
-  commitEvery: number,
+  counter: EntryCounter,
+  maxBatchBytes: number | undefined,
 ): Promise<BuildResult> {
-  const progress = new Progress("building", spool.count);
+  const progress = new Progress("building", counter.entries);
+  let done = 0;
+  const counted = (async function* () {
+    for await (const entry of entries) {
+      yield entry;
+      if ((++done & 0x3fff) === 0) progress.update(done, " entries");
+    }
+  })();
+  try {
+    const built = await core.buildTreeIntoStore(store, counted, {
+      groupDepth: tree.groupDepth,
+      scheme: tree.scheme,
+      ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
+    });
+    return { root: built.root, entries: counter.entries, nodes: built.nodes };
+  } finally {
+    progress.done();
+  }
+}
+
+/**
+ * A store with a committed tree: adds the sorted entries `commitEvery` at a time, each chunk
+ * one atomic batch (nodes, orphan deletes, root record). Sorted chunks touch neighbouring paths,
+ * so each commit rewrites little beyond its own keys.
+ */
+async function addToTree(
+  tree: BinaryTree,
+  store: KVStore,
+  entries: AsyncIterable<TreeEntry>,
+  counter: EntryCounter,
+  commitEvery = DEFAULT_COMMIT_EVERY,
+): Promise<BuildResult> {
+  const progress = new Progress("building", counter.entries);
   const written = new WrittenPaths();
   let done = 0;
   let chunk: TreeEntry[] = [];
+  let root: Uint8Array | undefined;
   const commit = async () => {
     await tree.putMany(chunk);
     done += chunk.length;
     chunk = [];
     const set = tree.commit();
-    await opened.store.batch(tree.nodeSetOperations(set));
+    await store.batch(tree.nodeSetOperations(set));
     written.add(set.writes, set.deletes);
-    if (Number.isFinite(tree.maxNodes)) tree.evict();
     progress.update(done, " entries");
-    return set.root;
+    root = set.root;
   };
-  let root: Uint8Array | undefined;
   try {
-    for (const page of spool.pages()) {
-      const bytes = page.bytes;
-      for (let i = 0; i < page.count; i++) {
-        const at = i * 64;
-        chunk.push({ key: bytes.subarray(at, at + 32), value: bytes.subarray(at + 32, at + 64) });
-        if (chunk.length === commitEvery) root = await commit();
-      }
+    for await (const entry of entries) {
+      chunk.push(entry);
+      if (chunk.length === commitEvery) await commit();
     }
-    if (chunk.length > 0 || root === undefined) root = await commit();
+    if (chunk.length > 0 || root === undefined) await commit();
   } finally {
     progress.done();
   }
-  return { root, entries: spool.count, nodes: written.count };
+  return { root: root!, entries: counter.entries, nodes: written.count };
+}
+
+/** BINTRIE_MAX_BATCH_BYTES: bytes per store batch of a fresh build (default: the core's 4 MiB). */
+function batchBytesFromEnvironment(): number | undefined {
+  const text = process.env.BINTRIE_MAX_BATCH_BYTES;
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new CliError(
+      "BAD_USAGE",
+      `BINTRIE_MAX_BATCH_BYTES must be a positive integer, got ${text}`,
+    );
+  }
+  return value;
+}
+
+/** `first` (already taken from `rest`) followed by the rest. */
+async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  if (first.done === true) return;
+  yield first.value;
+  for (;;) {
+    const next = await rest.next();
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
+
+async function* withProgress<T>(
+  source: AsyncIterable<T>,
+  counter: EntryCounter,
+  progress: Progress,
+): AsyncGenerator<T> {
+  for await (const item of source) {
+    yield item;
+    if ((counter.entries & 0xffff) === 0) progress.update(counter.entries, " entries read");
+  }
 }
 
 /**

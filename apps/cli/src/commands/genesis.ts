@@ -4,7 +4,7 @@ import { readGenesisAlloc } from "../genesis-file.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
-import { isEmptyRoot, readRootRecord } from "../root-record.js";
+import { assertPlainTree, isEmptyRoot, readRootRecord } from "../root-record.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface GenesisFlags extends StoreFlags {
@@ -30,6 +30,7 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
     let tree: Awaited<ReturnType<typeof openTree>>;
     try {
       const record = await readRootRecord(opened.store);
+      assertPlainTree(record);
       if (record !== undefined && !isEmptyRoot(record.root)) {
         const where = target.kind === "level" ? `the database at ${target.dir}` : "the store";
         throw new CliError(
@@ -44,8 +45,10 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
       // Everything that can reject the input runs before the single write below.
       accounts = applyGenesisAlloc(tree, alloc).accounts;
       if (flags.mpt) {
-        const { mptStateRoot } = await import("../mpt-state-root.js");
-        mptRoot = await mptStateRoot(alloc);
+        // The MPT state of the same alloc, built in memory only for its root.
+        const { buildMptBase } = await import("@bintrie/transition");
+        const { MemoryStore } = await import("@bintrie/core");
+        mptRoot = (await buildMptBase(new MemoryStore(), alloc)).root;
       }
     } catch (error) {
       await opened.discard();

@@ -17,7 +17,9 @@ export async function runGet(keyText: string, flags: GetFlags): Promise<void> {
     const tree = await openCommittedTree(opened.store);
     const [value] = await tree.getMany([key]);
     if (flags.json) {
-      printLine(JSON.stringify({ key: toHex(key), value: value === undefined ? null : toHex(value) }));
+      printLine(
+        JSON.stringify({ key: toHex(key), value: value === undefined ? null : toHex(value) }),
+      );
     } else if (value !== undefined) {
       printLine(toHex(value));
     }

@@ -27,7 +27,10 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
   } finally {
     await opened.close();
   }
-  const where = at.depth === 0 ? "the root path" : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
+  const where =
+    at.depth === 0
+      ? "the root path"
+      : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
   if (blob === undefined) throw new CliError("NOT_FOUND", `no node stored at ${where}`);
   let node: DecodedNode;
   try {
@@ -40,7 +43,9 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
     );
   }
   const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
-  const hasher = getHasher(hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]));
+  const hasher = getHasher(
+    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
+  );
   const described = describeNode(at, blob, node, toHex(nodeBlobHash(hasher, node)));
   printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
 }

@@ -1,6 +1,7 @@
 import { parseHexArg, toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
+import { assertPlainTree, readRootRecord } from "../root-record.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface PutFlags extends StoreFlags {
@@ -19,6 +20,7 @@ export async function runPut(keyText: string, valueText: string, flags: PutFlags
   try {
     let tree: Awaited<ReturnType<typeof openTree>>;
     try {
+      assertPlainTree(await readRootRecord(opened.store));
       tree = await openTree(opened.store, {
         ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),

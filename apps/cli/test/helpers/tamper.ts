@@ -11,7 +11,9 @@ export async function tamperNode(
   try {
     const key = nodeDbKey(Uint8Array.from(Buffer.from(pathHex.slice(2), "hex")));
     const next = change(await store.get(key));
-    await store.batch(next === undefined ? [{ type: "del", key }] : [{ type: "put", key, value: next }]);
+    await store.batch(
+      next === undefined ? [{ type: "del", key }] : [{ type: "put", key, value: next }],
+    );
   } finally {
     await store.close();
   }

@@ -48,6 +48,8 @@ export function entryLines(entries: readonly { key: string; value: string }[]): 
 /** `bintrie nodes` lines expected for a node set: sorted by path bytes. */
 export function expectedNodeLines(records: readonly { path: string; blob: string }[]): string[] {
   return [...records]
-    .sort((a, b) => Buffer.compare(Buffer.from(a.path.slice(2), "hex"), Buffer.from(b.path.slice(2), "hex")))
+    .sort((a, b) =>
+      Buffer.compare(Buffer.from(a.path.slice(2), "hex"), Buffer.from(b.path.slice(2), "hex")),
+    )
     .map((r) => JSON.stringify({ path: r.path, blob: r.blob }));
 }

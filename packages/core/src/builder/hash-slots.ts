@@ -36,7 +36,20 @@ export class HashSlots {
 
   /** Writes the hash in `slot` (or 32 zero bytes for EMPTY_SLOT) to out[offset..offset+32). */
   write(slot: number, out: Uint8Array, offset: number): void {
-    if (slot === EMPTY_SLOT) out.fill(0, offset, offset + 32);
-    else out.set(this.bytes.subarray(slot << 5, (slot << 5) + 32), offset);
+    // Byte loops rather than set(subarray(…)): no view object per hash on this hot path.
+    if (slot === EMPTY_SLOT) {
+      for (let i = 0; i < 32; i++) out[offset + i] = 0;
+      return;
+    }
+    const bytes = this.bytes;
+    const from = slot << 5;
+    for (let i = 0; i < 32; i++) out[offset + i] = bytes[from + i]!;
+  }
+
+  /** Stores src[offset..offset+32) as the hash in `slot` (the table must hold the slot). */
+  read(slot: number, src: Uint8Array, offset: number): void {
+    const bytes = this.bytes;
+    const to = slot << 5;
+    for (let i = 0; i < 32; i++) bytes[to + i] = src[offset + i]!;
   }
 }

@@ -10,6 +10,7 @@ export { BuilderError, type BuilderErrorCode } from "./builder-error.js";
 export type { NodeSink } from "./node-sink.js";
 export type { RunStorage } from "./run-storage.js";
 export { DEFAULT_RUN_BYTES, type SortEntriesOptions, sortEntries } from "./sort-entries.js";
+export { StemBlobHasher, type StemBlobHasherOptions } from "./stem-blob-hasher.js";
 export {
   DEFAULT_STEM_BATCH_SIZE,
   StreamingBuilder,

@@ -117,11 +117,8 @@ export class NodeOpLog {
         slots.write(this.#right[i]!, msg, at + 32);
       }
       hasher.hash64Batch(msg, 0, end - start, digests, 0);
-      const bytes = slots.bytes;
-      for (let j = start; j < end; j++) {
-        const at = (j - start) << 5;
-        bytes.set(digests.subarray(at, at + 32), (this.#outBase + order[j]!) << 5);
-      }
+      for (let j = start; j < end; j++)
+        slots.read(this.#outBase + order[j]!, digests, (j - start) << 5);
       start = end;
     }
   }

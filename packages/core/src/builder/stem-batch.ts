@@ -24,7 +24,9 @@ export class StemBatch {
   readonly #pos: Uint16Array;
   readonly #seg: Uint32Array;
   readonly #out: Uint8Array;
+  readonly #out32: Uint32Array;
   readonly #pairs: Uint8Array;
+  readonly #pairs32: Uint32Array;
   readonly #final: Uint32Array;
 
   constructor(maxStems: number, maxValues: number) {
@@ -36,7 +38,9 @@ export class StemBatch {
     this.#pos = new Uint16Array(maxValues);
     this.#seg = new Uint32Array(maxStems + 1);
     this.#out = new Uint8Array(maxValues * 32);
+    this.#out32 = new Uint32Array(this.#out.buffer);
     this.#pairs = new Uint8Array(Math.max(maxValues, maxStems) * 64);
+    this.#pairs32 = new Uint32Array(this.#pairs.buffer);
     this.#final = new Uint32Array(maxStems);
   }
 
@@ -87,14 +91,15 @@ export class StemBatch {
     if (n === 0) return;
     const seg = this.#seg;
     const pos = this.#pos;
-    const out = this.#out;
-    const msg = this.#pairs;
+    const out = this.#out32;
+    const msg = this.#pairs32;
     const v = this.#values;
     seg[n] = v;
     if (v > 0) {
-      hasher.hash32Batch(this.#leaves, 0, v, out, 0);
+      hasher.hash32Batch(this.#leaves, 0, v, this.#out, 0);
       // 8 fold levels; a lone child pairs with 32 zero bytes (leaf hashes of present values are
-      // never zero, so geth's zero-pair rule never fires here).
+      // never zero, so geth's zero-pair rule never fires here). Copies go word by word through
+      // Uint32 views: no view object per node.
       for (let level = 0; level < 8; level++) {
         let m = 0;
         let segStart = seg[0]!;
@@ -104,19 +109,20 @@ export class StemBatch {
           let i = segStart;
           while (i < segEnd) {
             const p = pos[i]!;
-            const dst = m << 6;
+            const dst = m << 4;
+            const src = i << 3;
             if ((p & 1) === 0) {
-              msg.set(out.subarray(i << 5, (i << 5) + 32), dst);
+              for (let w = 0; w < 8; w++) msg[dst + w] = out[src + w]!;
               if (i + 1 < segEnd && pos[i + 1] === p + 1) {
-                msg.set(out.subarray((i + 1) << 5, ((i + 1) << 5) + 32), dst + 32);
+                for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + 8 + w]!;
                 i += 2;
               } else {
-                msg.fill(0, dst + 32, dst + 64);
+                for (let w = 8; w < 16; w++) msg[dst + w] = 0;
                 i += 1;
               }
             } else {
-              msg.fill(0, dst, dst + 32);
-              msg.set(out.subarray(i << 5, (i << 5) + 32), dst + 32);
+              for (let w = 0; w < 8; w++) msg[dst + w] = 0;
+              for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + w]!;
               i += 1;
             }
             pos[m] = p >>> 1;
@@ -125,36 +131,34 @@ export class StemBatch {
           segStart = segEnd;
         }
         seg[n] = m;
-        hasher.hash64Batch(msg, 0, m, out, 0);
+        hasher.hash64Batch(this.#pairs, 0, m, this.#out, 0);
       }
     }
     // Stem hash = H(stem ‖ 0x00 ‖ subtree root); a stem without values has root 0^32.
+    const pairs = this.#pairs;
     const final = this.#final;
     let m = 0;
     for (let s = 0; s < n; s++) {
       if (this.#prehashed[s] === 1) continue;
       const blob = this.blobs[s]!;
       const dst = m << 6;
-      msg.set(blob.subarray(1, 32), dst);
-      msg[dst + 31] = 0;
+      for (let b = 0; b < 31; b++) pairs[dst + b] = blob[1 + b]!;
+      pairs[dst + 31] = 0;
+      const words = (dst + 32) >>> 2;
       if (seg[s + 1]! > seg[s]!) {
-        const r = seg[s]! << 5;
-        msg.set(out.subarray(r, r + 32), dst + 32);
+        const r = seg[s]! << 3;
+        for (let w = 0; w < 8; w++) msg[words + w] = out[r + w]!;
       } else {
-        msg.fill(0, dst + 32, dst + 64);
+        for (let w = 0; w < 8; w++) msg[words + w] = 0;
       }
       final[m++] = s;
     }
-    if (m > 0) hasher.hash64Batch(msg, 0, m, msg, 0);
+    if (m > 0) hasher.hash64Batch(pairs, 0, m, pairs, 0);
     slots.ensure(base + n);
-    const bytes = slots.bytes;
-    for (let j = 0; j < m; j++)
-      bytes.set(msg.subarray(j << 5, (j << 5) + 32), (base + final[j]!) << 5);
+    for (let j = 0; j < m; j++) slots.read(base + final[j]!, pairs, j << 5);
     if (this.#prehashedCount > 0) {
       for (let s = 0; s < n; s++) {
-        if (this.#prehashed[s] === 1) {
-          bytes.set(this.#given.subarray(s << 5, (s << 5) + 32), (base + s) << 5);
-        }
+        if (this.#prehashed[s] === 1) slots.read(base + s, this.#given, s << 5);
       }
     }
   }

@@ -13,6 +13,7 @@ import { EMPTY_SLOT, HashSlots, RESIDENT_SLOTS } from "./hash-slots.js";
 import { NodeEmitter } from "./node-emitter.js";
 import { NodeOpLog } from "./node-op-log.js";
 import { StemBatch } from "./stem-batch.js";
+import { assertStemBlob } from "./stem-blob-check.js";
 import { StemSpine } from "./stem-spine.js";
 
 /** Stems hashed together by default: enough to amortize each batch call, small in memory. */
@@ -363,29 +364,6 @@ function assertValue(value: Uint8Array, of: Uint8Array): void {
     throw new BuilderError(
       "INVALID_VALUE",
       `expected a 32-byte value for ${of.length === 31 ? "stem" : "key"} ${describeBytes(of)}, got ${describeInput(value)}`,
-    );
-  }
-}
-
-function assertStemBlob(blob: Uint8Array): void {
-  if (!(blob instanceof Uint8Array) || blob.length < STEM_BLOB_HEADER || blob[0] !== 1) {
-    throw new BuilderError(
-      "INVALID_STEM",
-      `expected a stem blob (01 ‖ stem ‖ bitmap ‖ values), got ${describeInput(blob)}`,
-    );
-  }
-  let count = 0;
-  for (let i = 32; i < STEM_BLOB_HEADER; i++) {
-    let b = blob[i]!;
-    while (b !== 0) {
-      b &= b - 1;
-      count++;
-    }
-  }
-  if (blob.length !== STEM_BLOB_HEADER + count * 32) {
-    throw new BuilderError(
-      "INVALID_STEM",
-      `stem blob of ${describeBytes(blob.subarray(1, 32))} has ${count} bitmap bits and must be ${STEM_BLOB_HEADER + count * 32} bytes, got ${blob.length}`,
     );
   }
 }

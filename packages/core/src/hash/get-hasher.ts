@@ -1,7 +1,7 @@
+import { bestSha256Kernel } from "../sha256/index.js";
 import { createBlake3Hasher } from "./blake3-hasher.js";
 import { HashError } from "./errors.js";
 import type { Hasher, HashFunctionName } from "./hasher.js";
-import { bestSha256Kernel } from "../sha256/index.js";
 import { createSha256Hasher } from "./sha256-hasher.js";
 
 // Created on first use so importing the package does no hashing setup.

@@ -6,7 +6,7 @@ export default defineProject({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     name: "store-level-bench",
-    include: ["bench/**/*.bench.ts"],
+    include: ["bench/**/*.node-bench.ts"],
     environment: "node",
     testTimeout: 600_000,
   },

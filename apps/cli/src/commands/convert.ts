@@ -1,0 +1,132 @@
+import { readFile } from "node:fs/promises";
+import type { GenesisAlloc, KeyScheme } from "@bintrie/core";
+import type { PreimageSource } from "@bintrie/transition";
+import { CliError } from "../cli-error.js";
+import { readGenesisAlloc } from "../genesis-file.js";
+import { parseHexArg, toHex } from "../hex.js";
+import { assertReadableFile } from "../input-source.js";
+import { printLine } from "../line-output.js";
+import { openStore } from "../open-store.js";
+import { Progress } from "../progress.js";
+import { readRootRecord } from "../root-record.js";
+import { type StoreFlags, storeTarget } from "../store-target.js";
+
+export interface ConvertFlags extends StoreFlags {
+  readonly genesis?: string;
+  readonly mptRoot?: string;
+  readonly preimages?: string;
+  readonly groupDepth?: number;
+  readonly scheme?: KeyScheme;
+  readonly step?: number;
+  readonly json?: boolean;
+}
+
+/** Base leaves converted per atomic commit (each commit is a resume point). */
+export const DEFAULT_CONVERT_STEP = 10_000;
+
+/**
+ * `bintrie convert`: MPT state → binary tree in the same store, resumable. With --genesis, the
+ * alloc's MPT state is written into the store first (its base) and its addresses and slots are
+ * the preimages; with --mpt-root, the base is already in the store and --preimages names a JSON
+ * map keccak(key) → key. Conversion commits every --step base leaves together with its cursor,
+ * so a run that is stopped resumes where its last commit ended.
+ */
+export async function runConvert(flags: ConvertFlags): Promise<void> {
+  const target = storeTarget(flags);
+  if ((flags.genesis === undefined) === (flags.mptRoot === undefined)) {
+    throw new CliError("BAD_USAGE", "give either --genesis FILE or --mpt-root ROOT (not both)");
+  }
+  if (flags.genesis !== undefined && flags.preimages !== undefined) {
+    throw new CliError("BAD_USAGE", "--preimages goes with --mpt-root; --genesis supplies its own");
+  }
+  const givenRoot =
+    flags.mptRoot === undefined
+      ? undefined
+      : parseHexArg(flags.mptRoot, "--mpt-root", { bytes: 32 });
+  const alloc = flags.genesis === undefined ? undefined : await readGenesisAlloc(flags.genesis);
+  const transition = await import("@bintrie/transition");
+  const core = await import("@bintrie/core");
+  const preimages: PreimageSource | undefined =
+    alloc !== undefined
+      ? transition.preimagesFromAlloc(alloc)
+      : flags.preimages === undefined
+        ? undefined
+        : await readPreimages(flags.preimages, transition.preimagesFromMap);
+  const opened = await openStore(target, { create: alloc !== undefined });
+  let outcome: {
+    root: Uint8Array;
+    baseRoot: Uint8Array;
+    resumed: boolean;
+    counters: import("@bintrie/transition").ConversionCounters;
+  };
+  try {
+    const record = await readRootRecord(opened.store);
+    const resumed = record !== undefined;
+    let baseRoot: Uint8Array;
+    try {
+      if (alloc !== undefined) {
+        baseRoot = resumed
+          ? (await transition.buildMptBase(new core.MemoryStore(), alloc as GenesisAlloc)).root
+          : (await transition.buildMptBase(opened.store, alloc as GenesisAlloc)).root;
+      } else {
+        baseRoot = givenRoot!;
+      }
+    } catch (error) {
+      await opened.discard();
+      throw error;
+    }
+    const state = await transition.TransitionState.open(opened.store, {
+      baseRoot,
+      ...(preimages === undefined ? {} : { preimages }),
+      ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
+      ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
+    });
+    const progress = new Progress("converting", 1000);
+    try {
+      const last = await state.convertAll({
+        leavesPerStep: flags.step ?? DEFAULT_CONVERT_STEP,
+        onProgress: (p) => progress.update(Math.round(p.fraction * 1000), "‰"),
+      });
+      outcome = { root: state.hash(), baseRoot, resumed, counters: last.counters };
+    } finally {
+      progress.done();
+    }
+  } finally {
+    await opened.close();
+  }
+  if (flags.json) {
+    printLine(
+      JSON.stringify({
+        root: toHex(outcome.root),
+        mptRoot: toHex(outcome.baseRoot),
+        resumed: outcome.resumed,
+        ...outcome.counters,
+      }),
+    );
+  } else {
+    printLine(toHex(outcome.root));
+  }
+}
+
+/** A JSON object of keccak(preimage) → preimage (0x-hex), e.g. a geth preimage dump. */
+async function readPreimages(
+  file: string,
+  fromMap: typeof import("@bintrie/transition").preimagesFromMap,
+): Promise<PreimageSource> {
+  await assertReadableFile(file);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new CliError("BAD_INPUT", `${file}: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new CliError("BAD_INPUT", `${file}: expected a JSON object of hashed key → preimage`);
+  }
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== "string") {
+      throw new CliError("BAD_INPUT", `${file}: the preimage of ${key} must be a hex string`);
+    }
+  }
+  return fromMap(Object.entries(parsed as Record<string, string>));
+}
