@@ -11,25 +11,20 @@ import { makeStemSource } from "./builder-input.mjs";
 const CHUNK = 2048;
 const BLOB = 96; // 01 ‖ stem ‖ bitmap ‖ one value
 
-const { StemBatch } = await import("../dist/builder/stem-batch.js");
-const { HashSlots } = await import("../dist/builder/hash-slots.js");
-const { getHasher } = await import("../dist/index.js");
+const { StemBlobHasher, StreamingBuilder } = await import("../dist/builder/index.js");
 
 /** Hashes the `count` stem blobs packed in `blobs` into a new 32-byte-per-stem buffer. */
-function hashChunk(batch, slots, hasher, blobs, count) {
-  for (let i = 0; i < count; i++) batch.add(blobs.subarray(i * BLOB, (i + 1) * BLOB));
-  batch.hashInto(hasher, slots, 0);
-  batch.clear();
-  return slots.bytes.slice(0, count * 32);
+function hashChunk(hasher, blobs, count) {
+  const views = new Array(count);
+  for (let i = 0; i < count; i++) views[i] = blobs.subarray(i * BLOB, (i + 1) * BLOB);
+  return hasher.hash(views);
 }
 
 if (!isMainThread) {
-  const batch = new StemBatch(CHUNK, CHUNK * 8);
-  const slots = new HashSlots();
-  const hasher = getHasher("sha256");
+  const hasher = new StemBlobHasher();
   parentPort.on("message", ({ seq, blobs, count }) => {
     const bytes = new Uint8Array(blobs);
-    const hashes = hashChunk(batch, slots, hasher, bytes, count);
+    const hashes = hashChunk(hasher, bytes, count);
     parentPort.postMessage({ seq, blobs, hashes: hashes.buffer, count }, [blobs, hashes.buffer]);
   });
 } else {
@@ -40,7 +35,6 @@ if (!isMainThread) {
   };
   const n = Number(option("--stems", 500_000));
   const workerCounts = String(option("--workers", "1,2")).split(",").map(Number);
-  const { StreamingBuilder } = await import("../dist/builder/index.js");
 
   /** A chunk of packed stem blobs (stems start..start+count). */
   function makeChunk(source, start, count) {
@@ -82,14 +76,12 @@ if (!isMainThread) {
     const source = makeStemSource(n);
     const { onNode } = counting();
     const builder = new StreamingBuilder({ onNode });
-    const batch = new StemBatch(CHUNK, CHUNK * 8);
-    const slots = new HashSlots();
-    const hasher = getHasher("sha256");
+    const hasher = new StemBlobHasher();
     const t = performance.now();
     for (let start = 0; start < n; start += CHUNK) {
       const count = Math.min(CHUNK, n - start);
       const blobs = makeChunk(source, start, count);
-      const hashes = hashChunk(batch, slots, hasher, blobs, count);
+      const hashes = hashChunk(hasher, blobs, count);
       for (let i = 0; i < count; i++) {
         builder.addHashedStem(
           blobs.subarray(i * BLOB, (i + 1) * BLOB),
@@ -98,7 +90,11 @@ if (!isMainThread) {
       }
     }
     const root = builder.finish();
-    return { mode: "single thread, hash then addHashedStem", seconds: (performance.now() - t) / 1000, root };
+    return {
+      mode: "single thread, hash then addHashedStem",
+      seconds: (performance.now() - t) / 1000,
+      root,
+    };
   }
 
   async function withWorkers(count) {
@@ -124,7 +120,9 @@ if (!isMainThread) {
         const start = sent * CHUNK;
         const c = Math.min(CHUNK, n - start);
         const blobs = makeChunk(source, start, c);
-        workers[sent % count].postMessage({ seq: sent, blobs: blobs.buffer, count: c }, [blobs.buffer]);
+        workers[sent % count].postMessage({ seq: sent, blobs: blobs.buffer, count: c }, [
+          blobs.buffer,
+        ]);
         sent++;
       }
       const msg = ready.get(nextToFeed);

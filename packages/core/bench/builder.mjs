@@ -25,6 +25,7 @@ async function scenario(name, n, g) {
   let nodes = 0;
   let bytes = 0;
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   let root;
   if (name === "builder") {
     // The sync API: addStem per stem, records counted and dropped.
@@ -51,12 +52,16 @@ async function scenario(name, n, g) {
         yield { key, value: v };
       }
     }
-    const result = await buildTree(entries(), {
-      write(batch) {
-        nodes += batch.length;
-        for (const node of batch) bytes += node.blob.length;
+    const result = await buildTree(
+      entries(),
+      {
+        write(batch) {
+          nodes += batch.length;
+          for (const node of batch) bytes += node.blob.length;
+        },
       },
-    }, { groupDepth: g });
+      { groupDepth: g },
+    );
     root = result.root;
   } else if (name === "tree") {
     const tree = new BinaryTree({ groupDepth: g });
@@ -73,12 +78,17 @@ async function scenario(name, n, g) {
     throw new Error(`unknown scenario ${name}`);
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  // On a shared machine wall time depends on the neighbours; CPU time much less so.
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   return {
     scenario: name,
     stems: n,
     groupDepth: g,
     seconds: Number(seconds.toFixed(2)),
     stemsPerSecond: Math.round(n / seconds),
+    cpuSeconds: Number(cpuSeconds.toFixed(2)),
+    stemsPerCpuSecond: Math.round(n / cpuSeconds),
     nodes,
     blobMiB: Number((bytes / MiB).toFixed(1)),
     peakRssMiB: Math.round(peakRssMiB()),
@@ -123,6 +133,9 @@ if (args[0] === "--scenario") {
     node: process.version,
     rootsAgree: rows.every((r) => r.root === builder.root || r.stems !== n),
     builderSpeedupVsTree: Number((builder.stemsPerSecond / tree.stemsPerSecond).toFixed(2)),
+    builderCpuSpeedupVsTree: Number(
+      (builder.stemsPerCpuSecond / tree.stemsPerCpuSecond).toFixed(2),
+    ),
     builderRssVsTree: Number((builder.peakRssMiB / tree.peakRssMiB).toFixed(3)),
     rows,
   };

@@ -15,7 +15,10 @@
 // - values known at generation time are folded: the IV in round 0 (and what stays constant in rounds 1..3), the
 //   padding words 8..15 of a 32-byte message (and every schedule term made of them), and for a 64-byte message the
 //   whole second (padding) block's schedule with K already added;
-// - loads and stores are big-endian DataView getInt32 / setInt32, which TurboFan inlines as load + bswap.
+// - loads and stores are big-endian DataView getInt32 / setInt32, which TurboFan inlines as load + bswap;
+// - sums list their terms in the order they become ready (T1 = h + K + W + Ch + Sigma1(e), a' = Sigma0(a) + Maj + T1),
+//   because TurboFan keeps JS's left-to-right association: this shortens the per-round dependency chain
+//   (64 B: 357 -> 340 ns, 32 B: 134 -> 122 ns, CPU time on a loaded machine).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -137,14 +140,15 @@ function emitRounds(em, state, kw) {
     const g = role(6);
     const h = role(7);
     const terms = kw(t, em);
+    // Sums are evaluated left to right, so the terms that are ready last (Sigma1(e), then T1) come last.
     const s1 = em.sigma("S1", e, "s");
     const ch = xor(g, and(e, xor(f, g)));
-    const t1 = em.assign("t", sum([h, s1, ch, ...terms]));
+    const t1 = em.assign("t", sum([h, ...terms, ch, s1]));
     state[(3 - t) & 7] = em.assign(SLOT[(3 - t) & 7], sum([d, t1]));
     const ab = em.assign(abName[t & 1], xor(a, b));
     const maj = xor(b, and(ab, bc));
     const s0 = em.sigma("S0", a, "s");
-    state[(7 - t) & 7] = em.assign(SLOT[(7 - t) & 7], sum([t1, s0, maj]));
+    state[(7 - t) & 7] = em.assign(SLOT[(7 - t) & 7], sum([s0, maj, t1]));
     bc = ab;
   }
 }

@@ -1,3 +1,4 @@
+export * from "./builder/index.js";
 export * from "./embedding/index.js";
 export * from "./genesis/index.js";
 export * from "./hash/index.js";

@@ -4,6 +4,7 @@ import {
   BuilderError,
   type BuildInput,
   buildTree,
+  StemBlobHasher,
   type StemEntry,
   StreamingBuilder,
 } from "../src/builder/index.js";
@@ -50,6 +51,21 @@ function keyOf(stem: Uint8Array, sub: number): Uint8Array {
 }
 
 const V = (b: number) => new Uint8Array(32).fill(b);
+
+function stemBlob(
+  stem: Uint8Array,
+  values: readonly (Uint8Array | null | undefined)[],
+): Uint8Array {
+  const present = values.flatMap((v, sub) => (v ? [[sub, v] as const] : []));
+  const blob = new Uint8Array(64 + 32 * present.length);
+  blob[0] = 1;
+  blob.set(stem, 1);
+  present.forEach(([sub, v], j) => {
+    blob[32 + (sub >> 3)]! |= 0x80 >> (sub & 7);
+    blob.set(v, 64 + 32 * j);
+  });
+  return blob;
+}
 
 /** Sorted entries: several keys per stem, stems with shared prefixes. */
 function entriesOf(stems: readonly StemEntry[]): { key: Uint8Array; value: Uint8Array }[] {
@@ -98,24 +114,19 @@ describe("entries: consecutive keys of a stem form one stem", () => {
     expect(firstDifference(writes, expected.writes)).toBeUndefined();
   });
 
-  it("addHashedStem takes stems hashed elsewhere (e.g. by workers)", () => {
-    const stems = randomStems(10, 200, "few");
+  it("addHashedStem takes stems hashed elsewhere (StemBlobHasher, e.g. in workers)", () => {
+    const stems = randomStems(10, 2500, "mixed");
+    const blobs = stems.map(({ stem, values }) => stemBlob(stem, values));
+    const hashes = new StemBlobHasher().hash(blobs);
+    // The batch hasher agrees with the one-stem reference hash.
     const hasher = getHasher("sha256");
+    stems.forEach(({ stem, values }, i) => {
+      expect(hex(hashes.subarray(i * 32, i * 32 + 32))).toBe(hex(hashStem(hasher, stem, values)));
+    });
     const { builder, writes } = collect({ groupDepth: 5, stemBatchSize: 16 });
     stems.forEach(({ stem, values }, i) => {
-      if (i % 3 === 0) {
-        builder.addStem(stem, values);
-        return;
-      }
-      const present = values.flatMap((v, sub) => (v ? [[sub, v] as const] : []));
-      const blob = new Uint8Array(64 + 32 * present.length);
-      blob[0] = 1;
-      blob.set(stem, 1);
-      present.forEach(([sub, v], j) => {
-        blob[32 + (sub >> 3)]! |= 0x80 >> (sub & 7);
-        blob.set(v, 64 + 32 * j);
-      });
-      builder.addHashedStem(blob, hashStem(hasher, stem, values));
+      if (i % 3 === 0) builder.addStem(stem, values);
+      else builder.addHashedStem(blobs[i]!, hashes.slice(i * 32, i * 32 + 32));
     });
     const root = builder.finish();
     const expected = referenceCommit(stems, 5);
@@ -265,6 +276,12 @@ describe("input errors name the offending input", () => {
     expect(thrown(() => builder.addHashedStem(blob, new Uint8Array(31))).code).toBe(
       "INVALID_VALUE",
     );
+    expect(thrown(() => new StemBlobHasher().hash([blob, new Uint8Array(96)])).code).toBe(
+      "INVALID_STEM",
+    );
+    expect(
+      thrown(() => new StemBlobHasher({ scheme: "blake3-be", hasher: getHasher("sha256") })).code,
+    ).toBe("INVALID_OPTION");
   });
 
   it("bad options", () => {

@@ -9,7 +9,12 @@ export { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree
 export { BuilderError, type BuilderErrorCode } from "./builder-error.js";
 export type { NodeSink } from "./node-sink.js";
 export type { RunStorage } from "./run-storage.js";
-export { DEFAULT_RUN_BYTES, type SortEntriesOptions, sortEntries } from "./sort-entries.js";
+export {
+  DEFAULT_MAX_MERGE_FAN_IN,
+  DEFAULT_RUN_BYTES,
+  type SortEntriesOptions,
+  sortEntries,
+} from "./sort-entries.js";
 export { StemBlobHasher, type StemBlobHasherOptions } from "./stem-blob-hasher.js";
 export {
   DEFAULT_STEM_BATCH_SIZE,

@@ -127,28 +127,20 @@ export class StreamingBuilder {
     const sub = key[31]!;
     if (this.#entryOpen) {
       const order = compareStem(key, this.#openStem);
-      if (order === 0) {
-        if (sub <= this.#openLastSub) {
-          const previous = new Uint8Array(32);
-          previous.set(this.#openStem);
-          previous[31] = this.#openLastSub;
-          throw new BuilderError(
-            sub === this.#openLastSub ? "DUPLICATE_KEY" : "KEY_OUT_OF_ORDER",
-            sub === this.#openLastSub
-              ? `duplicate key ${describeBytes(key)}: it was already added`
-              : `key ${describeBytes(key)} does not follow the previous key ${describeBytes(previous)} (keys must strictly increase)`,
-          );
-        }
+      if (order === 0 && sub > this.#openLastSub) {
         this.#appendValue(sub, value);
         return;
       }
-      if (order < 0) {
-        const previous = new Uint8Array(32);
-        previous.set(this.#openStem);
-        previous[31] = this.#openLastSub;
+      if (order === 0 && sub === this.#openLastSub) {
+        throw new BuilderError(
+          "DUPLICATE_KEY",
+          `duplicate key ${describeBytes(key)}: it was already added`,
+        );
+      }
+      if (order <= 0) {
         throw new BuilderError(
           "KEY_OUT_OF_ORDER",
-          `key ${describeBytes(key)} does not follow the previous key ${describeBytes(previous)} (keys must strictly increase)`,
+          `key ${describeBytes(key)} does not follow the previous key ${describeBytes(this.#previousKey())} (keys must strictly increase)`,
         );
       }
       this.#run(() => this.#closeEntryStem());
@@ -235,6 +227,14 @@ export class StreamingBuilder {
     });
   }
 
+  /** The last key given to addEntry (the open stem and its last subindex). */
+  #previousKey(): Uint8Array {
+    const key = new Uint8Array(32);
+    key.set(this.#openStem);
+    key[31] = this.#openLastSub;
+    return key;
+  }
+
   #appendValue(sub: number, value: Uint8Array): void {
     this.#openValues.set(value, this.#openCount << 5);
     this.#openCount++;
@@ -264,7 +264,8 @@ export class StreamingBuilder {
   }
 
   #enqueue(blob: Uint8Array, hash: Uint8Array | undefined): void {
-    this.#lastStem.set(blob.subarray(1, 32));
+    const last = this.#lastStem;
+    for (let i = 0; i < 31; i++) last[i] = blob[1 + i]!;
     this.#hasLast = true;
     this.#batch.add(blob, hash);
     this.#stems++;

@@ -27,9 +27,6 @@ export const SIMD_PROBE: readonly number[] = [
   0x02, 0x01, 0x00, 0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x11, 0x0b,
 ];
 
-/** Batches of at most this many messages are copied byte by byte (cheaper than creating subarrays). */
-const SMALL_COPY = 4;
-
 function decodeBase64(s: string): Uint8Array {
   const map = new Uint8Array(128);
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -58,7 +55,7 @@ function decodeBase64(s: string): Uint8Array {
  *
  * Inputs are copied into the module's linear memory in chunks of up to 1024 messages, hashed, and the digests are
  * copied out. Counts that are not a multiple of 4 also hash up to 3 stale lanes, whose results are discarded.
- * Each kernel owns its memory (about 100 KiB, never grown), so kernels are independent.
+ * Each kernel owns its own module instance and memory (128 KiB, never grown), so kernels are independent.
  */
 export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256BatchKernel | undefined {
   const layout = SHA256_WASM_LAYOUT;
@@ -97,15 +94,9 @@ export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256Batch
       const n = Math.min(count, CHUNK);
       const inLen = n * size;
       const outLen = n * 32;
-      if (n <= SMALL_COPY) {
-        for (let i = 0; i < inLen; i++) mem[IN + i] = src[so + i]!;
-        kernel(IN, OUT, (n + 3) >> 2);
-        for (let i = 0; i < outLen; i++) dst[dq + i] = mem[OUT + i]!;
-      } else {
-        mem.set(src.subarray(so, so + inLen), IN);
-        kernel(IN, OUT, (n + 3) >> 2);
-        dst.set(mem.subarray(OUT, OUT + outLen), dq);
-      }
+      mem.set(src.subarray(so, so + inLen), IN);
+      kernel(IN, OUT, (n + 3) >> 2);
+      dst.set(mem.subarray(OUT, OUT + outLen), dq);
       // In place (dst === src, dq === so): the digests of this chunk end before the next chunk's messages start.
       so += inLen;
       dq += outLen;
