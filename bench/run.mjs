@@ -36,11 +36,18 @@ const ratio = (a, b) => (a == null || b == null ? null : a / b);
 const m = rows.bintrie_1m;
 const doc = {
   date: new Date().toISOString(),
-  machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memory_GiB: os.totalmem() / 2 ** 30 },
+  machine: {
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    memory_GiB: os.totalmem() / 2 ** 30,
+  },
   node: process.version,
   quick,
   goals: {
-    insert_root_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.insert_root_ms, rows.bintrie_10k.insert_root_ms),
+    insert_root_10k_speedup_vs_ethereumjs: ratio(
+      rows.ethereumjs_10k.insert_root_ms,
+      rows.bintrie_10k.insert_root_ms,
+    ),
     wall_over_hash_floor_1m: m?.wall_over_hash_floor ?? null,
     kernel_over_crypto_hash: rows.kernel.kernel_over_crypto_hash,
     kernel32_over_crypto_hash: rows.kernel.kernel32_over_crypto_hash,
@@ -50,12 +57,19 @@ const doc = {
   },
   ratios: {
     get_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.get_ms, rows.bintrie_10k.get_ms),
-    update_1000_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.update_ms, rows.bintrie_10k.update_ms),
+    update_1000_10k_speedup_vs_ethereumjs: ratio(
+      rows.ethereumjs_10k.update_ms,
+      rows.bintrie_10k.update_ms,
+    ),
     roots_agree_10k: rows.ethereumjs_10k.root === rows.bintrie_10k.root,
-    roots_after_updates_agree_10k: rows.ethereumjs_10k.root_after_updates === rows.bintrie_10k.root_after_updates,
+    roots_after_updates_agree_10k:
+      rows.ethereumjs_10k.root_after_updates === rows.bintrie_10k.root_after_updates,
   },
   rows,
 };
 mkdirSync(new URL("../.bench-out/", import.meta.url), { recursive: true });
-writeFileSync(new URL(`../.bench-out/bench${quick ? "-quick" : ""}.json`, import.meta.url), `${JSON.stringify(doc, null, 2)}\n`);
+writeFileSync(
+  new URL(`../.bench-out/bench${quick ? "-quick" : ""}.json`, import.meta.url),
+  `${JSON.stringify(doc, null, 2)}\n`,
+);
 console.log(JSON.stringify(doc, null, 2));

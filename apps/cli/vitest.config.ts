@@ -5,7 +5,7 @@ export default defineProject({
     name: "cli",
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // Tests spawn the built binary; a busy 2-core machine makes each spawn slower.
+    // Each test spawns the binary several times; a busy 2-core machine makes spawns slow.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

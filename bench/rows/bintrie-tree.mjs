@@ -11,7 +11,14 @@ const u = Number(process.argv[4] ?? 1000);
 const scheme = hashName === "blake3" ? "blake3-be" : "sha256-be";
 const { keys, values, updates } = workload(n, u);
 const hasher = getHasher(hashName);
-const res = { impl: "@bintrie/core", row: "tree", n, hash: hashName, updates: u, node: process.version };
+const res = {
+  impl: "@bintrie/core",
+  row: "tree",
+  n,
+  hash: hashName,
+  updates: u,
+  node: process.version,
+};
 
 const rssBefore = process.memoryUsage().rss;
 const abBefore = process.memoryUsage().arrayBuffers;

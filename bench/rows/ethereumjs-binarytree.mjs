@@ -8,7 +8,14 @@ import { hex, workload } from "./workload.mjs";
 const n = Number(process.argv[2] ?? 10000);
 const u = Number(process.argv[3] ?? 1000);
 const { keys, values, updates } = workload(n, u);
-const res = { impl: "@ethereumjs/binarytree", row: "tree", n, hash: "sha256", updates: u, node: process.version };
+const res = {
+  impl: "@ethereumjs/binarytree",
+  row: "tree",
+  n,
+  hash: "sha256",
+  updates: u,
+  node: process.version,
+};
 const tree = await createBinaryTree({ hashFunction: sha256 });
 const gc = startGcMeter();
 let t = performance.now();

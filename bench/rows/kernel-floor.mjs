@@ -3,7 +3,10 @@ export function measureBatchNs(hasher, size, { n = 4096, runs = 9, minMs = 60 } 
   const src = new Uint8Array(n * size);
   for (let i = 0; i < src.length; i++) src[i] = (i * 131 + 7) & 0xff;
   const dst = new Uint8Array(n * 32);
-  const call = size === 64 ? (k) => hasher.hash64Batch(src, 0, k, dst, 0) : (k) => hasher.hash32Batch(src, 0, k, dst, 0);
+  const call =
+    size === 64
+      ? (k) => hasher.hash64Batch(src, 0, k, dst, 0)
+      : (k) => hasher.hash32Batch(src, 0, k, dst, 0);
   for (let w = 0; w < 20; w++) call(n); // warm up (tier-up)
   const samples = [];
   for (let r = 0; r < runs; r++) {

@@ -26,12 +26,17 @@ function perMessage(fn, size, runs = 7) {
 const crypto = (m) => cryptoHash("sha256", m, "buffer");
 for (const size of [32, 64]) {
   res[`crypto_hash_ns_${size}`] = perMessage(crypto, size);
-  res[`crypto_createHash_ns_${size}`] = perMessage((m) => createHash("sha256").update(m).digest(), size);
+  res[`crypto_createHash_ns_${size}`] = perMessage(
+    (m) => createHash("sha256").update(m).digest(),
+    size,
+  );
   res[`noble_ns_${size}`] = perMessage(nobleSha256, size);
   res[`js_kernel_ns_${size}`] = measureBatchNs(createSha256Hasher(jsSha256Kernel), size);
   const wasm = createWasmSha256Kernel();
   res[`wasm_kernel_ns_${size}`] = wasm ? measureBatchNs(createSha256Hasher(wasm), size) : null;
 }
-res.kernel_over_crypto_hash = res.crypto_hash_ns_64 / (res.wasm_kernel_ns_64 ?? res.js_kernel_ns_64);
-res.kernel32_over_crypto_hash = res.crypto_hash_ns_32 / (res.wasm_kernel_ns_32 ?? res.js_kernel_ns_32);
+res.kernel_over_crypto_hash =
+  res.crypto_hash_ns_64 / (res.wasm_kernel_ns_64 ?? res.js_kernel_ns_64);
+res.kernel32_over_crypto_hash =
+  res.crypto_hash_ns_32 / (res.wasm_kernel_ns_32 ?? res.js_kernel_ns_32);
 console.log(JSON.stringify(res));

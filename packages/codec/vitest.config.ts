@@ -1,5 +1,9 @@
 import { defineProject } from "vitest/config";
 
+// Generous limits: they catch hangs, not slowness (a loaded 2-core CI machine runs property
+// tests and child processes several times slower than an idle one).
+const TIMEOUTS = { testTimeout: 60_000, hookTimeout: 60_000 };
+
 export default defineProject({
-  test: { name: "codec", include: ["test/**/*.test.ts"], environment: "node" },
+  test: { name: "codec", include: ["test/**/*.test.ts"], environment: "node", ...TIMEOUTS },
 });

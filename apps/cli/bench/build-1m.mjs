@@ -63,7 +63,9 @@ try {
   await writeInput(more, Math.max(1, Math.floor(count / 10)), 0x0badf00d);
   const db = join(dir, "db");
   const report = (name, r, extra = "") =>
-    console.log(`${name.padEnd(42)} ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${r.peakMiB.toFixed(0).padStart(5)} MiB  ${extra}`);
+    console.log(
+      `${name.padEnd(42)} ${r.seconds.toFixed(2).padStart(7)} s  peak RSS ${r.peakMiB.toFixed(0).padStart(5)} MiB  ${extra}`,
+    );
   console.log(`input: ${count} lines, ${((await stat(input)).size / 2 ** 20).toFixed(0)} MiB`);
   const built = await measure(["build", input, "--db", db, "--json"]);
   report(`build ${count} (empty store)`, built, built.out.trim());

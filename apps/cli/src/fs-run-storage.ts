@@ -1,7 +1,10 @@
-import { createReadStream } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { RunStorage } from "@bintrie/core";
 
 /** Bytes per read of a run file during the merge. */
 const READ_CHUNK = 1 << 20;
@@ -10,9 +13,8 @@ const READ_CHUNK = 1 << 20;
  * The external sort's run storage on a Node file system: each sorted run is one file in a
  * private temporary directory (under `parent`, default the OS temp directory), read back in
  * 1 MiB chunks and deleted once merged. `dispose()` removes the directory and whatever is left.
- * Structurally a core `RunStorage`.
  */
-export class FsRunStorage {
+export class FsRunStorage implements RunStorage {
   readonly #parent: string;
   #dir: Promise<string> | undefined;
   #runs = 0;
@@ -21,11 +23,11 @@ export class FsRunStorage {
     this.#parent = parent;
   }
 
-  /** Writes one run; `run` is copied to disk before the promise settles. */
-  async writeRun(run: Uint8Array): Promise<string> {
+  /** Writes one run, streamed chunk by chunk into its own file. */
+  async writeRun(chunks: AsyncIterable<Uint8Array>): Promise<string> {
     this.#dir ??= mkdtemp(join(this.#parent, "bintrie-sort-"));
     const file = join(await this.#dir, `run-${this.#runs++}.bin`);
-    await writeFile(file, run);
+    await pipeline(Readable.from(chunks, { objectMode: false }), createWriteStream(file));
     return file;
   }
 

@@ -90,7 +90,7 @@ entries win over earlier ones with the same key.`,
     .option("--json", 'print {"root":"0x…","entries":N,"nodes":M}')
     .option(
       "--commit-every <N>",
-      "entries per atomic commit when adding to a store that holds a tree (default 250000)",
+      "entries per atomic commit when adding to a store that holds a tree (default 50000)",
       integerParser(1),
     )
     .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")
@@ -266,11 +266,11 @@ the root. With --mpt, a second line holds the Merkle-Patricia state root of the 
     .command("key")
     .summary("print the tree key of an account field, slot or code chunk")
     .description(
-      para`Prints EIP-7864 tree keys of ADDRESS, one per line: the BASIC_DATA key by default, or those of
-the selectors given (they may repeat and combine; output order: basic data, code hash, slots,
-chunks).`,
+      para`Prints EIP-7864 tree keys of ADDRESS (or of several addresses, one after the other), one per
+line: the BASIC_DATA key by default, or those of the selectors given (they may repeat and
+combine; output order: basic data, code hash, slots, chunks).`,
     )
-    .argument("<ADDRESS>", "20-byte address, 0x-hex")
+    .argument("<ADDRESS...>", "20-byte address, 0x-hex")
     .option(
       "--slot <S>",
       "storage slot: 0x-hex (at most 32 bytes) or decimal (repeatable)",
@@ -280,7 +280,7 @@ chunks).`,
     .option("--basic-data", "the BASIC_DATA leaf key (subindex 0)")
     .option("--code-hash", "the CODE_HASH leaf key (subindex 1)")
     .addOption(schemeOption())
-    .option("--json", 'print {"address","scheme","keys":[{"kind","key",…}]}')
+    .option("--json", 'print {"address","scheme","keys":[{"kind","key",…}]} per address')
     .addHelpText(
       "after",
       examples([
@@ -289,23 +289,23 @@ chunks).`,
         "bintrie key 0x0100000000000000000000000000000000000000 --chunk 0 --chunk 128",
       ]),
     )
-    .action(async (address: string, flags) => {
+    .action(async (addresses: string[], flags) => {
       const { runKey } = await import("./commands/key.js");
-      await runKey(address, flags);
+      await runKey(addresses, flags);
     });
 
   program
     .command("chunkify")
     .summary("print the 32-byte code chunks of some EVM code")
     .description(
-      "Prints the EIP-7864 code chunks of HEXCODE, one per line (byte 0: leading PUSH-data bytes; 1..31: code).",
+      "Prints the EIP-7864 code chunks of HEXCODE, one per line (byte 0: leading PUSH-data bytes; 1..31: code); several codes are separated by a blank line.",
     )
-    .argument("<HEXCODE>", "EVM code, 0x-hex")
-    .option("--json", "print a JSON array of chunks")
+    .argument("<HEXCODE...>", "EVM code, 0x-hex")
+    .option("--json", "print a JSON array of chunks per code and line")
     .addHelpText("after", examples(["bintrie chunkify 0x6001600201"]))
-    .action(async (code: string, flags) => {
+    .action(async (codes: string[], flags) => {
       const { runChunkify } = await import("./commands/key.js");
-      await runChunkify(code, flags);
+      await runChunkify(codes, flags);
     });
 
   withStore(

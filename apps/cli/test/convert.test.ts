@@ -24,7 +24,11 @@ function fixture(): { alloc: GenesisAlloc; mptRoot: string; binaryRoot: string }
   const [, test] = Object.entries(tests).find(([name]) => name.includes("fork_Osaka"))!;
   const tree = new BinaryTree();
   applyGenesisAlloc(tree, test.pre);
-  return { alloc: test.pre, mptRoot: test.genesisBlockHeader.stateRoot, binaryRoot: hexOf(tree.hash()) };
+  return {
+    alloc: test.pre,
+    mptRoot: test.genesisBlockHeader.stateRoot,
+    binaryRoot: hexOf(tree.hash()),
+  };
 }
 
 const FIXTURE = fixture();
@@ -49,7 +53,16 @@ describe("convert", () => {
 
   it("converts a blockchain test's genesis: the fixture's MPT root in, the fresh genesis root out", async () => {
     const db = join(dir, "fixture");
-    const result = await runCli(["convert", "--db", db, "--genesis", genesisFile, "--step", "7", "--json"]);
+    const result = await runCli([
+      "convert",
+      "--db",
+      db,
+      "--genesis",
+      genesisFile,
+      "--step",
+      "7",
+      "--json",
+    ]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({
@@ -62,7 +75,9 @@ describe("convert", () => {
     // The converted store is an ordinary committed tree for every other command.
     const verify = await runCli(["verify", "--db", db, "--strict"]);
     expect(verify.code).toBe(0);
-    const [address, account] = Object.entries(FIXTURE.alloc).find(([, a]) => (a.code ?? "0x") !== "0x")!;
+    const [address, account] = Object.entries(FIXTURE.alloc).find(
+      ([, a]) => (a.code ?? "0x") !== "0x",
+    )!;
     const code = await runCli(["code", "--db", db, address]);
     expect(code.stdout).toBe(`${account.code!.toLowerCase()}\n`);
     // Running it again finds the conversion done.
@@ -79,9 +94,13 @@ describe("convert", () => {
       const db = join(dir, `killed-${round}`);
       const delay = 150 + Math.floor(Math.random() * 900);
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, "convert", "--db", db, "--genesis", genesisFile, "--step", "1"], {
-          stdio: "ignore",
-        });
+        const child = spawn(
+          process.execPath,
+          [BIN, "convert", "--db", db, "--genesis", genesisFile, "--step", "1"],
+          {
+            stdio: "ignore",
+          },
+        );
         const timer = setTimeout(() => child.kill("SIGKILL"), delay);
         child.on("error", reject);
         child.on("close", () => {
@@ -113,20 +132,42 @@ describe("convert", () => {
     const file = join(dir, "preimages.json");
     // Without the preimages, conversion cannot name the accounts: exit 2.
     await writeFile(file, "{}");
-    const missing = await runCli(["convert", "--db", db, "--mpt-root", FIXTURE.mptRoot, "--preimages", file]);
+    const missing = await runCli([
+      "convert",
+      "--db",
+      db,
+      "--mpt-root",
+      FIXTURE.mptRoot,
+      "--preimages",
+      file,
+    ]);
     expect(missing.code).toBe(2);
     expect(lines(missing.stderr)).toHaveLength(1);
     await writeFile(file, JSON.stringify(preimages));
-    const result = await runCli(["convert", "--db", db, "--mpt-root", FIXTURE.mptRoot, "--preimages", file]);
+    const result = await runCli([
+      "convert",
+      "--db",
+      db,
+      "--mpt-root",
+      FIXTURE.mptRoot,
+      "--preimages",
+      file,
+    ]);
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(`${FIXTURE.binaryRoot}\n`);
   });
 
   it.each([
     [["convert", "--store", "memory"], /either --genesis FILE or --mpt-root ROOT/],
-    [["convert", "--store", "memory", "--genesis", "g.json", "--mpt-root", `0x${"00".repeat(32)}`], /either --genesis/],
+    [
+      ["convert", "--store", "memory", "--genesis", "g.json", "--mpt-root", `0x${"00".repeat(32)}`],
+      /either --genesis/,
+    ],
     [["convert", "--store", "memory", "--mpt-root", "0x12"], /--mpt-root must be 32 bytes/],
-    [["convert", "--store", "memory", "--genesis", "no-such.json"], /cannot read no-such\.json: no such file/],
+    [
+      ["convert", "--store", "memory", "--genesis", "no-such.json"],
+      /cannot read no-such\.json: no such file/,
+    ],
   ])("bad usage %j: exit 2, one line", async (args, message) => {
     const result = await runCli(args, { cwd: dir });
     expect(result.code).toBe(2);

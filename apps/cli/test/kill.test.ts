@@ -11,7 +11,7 @@ type Entry = { key: string; value: string };
 
 const ENTRIES = randomEntries(2400, 99);
 const COMMIT_EVERY = 150;
-const ROUNDS = 3;
+const ROUNDS = 2;
 const ZERO_ROOT = `0x${"00".repeat(32)}`;
 
 /**
@@ -39,9 +39,16 @@ function rootOf(entries: readonly Entry[]): string {
 }
 
 /** Spawns `bintrie build` and SIGKILLs it after `delayMs` (or lets it finish first). */
-function buildAndKill(args: readonly string[], delayMs: number): Promise<string> {
+function buildAndKill(
+  args: readonly string[],
+  delayMs: number,
+  env: Readonly<Record<string, string>>,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "build", ...args], { stdio: "ignore" });
+    const child = spawn(process.execPath, [BIN, "build", ...args], {
+      stdio: "ignore",
+      env: { ...process.env, ...env },
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
     child.on("error", reject);
     child.on("close", (code, signal) => {
@@ -59,42 +66,42 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("a SIGKILLed build leaves the store at a committed root with every node intact", () => {
+  // Small store batches make a first build write many batches before its last (root) one.
+  const SMALL_BATCHES = { BINTRIE_MAX_BATCH_BYTES: "16384" };
   it.each([
-    ["into an empty store", [] as Entry[], ENTRIES],
-    ["into a store with a committed tree", ENTRIES.slice(0, 900), ENTRIES.slice(900)],
-  ])("%s", async (name, base, added) => {
-    const file = join(dir, `${name.length}.jsonl`);
+    ["into an empty store", [] as Entry[], ENTRIES, {}],
+    ["into an empty store, in small batches", [] as Entry[], ENTRIES, SMALL_BATCHES],
+    ["into a store with a committed tree", ENTRIES.slice(0, 900), ENTRIES.slice(900), {}],
+  ])("%s", async (name, base, added, env) => {
+    const file = join(dir, `${name.replace(/\W+/g, "-")}.jsonl`);
     await writeFile(file, entryLines(added));
     const allowed = committableRoots(base, added);
     const finalRoot = rootOf([...base, ...added]);
     // How long an uninterrupted build takes here, to spread the kills over it.
-    const seed = join(dir, `seed-${name.length}`);
+    const seed = join(dir, `seed-${name.replace(/\W+/g, "-")}`);
     if (base.length > 0) {
       const seeded = await runCli(["build", "--db", seed], { input: entryLines(base) });
       expect(seeded.code).toBe(0);
     }
-    const timing = join(dir, `timing-${name.length}`);
+    const timing = join(dir, `timing-${name.replace(/\W+/g, "-")}`);
     if (base.length > 0) await cp(seed, timing, { recursive: true });
     const started = Date.now();
-    const full = await runCli([
-      "build",
-      file,
-      "--db",
-      timing,
-      "--commit-every",
-      String(COMMIT_EVERY),
-    ]);
+    const full = await runCli(
+      ["build", file, "--db", timing, "--commit-every", String(COMMIT_EVERY)],
+      { env },
+    );
     expect(full.stdout).toBe(`${finalRoot}\n`);
     const duration = Date.now() - started;
 
     const seen: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const db = join(dir, `kill-${name.length}-${round}`);
+      const db = join(dir, `kill-${name.replace(/\W+/g, "-")}-${round}`);
       if (base.length > 0) await cp(seed, db, { recursive: true });
       const delay = Math.floor(Math.random() * duration);
       const outcome = await buildAndKill(
         [file, "--db", db, "--commit-every", String(COMMIT_EVERY)],
         delay,
+        env,
       );
       const verify = await runCli(["verify", "--db", db, "--json"]);
       const context = `round ${round}, killed after ${delay} ms of ~${duration} (${outcome})`;
@@ -115,9 +122,11 @@ describe("a SIGKILLed build leaves the store at a committed root with every node
         ).toBe(true);
         seen.push(report.root);
       }
-      // Running the build again completes the tree.
-      const rerun = await runCli(["build", file, "--db", db]);
+      // Running the build again completes the tree, and leaves no garbage behind.
+      const rerun = await runCli(["build", file, "--db", db], { env });
       expect(rerun.stdout, context).toBe(`${finalRoot}\n`);
+      const strict = await runCli(["verify", "--db", db, "--strict"]);
+      expect(strict.code, `${context}: ${strict.stderr}`).toBe(0);
     }
     expect(seen).toHaveLength(ROUNDS);
   });

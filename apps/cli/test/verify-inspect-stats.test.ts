@@ -25,7 +25,7 @@ afterAll(() => cleanup());
 async function built(name: string): Promise<string> {
   const db = join(dir, name);
   const result = await runCli(["build", input, "--db", db, "--group-depth", String(G)]);
-  expect(result.code).toBe(0);
+  expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toBe(`${CASE.root}\n`);
   return db;
 }

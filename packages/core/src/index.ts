@@ -20,12 +20,14 @@ export {
   STORE_FORMAT_VERSION,
 } from "./store/root-record.js";
 export { StoreError, type StoreErrorCode } from "./store/store-error.js";
+export { validateBatchOperations } from "./store/validate-batch.js";
 export type { Account } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,
   DEFAULT_GROUP_DEPTH,
   type DeletionMode,
+  type PersistOptions,
   type TreeEntry,
 } from "./tree/binary-tree.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";

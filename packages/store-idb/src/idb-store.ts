@@ -4,11 +4,11 @@ import {
   type KeyRange,
   type KVStore,
   StoreError,
+  validateBatchOperations,
 } from "@bintrie/core";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
 import { ownedBytes, readBytes } from "./stored-bytes.js";
-import { validateOperations } from "./validate-operations.js";
 
 /** Entries read per transaction by `entries()`: a transaction cannot stay open across awaits. */
 const ENTRIES_CHUNK = 512;
@@ -68,7 +68,7 @@ export class IdbStore implements KVStore {
   /** Applies every put and delete in one readwrite transaction (atomic). */
   async batch(operations: readonly BatchOperation[]): Promise<void> {
     this.#assertOpen("batch");
-    validateOperations(operations);
+    validateBatchOperations(operations);
     if (operations.length === 0) return;
     await this.#transaction("readwrite", "batch", (store) => {
       try {

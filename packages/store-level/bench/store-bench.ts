@@ -61,6 +61,39 @@ function mbps(bytes: number, ms: number): string {
   return `${(bytes / 1024 / 1024 / (ms / 1000)).toFixed(1)} MiB/s`;
 }
 
+/** Wraps a store to add up the time and keys of its getMany calls. */
+function timeReads(inner: KVStore): {
+  store: KVStore;
+  reset(): void;
+  snapshot(): { ms: number; keys: number; calls: number };
+} {
+  let ms = 0;
+  let keys = 0;
+  let calls = 0;
+  const store: KVStore = {
+    get: (key) => inner.get(key),
+    async getMany(list) {
+      const start = performance.now();
+      const out = await inner.getMany(list);
+      ms += performance.now() - start;
+      keys += list.length;
+      calls++;
+      return out;
+    },
+    batch: (operations) => inner.batch(operations),
+    close: () => inner.close(),
+  };
+  return {
+    store,
+    reset() {
+      ms = 0;
+      keys = 0;
+      calls = 0;
+    },
+    snapshot: () => ({ ms, keys, calls }),
+  };
+}
+
 export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBenchResult> {
   const { label, n } = options;
   const lines: string[] = [];
@@ -95,24 +128,32 @@ export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBe
 
   t = performance.now();
   const reopenedStore = await options.open();
-  const reopened = await openTree(reopenedStore);
+  const timed = timeReads(reopenedStore);
+  const reopened = await openTree(timed.store);
   const openMs = performance.now() - t;
   const sample = Math.min(10_000, n);
+  timed.reset();
   t = performance.now();
   const got = await reopened.getMany(keys.slice(0, sample));
   const sampleMs = performance.now() - t;
+  const sampleReads = timed.snapshot();
   let mismatches = 0;
   for (let i = 0; i < sample; i++) if (hex(got[i]!) !== hex(values[i]!)) mismatches++;
   say(
     `reopen ${openMs.toFixed(0)} ms, then getMany of ${sample} keys (cold): ${sampleMs.toFixed(0)} ms = ${rate(sample, sampleMs)} keys`,
   );
+  say(
+    `  of which in store.getMany: ${sampleReads.ms.toFixed(0)} ms for ${sampleReads.keys} node reads in ${sampleReads.calls} calls = ${rate(sampleReads.keys, sampleReads.ms)} reads`,
+  );
 
+  timed.reset();
   t = performance.now();
   const rest = await reopened.getMany(keys.slice(sample));
   const restMs = performance.now() - t;
+  const restReads = timed.snapshot();
   for (let i = sample; i < n; i++) if (hex(rest[i - sample]!) !== hex(values[i]!)) mismatches++;
   say(
-    `getMany of the other ${n - sample} keys: ${restMs.toFixed(0)} ms = ${rate(n - sample, restMs)} keys`,
+    `getMany of the other ${n - sample} keys: ${restMs.toFixed(0)} ms = ${rate(n - sample, restMs)} keys (store.getMany ${restReads.ms.toFixed(0)} ms for ${restReads.keys} node reads = ${rate(restReads.keys, restReads.ms)} reads)`,
   );
 
   const updates = [];

@@ -11,7 +11,7 @@ export function normalizePrefix(prefix: Uint8Array | string | undefined): Uint8A
 }
 
 /** `prefix ‖ key` (the key itself, uncopied, when there is no prefix). */
-export function withPrefix(prefix: Uint8Array, key: Uint8Array): Uint8Array {
+export function prefixed(prefix: Uint8Array, key: Uint8Array): Uint8Array {
   if (prefix.length === 0) return key;
   const out = new Uint8Array(prefix.length + key.length);
   out.set(prefix, 0);

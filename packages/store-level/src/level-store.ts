@@ -1,9 +1,14 @@
-import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import {
+  type BatchOperation,
+  type KeyRange,
+  type KVStore,
+  StoreError,
+  validateBatchOperations,
+} from "@bintrie/core";
 import type { Level } from "level";
-import { prefixUpperBound, withPrefix } from "./key-prefix.js";
+import { prefixed, prefixUpperBound } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";
 import { plainBytes } from "./plain-bytes.js";
-import { validateOperations } from "./validate-operations.js";
 
 /** A LevelDB (or, in browsers, browser-level) database with byte keys and values. */
 export type BytesLevel = Level<Uint8Array, Uint8Array>;
@@ -62,7 +67,7 @@ export class LevelStore implements KVStore {
     return new LevelStore({
       db: this.#db,
       location: this.location,
-      prefix: withPrefix(this.prefix, extra).slice(),
+      prefix: prefixed(this.prefix, extra).slice(),
       ownsDatabase: false,
       sync: this.sync,
     });
@@ -74,7 +79,7 @@ export class LevelStore implements KVStore {
       throw new TypeError(`get: key must be a Uint8Array, got ${typeof key}`);
     }
     try {
-      const value = await this.#db.get(withPrefix(this.prefix, key));
+      const value = await this.#db.get(prefixed(this.prefix, key));
       return value === undefined ? undefined : plainBytes(value);
     } catch (error) {
       throw toStoreError(error, { location: this.location, operation: "get" });
@@ -90,7 +95,7 @@ export class LevelStore implements KVStore {
       if (!(key instanceof Uint8Array)) {
         throw new TypeError(`getMany: key ${i} must be a Uint8Array, got ${typeof key}`);
       }
-      full[i] = withPrefix(this.prefix, key);
+      full[i] = prefixed(this.prefix, key);
     }
     let values: (Uint8Array | undefined)[];
     try {
@@ -107,7 +112,7 @@ export class LevelStore implements KVStore {
 
   async batch(operations: readonly BatchOperation[]): Promise<void> {
     this.#assertOpen("batch");
-    validateOperations(operations);
+    validateBatchOperations(operations);
     if (operations.length === 0) return;
     // abstract-level copies each operation object, so without a prefix the caller's array can
     // go through as is; with one, every key needs its prefixed copy anyway.
@@ -116,8 +121,8 @@ export class LevelStore implements KVStore {
         ? (operations as BatchOperation[])
         : operations.map((op) =>
             op.type === "put"
-              ? { type: "put" as const, key: withPrefix(this.prefix, op.key), value: op.value }
-              : { type: "del" as const, key: withPrefix(this.prefix, op.key) },
+              ? { type: "put" as const, key: prefixed(this.prefix, op.key), value: op.value }
+              : { type: "del" as const, key: prefixed(this.prefix, op.key) },
           );
     try {
       await this.#db.batch(ops, { sync: this.sync });
@@ -130,8 +135,8 @@ export class LevelStore implements KVStore {
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
     const prefix = this.prefix;
-    const lt = range.lt !== undefined ? withPrefix(prefix, range.lt) : prefixUpperBound(prefix);
-    const gte = withPrefix(prefix, range.gte ?? new Uint8Array(0));
+    const lt = range.lt !== undefined ? prefixed(prefix, range.lt) : prefixUpperBound(prefix);
+    const gte = prefixed(prefix, range.gte ?? new Uint8Array(0));
     const iterator = this.#db.iterator(lt === undefined ? { gte } : { gte, lt });
     try {
       for (;;) {

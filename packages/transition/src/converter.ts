@@ -10,11 +10,7 @@ import {
   show,
   ZERO32,
 } from "./bytes.js";
-import {
-  type AccountProgress,
-  accountProgress,
-  type ConversionCursor,
-} from "./conversion-cursor.js";
+import type { ConversionCursor } from "./conversion-cursor.js";
 import { type BaseAccount, decodeAccount, decodeStorageValue, type MptBase } from "./mpt-base.js";
 import type { MptLeaf } from "./mpt-walk.js";
 import { lookupPreimage } from "./preimage-lookup.js";
@@ -75,10 +71,6 @@ export class Converter {
 
   get counters(): ConversionCounters {
     return this.#counters;
-  }
-
-  progressOf(hashedAddress: Uint8Array): AccountProgress {
-    return accountProgress(this.#cursor, hashedAddress);
   }
 
   /**

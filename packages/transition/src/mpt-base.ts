@@ -32,22 +32,19 @@ export class MptBase {
   readonly root: Uint8Array;
   readonly keys: StoreKeys;
   readonly #accounts: MerklePatriciaTrie;
-  /** Nodes and code read ahead by `prefetch`, each handed out once (keyed by hash). */
+  /** Nodes and code read ahead by `prefetch` (keyed by hash), each handed out once. */
   readonly #prefetched = new Map<string, Uint8Array>();
   readonly #prefetchedCode = new Map<string, Uint8Array>();
   readonly #readNodes = async (hashes: readonly Uint8Array[]) => {
-    if (this.#prefetched.size === 0)
+    if (this.#prefetched.size === 0) {
       return this.store.getMany(hashes.map((h) => this.keys.mptNode(h)));
+    }
     const out: (Uint8Array | undefined)[] = new Array(hashes.length);
     const missing: number[] = [];
     for (let i = 0; i < hashes.length; i++) {
-      const k = bytesToKeyString(hashes[i]!);
-      const blob = this.#prefetched.get(k);
+      const blob = take(this.#prefetched, bytesToKeyString(hashes[i]!));
       if (blob === undefined) missing.push(i);
-      else {
-        out[i] = blob;
-        this.#prefetched.delete(k);
-      }
+      else out[i] = blob;
     }
     if (missing.length > 0) {
       const blobs = await this.store.getMany(missing.map((i) => this.keys.mptNode(hashes[i]!)));
@@ -105,12 +102,8 @@ export class MptBase {
   /** The code with hash `codeHash` (empty for the empty-code hash). */
   async getCode(codeHash: Uint8Array): Promise<Uint8Array> {
     if (isEmptyCodeHash(codeHash)) return new Uint8Array(0);
-    const k = bytesToKeyString(codeHash);
-    const ahead = this.#prefetchedCode.get(k);
-    if (ahead !== undefined) {
-      this.#prefetchedCode.delete(k);
-      return ahead;
-    }
+    const ahead = take(this.#prefetchedCode, bytesToKeyString(codeHash));
+    if (ahead !== undefined) return ahead;
     const code = await this.store.get(this.keys.code(codeHash));
     if (code === undefined) {
       throw new TransitionError(
@@ -131,8 +124,10 @@ export class MptBase {
     codeHashes: readonly Uint8Array[],
     levels = 2,
   ): Promise<void> {
-    this.#prefetched.clear();
-    this.#prefetchedCode.clear();
+    const nodes = this.#prefetched;
+    const codeMap = this.#prefetchedCode;
+    nodes.clear();
+    codeMap.clear();
     const codes = codeHashes.filter((h) => !isEmptyCodeHash(h));
     const codeRead = this.store.getMany(codes.map((h) => this.keys.code(h)));
     let level = storageRoots.filter((r) => !bytesEqual(r, EMPTY_TRIE_ROOT));
@@ -142,7 +137,7 @@ export class MptBase {
       for (let i = 0; i < level.length; i++) {
         const blob = blobs[i];
         if (blob === undefined) continue; // the walk reports it when it gets there
-        this.#prefetched.set(bytesToKeyString(level[i]!), blob);
+        nodes.set(bytesToKeyString(level[i]!), blob);
         if (depth + 1 < levels) next.push(...childHashes(blob));
       }
       level = next;
@@ -150,7 +145,7 @@ export class MptBase {
     const codeBlobs = await codeRead;
     for (let i = 0; i < codes.length; i++) {
       const code = codeBlobs[i];
-      if (code !== undefined) this.#prefetchedCode.set(bytesToKeyString(codes[i]!), code);
+      if (code !== undefined) codeMap.set(bytesToKeyString(codes[i]!), code);
     }
   }
 
@@ -214,4 +209,11 @@ function childHashes(blob: Uint8Array): Uint8Array[] {
     if (ref instanceof Uint8Array && ref.length === 32) out.push(ref);
   }
   return out;
+}
+
+/** Removes and returns the value at `key`. */
+function take(map: Map<string, Uint8Array>, key: string): Uint8Array | undefined {
+  const value = map.get(key);
+  if (value !== undefined) map.delete(key);
+  return value;
 }

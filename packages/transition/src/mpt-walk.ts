@@ -71,6 +71,13 @@ export async function* walkMptLeaves(
     } else if (node instanceof BranchMPTNode) {
       const first = f.onBound ? bound![f.path.length]! : 0;
       if (f.children === undefined) {
+        if (node.value() !== null) {
+          // Keys of a secure trie all have 64 nibbles, so no value can end at a branch.
+          throw new TransitionError(
+            "MISSING_BASE_DATA",
+            `MPT branch at a ${f.path.length}-nibble path holds a value: the base is not a key-hashed (secure) trie`,
+          );
+        }
         f.next = first;
         const refs: ChildRef[] = [];
         const at: number[] = [];

@@ -87,9 +87,9 @@ export class SideTables {
     return (await this.#scan(prefix)).map((key) => key.slice(prefix.length));
   }
 
-  /** Drops the written-slot records of `address` (after a wipe cleared those keys). */
-  async forgetWrites(address: Uint8Array): Promise<void> {
-    for (const key of await this.#scan(this.#keys.writtenSlots(address))) this.#del(key);
+  /** Drops written-slot records of `address` (after a wipe cleared those keys). */
+  forgetSlots(address: Uint8Array, slots: readonly Uint8Array[]): void {
+    for (const slot of slots) this.#del(this.#keys.writtenSlot(address, slot));
   }
 
   /** Drops every account mark and leaf tombstone: once all is converted no read needs them. */

@@ -229,10 +229,11 @@ export class TransitionState {
 
   /** Sets the preimage source used by conversion (and by deleting converted accounts). */
   setPreimageSource(source: PreimageSource): void {
-    this.#preimages = source;
-    this.#converter = undefined;
+    // The converter is rebuilt from the cursor on the next step (its walks restart there).
     this.#cursor = this.cursor;
     this.#counters = this.counters;
+    this.#converter = undefined;
+    this.#preimages = source;
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -369,16 +370,10 @@ export class TransitionState {
     return this.#queue.run(async () => {
       const keys = this.overlay.keys;
       const progress = this.#progressOf(address);
-      if (this.deletionMode === "zero") {
-        await this.overlay.load([keys.accountStem(address)]);
-        this.overlay.deleteAccount(address);
-      } else {
-        await this.overlay.deleteMany([keys.basicDataKey(address), keys.codeHashKey(address)]);
-      }
-      const clear: Uint8Array[] = [];
-      for (const slot of await this.#side.writtenSlots(address)) {
-        clear.push(keys.storageSlotKey(address, slot));
-      }
+      // Gather first (side-table scan, base walk, preimages: the steps that can fail), then
+      // write, so a failure leaves the account as it was rather than half deleted.
+      const written = await this.#side.writtenSlots(address);
+      const clear = written.map((slot) => keys.storageSlotKey(address, slot));
       if (progress !== "untouched") {
         // Base slots already copied into the overlay are overlay leaves now: clear them too.
         const base = await this.#openBase();
@@ -387,8 +382,14 @@ export class TransitionState {
       }
       // Code chunks in the overlay (written or copied) always form a prefix 0..n-1.
       clear.push(...codeChunkKeys(keys, address, 0, await this.#overlayChunkEnd(address, 0)));
-      if (clear.length > 0) await this.overlay.deleteMany(clear);
-      await this.#side.forgetWrites(address);
+      if (this.deletionMode === "zero") {
+        await this.overlay.load([keys.accountStem(address)]);
+        this.overlay.deleteAccount(address);
+      } else {
+        clear.push(keys.basicDataKey(address), keys.codeHashKey(address));
+      }
+      await this.overlay.deleteMany(clear);
+      this.#side.forgetSlots(address, written);
       if (progress !== "converted") await this.#side.addAccountMark(address, MARK_WIPED);
     });
   }
@@ -419,7 +420,8 @@ export class TransitionState {
   /** Converts about `maxLeaves` base leaves into the overlay (in memory; persist to keep them). */
   convertStep(maxLeaves = 10_000): Promise<ConversionProgress> {
     return this.#queue.run(async () => {
-      const stepLeaves = await (await this.#requireConverter()).step(maxLeaves);
+      if (this.converted) return this.#progress(0);
+      const stepLeaves = await this.#step(maxLeaves);
       return this.#progress(stepLeaves);
     });
   }
@@ -430,7 +432,8 @@ export class TransitionState {
     const persist = options.persist ?? true;
     for (;;) {
       const progress = await this.#queue.run(async () => {
-        const stepLeaves = await (await this.#requireConverter()).step(leavesPerStep);
+        if (this.converted) return this.#progress(0);
+        const stepLeaves = await this.#step(leavesPerStep);
         if (persist) await this.#persist();
         return this.#progress(stepLeaves);
       });
@@ -574,6 +577,23 @@ export class TransitionState {
       stepLeaves,
       fraction: cursorFraction(cursor),
     };
+  }
+
+  /**
+   * One conversion step. After a failure the converter is dropped: its walks may have moved past
+   * the leaf that failed, so the next step restarts them from the cursor, which only ever moves
+   * past fully converted work (and converting a leaf twice is harmless: the overlay keeps it).
+   */
+  async #step(maxLeaves: number): Promise<number> {
+    const converter = await this.#requireConverter();
+    try {
+      return await converter.step(maxLeaves);
+    } catch (error) {
+      this.#cursor = converter.cursor;
+      this.#counters = converter.counters;
+      this.#converter = undefined;
+      throw error;
+    }
   }
 
   async #requireConverter(): Promise<Converter> {

@@ -117,6 +117,25 @@ describe("resumable conversion", () => {
     expect(last.counters.codeChunks).toBe(14 * 3);
   });
 
+  it("a memory-bounded overlay (maxNodes) evicts and reloads during conversion and ends at the same root", async () => {
+    const store = new MemoryStore();
+    const { root } = await buildMptBase(store, alloc);
+    const preimages = preimagesFromAlloc(alloc);
+    const t = await TransitionState.open(store, { baseRoot: root, preimages, maxNodes: 32 });
+    await t.putStorage(
+      Uint8Array.from(Buffer.from(Object.keys(alloc)[5]!.slice(2), "hex")),
+      7n,
+      Uint8Array.of(1),
+    );
+    await t.convertAll({ leavesPerStep: 40 });
+    expect(t.overlay.stats().stem).toBeLessThan(100);
+    const expected = structuredClone(alloc) as Record<string, { storage: Record<string, string> }>;
+    expected[Object.keys(alloc)[5]!]!.storage[`0x${hex(word(7n))}`] = "0x01";
+    expect(hex(t.hash())).toBe(freshRoot(expected as GenesisAlloc));
+    // Converting again is a no-op that needs no base.
+    expect((await t.convertStep()).stepLeaves).toBe(0);
+  });
+
   it("one LevelDB holds the MPT base, the overlay and the cursor; conversion resumes after close", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bintrie-transition-"));
     try {

@@ -1,9 +1,9 @@
-import { type BatchOperation, BinaryTree, MemoryStore } from "@bintrie/core";
+import { applyGenesisAlloc, type BatchOperation, BinaryTree, MemoryStore } from "@bintrie/core";
 import { describe, expect, it } from "vitest";
 import { buildMptBase } from "../src/build-mpt-base.js";
 import { EMPTY_TRIE_ROOT, keccak256 } from "../src/bytes.js";
 import { MptBase } from "../src/mpt-base.js";
-import { MapPreimageSource, preimagesFromMap } from "../src/preimage-source.js";
+import { MapPreimageSource, preimagesFromAlloc, preimagesFromMap } from "../src/preimage-source.js";
 import { TransitionError } from "../src/transition-error.js";
 import { TransitionState } from "../src/transition-state.js";
 import { hex, word } from "./helpers/bytes.js";
@@ -47,6 +47,28 @@ describe("typed errors", () => {
     const error = await rejection(t.convertAll());
     expect(error.code).toBe("MISSING_PREIMAGE");
     expect(hex(error.hashedKey!)).toBe(hex(keccak256(A)));
+  });
+
+  it("a failed step loses nothing: retrying after a transient preimage failure converts every leaf", async () => {
+    const store = new MemoryStore();
+    const { root } = await buildMptBase(store, BASE_ALLOC);
+    const complete = preimagesFromAlloc(BASE_ALLOC);
+    let failures = 0;
+    const flaky = {
+      preimage: (hashed: Uint8Array) => {
+        if (hex(hashed) === hex(keccak256(word(64n))) && failures++ === 0) {
+          return Promise.reject(new Error("preimage db unavailable"));
+        }
+        return complete.preimage(hashed);
+      },
+    };
+    const t = await TransitionState.open(store, { baseRoot: root, preimages: flaky });
+    await expect(t.convertAll({ leavesPerStep: 1 })).rejects.toThrow(/unavailable/);
+    await t.convertAll({ leavesPerStep: 1 });
+    const fresh = new BinaryTree();
+    applyGenesisAlloc(fresh, BASE_ALLOC);
+    expect(hex(t.hash())).toBe(hex(fresh.hash()));
+    expect(t.counters.storageSlots).toBe(4);
   });
 
   it("BAD_PREIMAGE when a source answers bytes that do not hash to the key", async () => {
@@ -114,6 +136,9 @@ describe("typed errors", () => {
     const { t } = await openScenario({ store: new UnorderedStore() });
     expect(await t.getAccount(A)).toBeDefined();
     expect((await rejection(t.deleteAccount(A))).code).toBe("STORE_NOT_ORDERED");
+    // Nothing was written before the failure: A is intact.
+    expect((await t.getAccount(A))?.balance).toBe(100n);
+    expect(hex(await t.getStorage(A, 300n))).toBe(hex(word(3n)));
   });
 
   it("INVALID_ARGUMENT for malformed addresses, slots, values and step sizes", async () => {

@@ -288,7 +288,7 @@ describe("transition vs a plain map model (random interleavings)", () => {
           fc.integer({ min: 1, max: 25 }),
           (alloc, ops, finalStep) => runScenario(mode, alloc, ops, finalStep),
         ),
-        { numRuns: 60 },
+        { numRuns: Number(process.env.TRANSITION_RUNS ?? 60) },
       );
     }, 120_000);
   }

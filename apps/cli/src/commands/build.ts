@@ -19,7 +19,10 @@ export interface BuildFlags extends StoreFlags {
 }
 
 /** Entries per atomic commit when adding to a store that already holds a tree. */
-export const DEFAULT_COMMIT_EVERY = 250_000;
+export const DEFAULT_COMMIT_EVERY = 50_000;
+
+/** Tree nodes kept in memory between commits of a build into a store with a tree. */
+const RESIDENT_NODES = 100_000;
 
 /** What `build` did. */
 export interface BuildResult {
@@ -52,32 +55,28 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   try {
     let tree: BinaryTree;
     let fresh: boolean;
-    let sorted: AsyncGenerator<TreeEntry>;
-    let first: IteratorResult<TreeEntry>;
+    let entries: AsyncIterable<TreeEntry>;
     try {
-      // Flags that disagree with the store's record fail here, before the input is read.
       assertPlainTree(await readRootRecord(opened.store));
+      // Flags that disagree with the store's record fail here, before the input is read.
       tree = await core.openTree(opened.store, {
         ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
       fresh = await holdsNoTree(opened.store);
       const progress = new Progress("reading");
-      sorted = core.sortEntries(withProgress(readEntryLines(input, counter), counter, progress), {
-        runStorage: runs,
-        duplicates: "last",
-      });
-      // The sort has to read every line before it yields the first entry: a bad line fails here.
-      first = await sorted.next();
+      const lines = withProgress(readEntryLines(input, counter), counter, progress);
+      const sorted = core.sortEntries(lines, { runStorage: runs, duplicates: "last" });
+      // The sort reads every line before it yields the first entry: a bad line fails here.
+      entries = prepend(await sorted.next(), sorted);
       progress.done();
     } catch (error) {
       await opened.discard();
       throw error;
     }
     try {
-      const entries = prepend(first, sorted);
       result = fresh
-        ? await buildFresh(core, opened.store, entries, tree, counter, maxBatchBytes)
+        ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes)
         : await addToTree(tree, opened.store, entries, counter, flags.commitEvery);
     } finally {
       await opened.close();
@@ -104,7 +103,6 @@ async function holdsNoTree(store: KVStore): Promise<boolean> {
 
 /** An empty store: the streaming builder writes the tree in bounded batches. */
 async function buildFresh(
-  core: typeof import("@bintrie/core"),
   store: KVStore,
   entries: AsyncIterable<TreeEntry>,
   tree: BinaryTree,
@@ -120,7 +118,8 @@ async function buildFresh(
     }
   })();
   try {
-    const built = await core.buildTreeIntoStore(store, counted, {
+    const { buildTreeIntoStore } = await import("@bintrie/core");
+    const built = await buildTreeIntoStore(store, counted, {
       groupDepth: tree.groupDepth,
       scheme: tree.scheme,
       ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
@@ -155,6 +154,8 @@ async function addToTree(
     const set = tree.commit();
     await store.batch(tree.nodeSetOperations(set));
     written.add(set.writes, set.deletes);
+    // Sorted chunks move on through the key space: what the last one loaded can go.
+    tree.evict(RESIDENT_NODES);
     progress.update(done, " entries");
     root = set.root;
   };

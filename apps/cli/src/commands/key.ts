@@ -20,39 +20,41 @@ interface DerivedKey {
 }
 
 /**
- * `bintrie key ADDRESS`: EIP-7864 tree keys of an account. Without a selector, the BASIC_DATA
- * key. Selectors may repeat; keys print one per line in the order basic data, code hash, slots,
- * chunks (each in the order given).
+ * `bintrie key ADDRESS...`: EIP-7864 tree keys of accounts. Without a selector, the BASIC_DATA
+ * key. Selectors may repeat; per address, keys print one per line in the order basic data, code
+ * hash, slots, chunks (each in the order given). `--json`: one object per address and line.
  */
-export async function runKey(addressText: string, flags: KeyFlags): Promise<void> {
-  const address = parseAddress(addressText);
+export async function runKey(addressTexts: readonly string[], flags: KeyFlags): Promise<void> {
+  const addresses = addressTexts.map(parseAddress);
   const slots = (flags.slot ?? []).map((text) => ({ text, slot: parseSlot(text, "--slot") }));
   const chunks = (flags.chunk ?? []).map((text) => ({ text, index: parseChunkIndex(text) }));
   const { createKeyDeriver, DEFAULT_KEY_SCHEME } = await import("@bintrie/core");
   const scheme = flags.scheme ?? DEFAULT_KEY_SCHEME;
   const keys = createKeyDeriver(scheme);
   const none = !flags.basicData && !flags.codeHash && slots.length === 0 && chunks.length === 0;
-  const derived: DerivedKey[] = [];
-  if (flags.basicData || none) {
-    derived.push({ kind: "basic-data", key: keys.basicDataKey(address) });
+  for (const address of addresses) {
+    const derived: DerivedKey[] = [];
+    if (flags.basicData || none) {
+      derived.push({ kind: "basic-data", key: keys.basicDataKey(address) });
+    }
+    if (flags.codeHash) derived.push({ kind: "code-hash", key: keys.codeHashKey(address) });
+    for (const { text, slot } of slots) {
+      derived.push({ kind: "slot", input: text, key: keys.storageSlotKey(address, slot) });
+    }
+    for (const { text, index } of chunks) {
+      derived.push({ kind: "chunk", input: text, key: keys.codeChunkKey(address, index) });
+    }
+    if (flags.json) {
+      const rows = derived.map((d) => ({
+        kind: d.kind,
+        ...(d.input === undefined ? {} : { [d.kind]: d.input }),
+        key: toHex(d.key),
+      }));
+      printLine(JSON.stringify({ address: toHex(address), scheme, keys: rows }));
+    } else {
+      for (const d of derived) printLine(toHex(d.key));
+    }
   }
-  if (flags.codeHash) derived.push({ kind: "code-hash", key: keys.codeHashKey(address) });
-  for (const { text, slot } of slots) {
-    derived.push({ kind: "slot", input: text, key: keys.storageSlotKey(address, slot) });
-  }
-  for (const { text, index } of chunks) {
-    derived.push({ kind: "chunk", input: text, key: keys.codeChunkKey(address, index) });
-  }
-  if (flags.json) {
-    const rows = derived.map((d) => ({
-      kind: d.kind,
-      ...(d.input === undefined ? {} : { [d.kind]: d.input }),
-      key: toHex(d.key),
-    }));
-    printLine(JSON.stringify({ address: toHex(address), scheme, keys: rows }));
-    return;
-  }
-  for (const d of derived) printLine(toHex(d.key));
 }
 
 function parseChunkIndex(text: string): bigint {
@@ -63,16 +65,25 @@ function parseChunkIndex(text: string): bigint {
   throw new CliError("BAD_INPUT", `--chunk ${JSON.stringify(text)} must be a decimal chunk index`);
 }
 
-/** `bintrie chunkify HEXCODE`: the EIP-7864 32-byte code chunks, one per line. */
-export async function runChunkify(codeText: string, flags: { json?: boolean }): Promise<void> {
-  const code = parseHexArg(codeText, "HEXCODE");
+/**
+ * `bintrie chunkify HEXCODE...`: the EIP-7864 32-byte code chunks, one per line (a blank line
+ * between codes). `--json`: one array per code and line.
+ */
+export async function runChunkify(
+  codeTexts: readonly string[],
+  flags: { json?: boolean },
+): Promise<void> {
+  const codes = codeTexts.map((text) => parseHexArg(text, "HEXCODE"));
   const { chunkifyCode } = await import("@bintrie/core");
-  const packed = chunkifyCode(code);
-  const chunks: string[] = [];
-  for (let at = 0; at < packed.length; at += 32) chunks.push(toHex(packed.subarray(at, at + 32)));
-  if (flags.json) {
-    printLine(JSON.stringify(chunks));
-    return;
-  }
-  for (const chunk of chunks) printLine(chunk);
+  codes.forEach((code, i) => {
+    const packed = chunkifyCode(code);
+    const chunks: string[] = [];
+    for (let at = 0; at < packed.length; at += 32) chunks.push(toHex(packed.subarray(at, at + 32)));
+    if (flags.json) {
+      printLine(JSON.stringify(chunks));
+    } else {
+      if (i > 0) printLine("");
+      for (const chunk of chunks) printLine(chunk);
+    }
+  });
 }

@@ -1,9 +1,11 @@
 import { CliError } from "../cli-error.js";
+import { GroupHasher } from "../group-hasher.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { isEmptyRoot, readRootRecord } from "../root-record.js";
+import { stemHashBatch } from "../stem-hasher.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 import { storedNodes } from "../stored-nodes.js";
 import { type WalkProblem, walkStoredTree } from "../stored-tree-walk.js";
@@ -41,20 +43,24 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
     scheme = record?.scheme ?? null;
     groupDepth = record?.groupDepth ?? null;
     const root = record?.root ?? new Uint8Array(32);
-    const reached = new Set<string>();
     const nodes = { stem: 0, group: 0, internal: 0 };
     let values = 0;
     let bytes = 0;
+    // Reachable nodes that are stored (fine or not): every stored node beyond them is garbage.
+    let reachedStored = 0;
     const problems: WalkProblem[] = [];
     const progress = new Progress("verifying");
     if (record !== undefined && !isEmptyRoot(root)) {
-      const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+      const core = await import("@bintrie/core");
+      const hasher = core.getHasher(core.hashFunctionOfScheme(record.scheme));
       await walkStoredTree(opened.store, {
         root,
         groupDepth: record.groupDepth,
-        hasher: getHasher(hashFunctionOfScheme(record.scheme)),
-        onNode({ path, blob, node }) {
-          reached.add(Buffer.from(path).toString("latin1"));
+        hashStems: stemHashBatch(hasher, record.scheme),
+        groupHasher: new GroupHasher(hasher),
+        hashPair: (left, right) => core.hashInternal(hasher, left, right),
+        onNode({ blob, node }) {
+          reachedStored++;
           bytes += blob.length;
           if (node.kind === "stem") {
             nodes.stem++;
@@ -64,19 +70,17 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
           } else {
             nodes.internal++;
           }
-          progress.update(reached.size, " nodes");
+          progress.update(reachedStored, " nodes");
         },
         onProblem(problem) {
-          // A node that fails is still "reached": it is not garbage.
-          reached.add(Buffer.from(problem.path).toString("latin1"));
+          if (problem.code !== "MISSING_NODE") reachedStored++;
           problems.push(problem);
         },
       });
     }
-    let garbage = 0;
-    for await (const [path] of storedNodes(opened.store)) {
-      if (!reached.has(Buffer.from(path).toString("latin1"))) garbage++;
-    }
+    let stored = 0;
+    for await (const _ of storedNodes(opened.store)) stored++;
+    const garbage = stored - reachedStored;
     progress.done();
     report = { root, nodes, values, bytes, garbage, problems };
   } finally {

@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Bytes written to the child's stdin (stdin is closed either way). */
   readonly input?: string;
   readonly cwd?: string;
+  /** Extra environment variables. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Spawns `node dist/main.js ...args` and collects its exit code and output. */
@@ -32,7 +34,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, BINTRIE_DEBUG: "" },
+      env: { ...process.env, BINTRIE_DEBUG: "", ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -1,5 +1,5 @@
 import { compareBytes } from "../store/bytes-order.js";
-import type { KVStore } from "../store/kv-store.js";
+import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { openTree } from "../tree/open-tree.js";
 
@@ -181,16 +181,101 @@ export function storeConformanceSuite(
     );
 
     it(
-      "a closed store rejects further operations",
+      "a closed store rejects every operation with StoreError('STORE_CLOSED')",
       withStore(async (store) => {
+        await store.batch([{ type: "put", key: b(1), value: b(1) }]);
         await store.close();
-        let rejected = false;
-        try {
-          await store.get(b(1));
-        } catch {
-          rejected = true;
+        const attempts: [string, () => Promise<unknown>][] = [
+          ["get", () => store.get(b(1))],
+          ["getMany", () => store.getMany([b(1)])],
+          ["batch", () => store.batch([{ type: "put", key: b(2), value: b(2) }])],
+        ];
+        if (typeof store.entries === "function") {
+          attempts.push([
+            "entries",
+            async () => {
+              for await (const _ of store.entries!()) break;
+            },
+          ]);
         }
-        if (!rejected) fail("get after close must reject");
+        for (const [name, attempt] of attempts) {
+          let error: unknown;
+          try {
+            await attempt();
+          } catch (e) {
+            error = e;
+          }
+          if (error === undefined) fail(`${name} after close must reject`);
+          const code = (error as { code?: unknown }).code;
+          if (code !== "STORE_CLOSED") {
+            fail(
+              `${name} after close must reject with code STORE_CLOSED, got ${String(code)}: ${String(error)}`,
+            );
+          }
+        }
+      }),
+    );
+
+    it(
+      "returns plain Uint8Array values (not Buffer subclasses)",
+      withStore(async (store) => {
+        await store.batch([{ type: "put", key: b(7), value: filled(40, 7) }]);
+        const single = await store.get(b(7));
+        const [many] = await store.getMany([b(7)]);
+        for (const [name, value] of [
+          ["get", single],
+          ["getMany", many],
+        ] as const) {
+          if (value?.constructor !== Uint8Array) {
+            fail(`${name} must return a plain Uint8Array, got ${value?.constructor?.name}`);
+          }
+        }
+      }),
+    );
+
+    it(
+      "a batch with an unknown operation type rejects and applies nothing",
+      withStore(async (store) => {
+        let threw = false;
+        try {
+          await store.batch([
+            { type: "put", key: b(5), value: b(5) },
+            { type: "merge", key: b(6), value: b(6) } as unknown as BatchOperation,
+          ]);
+        } catch {
+          threw = true;
+        }
+        if (!threw) fail("a batch with an operation of type 'merge' must reject");
+        equalValue(await store.get(b(5)), undefined, "first operation of the rejected batch");
+      }),
+    );
+
+    it(
+      "entries() pages through thousands of keys in order; empty or inverted ranges yield nothing",
+      withStore(async (store) => {
+        if (!(options.ordered ?? typeof store.entries === "function")) return;
+        const keys: Uint8Array[] = [];
+        for (let i = 0; i < 2500; i++) keys.push(b(0x10, i >>> 8, i & 0xff, (i * 7) & 0xff));
+        await store.batch(keys.map((key) => ({ type: "put" as const, key, value: b(1) })));
+        let count = 0;
+        let previous: Uint8Array | undefined;
+        for await (const [key] of store.entries!()) {
+          if (previous !== undefined && compareBytes(previous, key) >= 0) {
+            fail(`entries() is not strictly increasing at ${hex(previous)} → ${hex(key)}`);
+          }
+          previous = key;
+          count++;
+        }
+        if (count !== 2500) fail(`entries() yielded ${count} entries, expected 2500`);
+        const ranges: [Uint8Array, Uint8Array][] = [
+          [b(0x10, 5), b(0x10, 5)],
+          [b(0x10, 6), b(0x10, 5)],
+        ];
+        for (const [gte, lt] of ranges) {
+          for await (const [key] of store.entries!({ gte, lt })) {
+            fail(`entries({gte: ${hex(gte)}, lt: ${hex(lt)}}) must be empty, got ${hex(key)}`);
+          }
+        }
       }),
     );
 

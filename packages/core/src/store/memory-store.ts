@@ -1,6 +1,7 @@
 import { bytesToKeyString, compareBytes, keyStringToBytes } from "./bytes-order.js";
 import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
+import { validateBatchOperations } from "./validate-batch.js";
 
 /**
  * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
@@ -29,14 +30,7 @@ export class MemoryStore implements KVStore {
   async batch(operations: readonly BatchOperation[]): Promise<void> {
     this.#assertOpen();
     // Validate everything first so a bad operation cannot leave half a batch applied.
-    for (const op of operations) {
-      if (!(op.key instanceof Uint8Array)) {
-        throw new TypeError(`batch: operation key must be a Uint8Array, got ${typeof op.key}`);
-      }
-      if (op.type === "put" && !(op.value instanceof Uint8Array)) {
-        throw new TypeError(`batch: put value must be a Uint8Array, got ${typeof op.value}`);
-      }
-    }
+    validateBatchOperations(operations);
     for (const op of operations) {
       const k = bytesToKeyString(op.key);
       if (op.type === "put") this.#map.set(k, op.value.slice());

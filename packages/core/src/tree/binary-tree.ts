@@ -70,6 +70,14 @@ export type DeletionMode = "zero" | "remove";
 
 const ZERO_VALUE = new Uint8Array(32);
 
+/** Options of `persist()`. */
+export interface PersistOptions {
+  /** Opaque bytes kept in the root record with this root. */
+  readonly extra?: Uint8Array;
+  /** More operations for the same atomic batch. */
+  readonly operations?: readonly BatchOperation[];
+}
+
 /** A key/value entry of a batch write. */
 export interface TreeEntry {
   readonly key: Uint8Array;
@@ -332,27 +340,34 @@ export class BinaryTree {
 
   /**
    * Commits and writes the node set, its deletions and the root record to the store in one
-   * atomic batch. Returns the root.
+   * atomic batch. `extra` is kept in the root record (e.g. a conversion cursor); `operations`
+   * are added to the same batch (side tables an upper layer keeps in step with the tree).
+   * Returns the root.
    */
-  async persist(): Promise<Uint8Array> {
+  async persist(options: PersistOptions = {}): Promise<Uint8Array> {
     const store = this.#requireStore("persist");
     const set = this.commit();
-    await store.batch(this.nodeSetOperations(set));
+    const ops = this.nodeSetOperations(set, options);
+    if (options.operations !== undefined) ops.push(...options.operations);
+    await store.batch(ops);
     this.#enforceMemoryBound();
     return set.root;
   }
 
   /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
-  nodeSetOperations(set: NodeSet): BatchOperation[] {
+  nodeSetOperations(set: NodeSet, options: { extra?: Uint8Array } = {}): BatchOperation[] {
     const ops: BatchOperation[] = [];
     for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, this.keyPrefix) });
-    for (const w of set.writes)
+    for (const w of set.writes) {
       ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
-    ops.push({
-      type: "put",
-      key: this.rootRecordKey,
-      value: encodeRootRecord({ root: set.root, groupDepth: set.groupDepth, scheme: this.scheme }),
-    });
+    }
+    const record = {
+      root: set.root,
+      groupDepth: set.groupDepth,
+      scheme: this.scheme,
+      extra: options.extra,
+    };
+    ops.push({ type: "put", key: this.rootRecordKey, value: encodeRootRecord(record) });
     return ops;
   }
 

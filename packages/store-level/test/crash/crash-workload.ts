@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
  * UNIVERSE keys, each with a value that names the key and the iteration. Early iterations mostly
  * insert (stems split and move, so commits delete old paths); later ones mostly update.
  */
-export const UNIVERSE = 8_192;
-export const BATCH_WRITES = 4_096;
+export const UNIVERSE = 6_144;
+export const BATCH_WRITES = 3_072;
 
 function sha256(...parts: Uint8Array[]): Uint8Array {
   const hash = createHash("sha256");

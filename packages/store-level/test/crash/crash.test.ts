@@ -10,12 +10,12 @@ import { BATCH_WRITES, batchIndices, UNIVERSE, universeKey, valueAt } from "./cr
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 /**
- * Kill moments, by round: a uniform moment in [0, 800) ms after the child is ready (anywhere:
+ * Kill moments, by round: a uniform moment in [0, 700) ms after the child is ready (anywhere:
  * building, hashing, writing, between commits); [0, 60) ms after a "pending" line (while
  * persist() serializes and writes); [0, 50) ms after a "writing" line (inside LevelDB's write).
  */
 const KILL_MODES = [
-  { after: "ready", maxDelayMs: 800 },
+  { after: "ready", maxDelayMs: 700 },
   { after: "pending", maxDelayMs: 60 },
   { after: "writing", maxDelayMs: 50 },
 ] as const;
@@ -110,7 +110,7 @@ class Model {
   }
 }
 
-/** Root and node set (hex path → hex blob) of a fresh tree holding exactly `entries`. */
+/** Root and node set (hex path → blob) of a fresh tree holding exactly `entries`. */
 function freshNodes(entries: readonly { key: Uint8Array; value: Uint8Array }[]): {
   root: string;
   nodes: Map<string, Uint8Array>;

@@ -1,10 +1,10 @@
-import type { BatchOperation } from "@bintrie/core";
+import type { BatchOperation } from "./kv-store.js";
 
 /**
  * Checks a whole batch before any of it reaches the backend, so a bad operation rejects the
  * batch instead of leaving part of it applied (LevelDB would store a string value as text).
  */
-export function validateOperations(operations: readonly BatchOperation[]): void {
+export function validateBatchOperations(operations: readonly BatchOperation[]): void {
   if (!Array.isArray(operations)) {
     throw new TypeError(`batch: operations must be an array, got ${typeof operations}`);
   }
