@@ -90,7 +90,7 @@ entries win over earlier ones with the same key.`,
     .option("--json", 'print {"root":"0x…","entries":N,"nodes":M}')
     .option(
       "--commit-every <N>",
-      "entries per atomic commit when adding to a store that holds a tree (default 50000)",
+      "entries per atomic commit when adding to a store that holds a tree (default 10000)",
       integerParser(1),
     )
     .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")

@@ -19,7 +19,7 @@ export interface BuildFlags extends StoreFlags {
 }
 
 /** Entries per atomic commit when adding to a store that already holds a tree. */
-export const DEFAULT_COMMIT_EVERY = 50_000;
+export const DEFAULT_COMMIT_EVERY = 10_000;
 
 /** Tree nodes kept in memory between commits of a build into a store with a tree. */
 const RESIDENT_NODES = 100_000;
