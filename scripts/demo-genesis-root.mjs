@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 import { applyGenesisAlloc, BinaryTree } from "../packages/core/dist/index.js";
 
 const defaultGenesis = fileURLToPath(
-  new URL("../../shared/fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json", import.meta.url),
+  new URL(
+    "../../shared/fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
+    import.meta.url,
+  ),
 );
 const file = process.argv[2] ?? defaultGenesis;
 const genesis = JSON.parse(readFileSync(file, "utf8"));
@@ -15,10 +18,14 @@ const summary = applyGenesisAlloc(tree, genesis.alloc ?? {});
 const root = `0x${Buffer.from(tree.hash()).toString("hex")}`;
 const nodes = tree.commit().writes.length;
 console.log(`genesis: ${file}`);
-console.log(`accounts: ${summary.accounts}, storage slots: ${summary.storageSlots}, nodes (g=5): ${nodes}`);
+console.log(
+  `accounts: ${summary.accounts}, storage slots: ${summary.storageSlots}, nodes (g=5): ${nodes}`,
+);
 console.log(`binary-tree state root: ${root}`);
 if (genesis.expectedStateRoot !== undefined) {
   const ok = genesis.expectedStateRoot === root;
-  console.log(`go-ethereum expects:    ${genesis.expectedStateRoot} ${ok ? "(match)" : "(MISMATCH)"}`);
+  console.log(
+    `go-ethereum expects:    ${genesis.expectedStateRoot} ${ok ? "(match)" : "(MISMATCH)"}`,
+  );
   if (!ok) process.exitCode = 1;
 }

@@ -4,7 +4,17 @@
 // browser-capable. Prints a table and a JSON document with installed size and dependency count.
 // Usage: node scripts/pack-check/run.mjs [--only codec,core]
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,10 +27,19 @@ const esbuild = join(root, "node_modules/.pnpm/node_modules/esbuild/bin/esbuild"
 const PACKAGES = [
   { id: "codec", dir: "packages/codec", browser: true },
   { id: "core", dir: "packages/core", browser: true },
-  { id: "store-level", dir: "packages/store-level", browser: false },
-  { id: "store-idb", dir: "packages/store-idb", browser: true },
+  { id: "store-level", dir: "packages/store-level", browser: true },
+  { id: "store-idb", dir: "packages/store-idb", browser: true, extraDev: ["fake-indexeddb@6.2.8"] },
   { id: "transition", dir: "packages/transition", browser: false },
   { id: "cli", dir: "apps/cli", browser: false, bin: "bintrie" },
+  // ethereumjs's .d.ts import `debug` without declaring its types: consumers that type-check
+  // libraries (skipLibCheck: false) need @types/debug, as the testnet README says.
+  {
+    id: "testnet",
+    dir: "apps/testnet",
+    browser: false,
+    bin: "bintrie-testnet",
+    extraDev: ["@types/debug"],
+  },
 ];
 
 const onlyArg = process.argv.indexOf("--only");
@@ -79,14 +98,24 @@ for (const p of selected) {
   const name = [...manifests.entries()].find(([, m]) => m.id === p.id)[0];
   const project = join(work, p.id);
   mkdirSync(project);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: `try-${p.id}`, private: true, type: "module" }));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: `try-${p.id}`, private: true, type: "module" }),
+  );
   const result = { package: name, node: false, types: false, browser: p.browser ? false : null };
   const started = performance.now();
   try {
     const needed = [...bintrieClosure(name)].map(tarballOf);
     run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...needed], project);
+    if (p.extraDev)
+      run(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--loglevel=error", "-D", ...p.extraDev],
+        project,
+      );
     const lock = JSON.parse(readFileSync(join(project, "node_modules/.package-lock.json"), "utf8"));
-    result.dependencies = Object.keys(lock.packages).filter((k) => k.startsWith("node_modules/")).length - 1;
+    result.dependencies =
+      Object.keys(lock.packages).filter((k) => k.startsWith("node_modules/")).length - 1;
     result.installed_bytes = dirSize(join(project, "node_modules"));
     result.package_bytes = dirSize(join(project, "node_modules", ...name.split("/")));
     cpSync(join(here, "usage", `${p.id}.ts`), join(project, "usage.ts"));
@@ -94,30 +123,56 @@ for (const p of selected) {
       join(project, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: {
-          target: "ES2023", module: "NodeNext", moduleResolution: "NodeNext", strict: true,
-          noEmit: true, skipLibCheck: false, types: ["node"], typeRoots: [join(root, "node_modules/@types")],
+          target: "ES2023",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+          typeRoots: [join(root, "node_modules/@types")],
         },
         files: ["usage.ts"],
       }),
     );
     run(process.execPath, [tsc, "-p", "tsconfig.json"], project);
     result.types = true;
-    run(esbuild, ["usage.ts", "--format=esm", "--platform=node", "--outfile=usage.mjs", "--log-level=error"], project);
+    run(
+      esbuild,
+      ["usage.ts", "--format=esm", "--platform=node", "--outfile=usage.mjs", "--log-level=error"],
+      project,
+    );
     result.output = run(process.execPath, ["usage.mjs"], project).trim();
     result.node = true;
     if (p.browser) {
-      run(esbuild, ["usage.ts", "--bundle", "--format=esm", "--platform=browser", "--outfile=bundle.js", "--log-level=error"], project);
+      const browserUsage = join(here, "usage", `${p.id}.browser.ts`);
+      if (existsSync(browserUsage)) cpSync(browserUsage, join(project, "usage.ts"));
+      run(
+        esbuild,
+        [
+          "usage.ts",
+          "--bundle",
+          "--format=esm",
+          "--platform=browser",
+          "--outfile=bundle.js",
+          "--log-level=error",
+        ],
+        project,
+      );
       result.browser = true;
       result.browser_bundle_bytes = statSync(join(project, "bundle.js")).size;
     }
-    if (p.bin) result.bin = run(join(project, "node_modules/.bin", p.bin), ["--version"], project).trim();
+    if (p.bin)
+      result.bin = run(join(project, "node_modules/.bin", p.bin), ["--version"], project).trim();
   } catch (error) {
     failed++;
-    result.error = String(error.stderr || error.message).slice(0, 2000);
+    result.error = `${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`.slice(0, 3000);
   }
   result.seconds = (performance.now() - started) / 1000;
   results.push(result);
-  process.stderr.write(`pack-check ${name}: ${result.error ? "FAILED" : "ok"} (${result.seconds.toFixed(1)} s)\n`);
+  process.stderr.write(
+    `pack-check ${name}: ${result.error ? "FAILED" : "ok"} (${result.seconds.toFixed(1)} s)\n`,
+  );
 }
 rmSync(work, { recursive: true, force: true });
 
@@ -126,7 +181,9 @@ console.log("| package | node | types | browser | installed | own | deps |");
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const r of results) {
   const mark = (v) => (v === null ? "n/a" : v ? "ok" : "FAIL");
-  console.log(`| ${r.package} | ${mark(r.node)} | ${mark(r.types)} | ${mark(r.browser)} | ${kib(r.installed_bytes)} | ${kib(r.package_bytes)} | ${r.dependencies ?? "-"} |`);
+  console.log(
+    `| ${r.package} | ${mark(r.node)} | ${mark(r.types)} | ${mark(r.browser)} | ${kib(r.installed_bytes)} | ${kib(r.package_bytes)} | ${r.dependencies ?? "-"} |`,
+  );
 }
 console.log(JSON.stringify({ packCheck: results }, null, 2));
 console.log(`pack-check: ${results.length - failed} passed, ${failed} failed`);

@@ -6,18 +6,15 @@ import { CliError } from "./cli-error.js";
 export interface InputSource {
   readonly name: string;
   readonly stream: NodeJS.ReadableStream;
-  /** Size in bytes when known (a regular file), for progress. */
-  readonly size: number | undefined;
 }
 
 /** Opens FILE, or stdin for `-` / no file, failing with a clear usage error. */
 export async function openInput(file: string | undefined): Promise<InputSource> {
   if (file === undefined || file === "-") {
-    return { name: "stdin", stream: process.stdin, size: undefined };
+    return { name: "stdin", stream: process.stdin };
   }
   await assertReadableFile(file);
-  const size = (await stat(file)).size;
-  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }), size };
+  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }) };
 }
 
 /** Throws a BAD_INPUT CliError unless `file` is an existing regular file. */

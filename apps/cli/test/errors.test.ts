@@ -60,7 +60,7 @@ describe("usage", () => {
       "storage",
       "code",
     ];
-    commands.push("key", "chunkify", "inspect", "verify", "stats");
+    commands.push("key", "chunkify", "inspect", "verify", "stats", "convert");
     const results = await runAll([
       () => runCli(["--help"]),
       ...commands.map((c) => () => runCli([c, "--help"])),

@@ -50,6 +50,32 @@ describe("verify", () => {
     });
   });
 
+  it("verifies trees of other schemes and of flat internal nodes (group depth 0)", async () => {
+    const db = join(dir, "blake3-flat");
+    const built = await runCli([
+      "build",
+      input,
+      "--db",
+      db,
+      "--scheme",
+      "blake3-be",
+      "--group-depth",
+      "0",
+    ]);
+    expect(built.code).toBe(0);
+    const result = await runCli(["verify", "--db", db, "--strict", "--json"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({
+      ok: true,
+      root: built.stdout.trim(),
+      scheme: "blake3-be",
+      groupDepth: 0,
+    });
+    // 256 stems in a binary tree without extension nodes: 255 internal nodes above them.
+    expect(report.nodes).toEqual({ total: 511, stem: 256, group: 0, internal: 255 });
+  });
+
   it("detects a tampered stem value: exit 1, naming the path", async () => {
     const db = await built("tampered-stem");
     await tamperNode(db, stem.path, (blob) => {

@@ -1,4 +1,11 @@
-import { applyGenesisAlloc, BinaryTree, MemoryStore, openTree, prove, verifyProof } from "@bintrie/core";
+import {
+  applyGenesisAlloc,
+  BinaryTree,
+  MemoryStore,
+  openTree,
+  prove,
+  verifyProof,
+} from "@bintrie/core";
 
 const tree = new BinaryTree({ store: new MemoryStore() });
 applyGenesisAlloc(tree, {

@@ -1,5 +1,10 @@
 import { MemoryStore, openTree } from "@bintrie/core";
-import { buildMptBase, preimagesFromAlloc, TransitionError, TransitionState } from "@bintrie/transition";
+import {
+  buildMptBase,
+  preimagesFromAlloc,
+  TransitionError,
+  TransitionState,
+} from "@bintrie/transition";
 
 const alloc = {
   "0x0100000000000000000000000000000000000000": {
@@ -13,7 +18,10 @@ const alloc = {
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const store = new MemoryStore();
 const { root } = await buildMptBase(store, alloc);
-const state = await TransitionState.open(store, { baseRoot: root, preimages: preimagesFromAlloc(alloc) });
+const state = await TransitionState.open(store, {
+  baseRoot: root,
+  preimages: preimagesFromAlloc(alloc),
+});
 const address = Uint8Array.from(Buffer.from("0100000000000000000000000000000000000000", "hex"));
 const before = (await state.getAccount(address))?.balance;
 await state.convertAll({ leavesPerStep: 1 });
@@ -25,4 +33,6 @@ try {
 } catch (error) {
   if (!(error instanceof TransitionError) || error.code !== "NO_BASE_ROOT") throw error;
 }
-console.log(`mpt ${hex(root).slice(0, 8)} balance ${before} converted ${state.converted} binary ${hex(tree.hash()).slice(0, 8)}`);
+console.log(
+  `mpt ${hex(root).slice(0, 8)} balance ${before} converted ${state.converted} binary ${hex(tree.hash()).slice(0, 8)}`,
+);

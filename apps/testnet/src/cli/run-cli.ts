@@ -25,6 +25,14 @@ const USAGE = `usage:
   bintrie-testnet devnet [--genesis FILE] [--blocks N] [--seed N] [--out FILE]
 `;
 
+/** The version in this package's package.json (dist/cli/ → ../../package.json). */
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(new URL("../../package.json", import.meta.url), "utf8"),
+  );
+  return String(manifest.version);
+}
+
 /** Runs one CLI command; resolves to the process exit code (0 ok, 1 failures, 2 usage). */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
@@ -41,8 +49,13 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       case undefined:
       case "help":
       case "--help":
+      case "-h":
         io.stdout.write(USAGE);
         return command === undefined ? 2 : 0;
+      case "--version":
+      case "-V":
+        io.stdout.write(`${await packageVersion()}\n`);
+        return 0;
       default:
         io.stderr.write(`unknown command '${command}'\n${USAGE}`);
         return 2;
