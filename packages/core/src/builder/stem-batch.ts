@@ -1,4 +1,5 @@
 import type { Hasher } from "../hash/hasher.js";
+import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import type { HashSlots } from "./hash-slots.js";
 
 /** Offset of the values in a stem blob: type byte, 31-byte stem, 32-byte bitmap. */
@@ -20,11 +21,7 @@ export class StemBatch {
   #prehashedCount = 0;
   readonly #prehashed: Uint8Array;
   readonly #given: Uint8Array;
-  readonly #leaves: Uint8Array;
-  readonly #pos: Uint16Array;
-  readonly #seg: Uint32Array;
-  readonly #out: Uint8Array;
-  readonly #out32: Uint32Array;
+  readonly #fold = new StemSubtreeFold();
   readonly #pairs: Uint8Array;
   readonly #pairs32: Uint32Array;
   readonly #final: Uint32Array;
@@ -34,12 +31,8 @@ export class StemBatch {
     this.maxValues = maxValues;
     this.#prehashed = new Uint8Array(maxStems);
     this.#given = new Uint8Array(maxStems * 32);
-    this.#leaves = new Uint8Array(maxValues * 32);
-    this.#pos = new Uint16Array(maxValues);
-    this.#seg = new Uint32Array(maxStems + 1);
-    this.#out = new Uint8Array(maxValues * 32);
-    this.#out32 = new Uint32Array(this.#out.buffer);
-    this.#pairs = new Uint8Array(Math.max(maxValues, maxStems) * 64);
+    this.#fold.reserve(maxStems, maxValues);
+    this.#pairs = new Uint8Array(maxStems * 64);
     this.#pairs32 = new Uint32Array(this.#pairs.buffer);
     this.#final = new Uint32Array(maxStems);
   }
@@ -60,7 +53,8 @@ export class StemBatch {
   add(blob: Uint8Array, hash?: Uint8Array): void {
     const k = this.#count++;
     this.blobs[k] = blob;
-    this.#seg[k] = this.#values;
+    const fold = this.#fold;
+    fold.starts[k] = this.#values;
     if (hash !== undefined) {
       this.#prehashed[k] = 1;
       this.#given.set(hash, k << 5);
@@ -71,8 +65,8 @@ export class StemBatch {
     const count = (blob.length - VALUES_OFFSET) >>> 5;
     if (count === 0) return;
     const v = this.#values;
-    this.#leaves.set(blob.subarray(VALUES_OFFSET), v << 5);
-    const pos = this.#pos;
+    fold.leaves.set(blob.subarray(VALUES_OFFSET), v << 5);
+    const pos = fold.subindices;
     let p = v;
     for (let byte = 0; byte < 32; byte++) {
       let bits = blob[BITMAP_OFFSET + byte]!;
@@ -89,51 +83,9 @@ export class StemBatch {
   hashInto(hasher: Hasher, slots: HashSlots, base: number): void {
     const n = this.#count;
     if (n === 0) return;
-    const seg = this.#seg;
-    const pos = this.#pos;
-    const out = this.#out32;
-    const msg = this.#pairs32;
-    const v = this.#values;
-    seg[n] = v;
-    if (v > 0) {
-      hasher.hash32Batch(this.#leaves, 0, v, this.#out, 0);
-      // 8 fold levels; a lone child pairs with 32 zero bytes (leaf hashes of present values are
-      // never zero, so geth's zero-pair rule never fires here). Copies go word by word through
-      // Uint32 views: no view object per node.
-      for (let level = 0; level < 8; level++) {
-        let m = 0;
-        let segStart = seg[0]!;
-        for (let s = 0; s < n; s++) {
-          const segEnd = seg[s + 1]!;
-          seg[s] = m;
-          let i = segStart;
-          while (i < segEnd) {
-            const p = pos[i]!;
-            const dst = m << 4;
-            const src = i << 3;
-            if ((p & 1) === 0) {
-              for (let w = 0; w < 8; w++) msg[dst + w] = out[src + w]!;
-              if (i + 1 < segEnd && pos[i + 1] === p + 1) {
-                for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + 8 + w]!;
-                i += 2;
-              } else {
-                for (let w = 8; w < 16; w++) msg[dst + w] = 0;
-                i += 1;
-              }
-            } else {
-              for (let w = 0; w < 8; w++) msg[dst + w] = 0;
-              for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + w]!;
-              i += 1;
-            }
-            pos[m] = p >>> 1;
-            m++;
-          }
-          segStart = segEnd;
-        }
-        seg[n] = m;
-        hasher.hash64Batch(this.#pairs, 0, m, this.#out, 0);
-      }
-    }
+    const fold = this.#fold;
+    fold.starts[n] = this.#values;
+    fold.fold(hasher, n);
     // Stem hash = H(stem ‖ 0x00 ‖ subtree root); a stem without values has root 0^32.
     const pairs = this.#pairs;
     const final = this.#final;
@@ -144,13 +96,7 @@ export class StemBatch {
       const dst = m << 6;
       for (let b = 0; b < 31; b++) pairs[dst + b] = blob[1 + b]!;
       pairs[dst + 31] = 0;
-      const words = (dst + 32) >>> 2;
-      if (seg[s + 1]! > seg[s]!) {
-        const r = seg[s]! << 3;
-        for (let w = 0; w < 8; w++) msg[words + w] = out[r + w]!;
-      } else {
-        for (let w = 0; w < 8; w++) msg[words + w] = 0;
-      }
+      fold.writeRoot(s, this.#pairs32, (dst + 32) >>> 2);
       final[m++] = s;
     }
     if (m > 0) hasher.hash64Batch(pairs, 0, m, pairs, 0);

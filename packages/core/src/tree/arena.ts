@@ -30,21 +30,23 @@ export class Arena {
   writeHash(ref: NodeRef, out: Uint8Array, offset: number): void {
     const kind = refKind(ref);
     const index = refIndex(ref);
+    let src: Uint8Array;
+    let at: number;
     if (kind === KIND_INTERNAL) {
-      const src = this.internals.hashChunk(index);
-      const at = this.internals.hashOffset(index);
-      out.set(src.subarray(at, at + 32), offset);
+      src = this.internals.hashChunk(index);
+      at = this.internals.hashOffset(index);
     } else if (kind === KIND_STEM) {
-      const src = this.stems.hashChunk(index);
-      const at = this.stems.hashOffset(index);
-      out.set(src.subarray(at, at + 32), offset);
+      src = this.stems.hashChunk(index);
+      at = this.stems.hashOffset(index);
     } else if (kind === KIND_HASHED) {
-      const src = this.hashed.hashChunk(index);
-      const at = this.hashed.hashOffset(index);
-      out.set(src.subarray(at, at + 32), offset);
+      src = this.hashed.hashChunk(index);
+      at = this.hashed.hashOffset(index);
     } else {
       out.fill(0, offset, offset + 32);
+      return;
     }
+    // A plain loop: no subarray view object per call on this hot path.
+    for (let i = 0; i < 32; i++) out[offset + i] = src[at + i]!;
   }
 
   /** Live node counts per kind. */

@@ -1,4 +1,5 @@
 import type { Hasher } from "../hash/hasher.js";
+import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import type { Arena } from "./arena.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { U32Stack } from "./u32-stack.js";
@@ -24,10 +25,10 @@ export class StaleHasher {
   readonly #stems = new U32Stack(1024);
   readonly #depthCounts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #depthStarts = new Uint32Array(MAX_TREE_DEPTH + 1);
+  readonly #fold = new StemSubtreeFold();
+  #final = new Uint8Array(64 * 64);
+  #final32 = new Uint32Array(this.#final.buffer);
   #msg = new Uint8Array(64 * 1024);
-  #out = new Uint8Array(32 * 1024);
-  #pos = new Uint16Array(1024);
-  #seg = new Uint32Array(STEM_BATCH + 1);
 
   constructor(arena: Arena, hasher: Hasher) {
     this.#arena = arena;
@@ -72,87 +73,53 @@ export class StaleHasher {
   /** Hashes the stems listed in list[start..end) and stores their hashes; clears their flag. */
   hashStems(list: Uint32Array, start: number, end: number): void {
     const { stems } = this.#arena;
-    const hasher = this.#hasher;
     const n = end - start;
     let total = 0;
     for (let s = start; s < end; s++) total += stems.getCount(list[s]!);
-    this.#ensureScratch(Math.max(total, n));
-    const msg = this.#msg;
-    const out = this.#out;
-    const pos = this.#pos;
-    const seg = this.#seg;
-
-    // Level 0: the leaf hash of every present value, all stems in one batch.
+    const fold = this.#fold;
+    fold.reserve(n, total);
+    const leaves = fold.leaves;
+    const starts = fold.starts;
     let v = 0;
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      seg[s] = v;
+      starts[s] = v;
       const count = stems.getCount(index);
       if (count > 0) {
         const page = stems.blockPage(index);
         const at = stems.blockOffset(index);
-        msg.set(page.subarray(at, at + (count << 5)), v << 5);
-        stems.presentSubindices(index, pos, v);
+        const bytes = count << 5;
+        const dst = v << 5;
+        for (let k = 0; k < bytes; k++) leaves[dst + k] = page[at + k]!;
+        stems.presentSubindices(index, fold.subindices, v);
       }
       v += count;
     }
-    seg[n] = v;
-    hasher.hash32Batch(msg, 0, v, out, 0);
+    starts[n] = v;
+    fold.fold(this.#hasher, n);
 
-    // Levels 1..8: pair up siblings; a lone child pairs with 32 zero bytes (the zero-zero rule
-    // never fires here because leaf hashes of present values are never zero).
-    for (let level = 0; level < 8; level++) {
-      let m = 0;
-      let segStart = seg[0]!;
-      for (let s = 0; s < n; s++) {
-        const segEnd = seg[s + 1]!;
-        seg[s] = m;
-        let i = segStart;
-        while (i < segEnd) {
-          const p = pos[i]!;
-          const dst = m << 6;
-          if ((p & 1) === 0) {
-            msg.set(out.subarray(i << 5, (i << 5) + 32), dst);
-            if (i + 1 < segEnd && pos[i + 1] === p + 1) {
-              msg.set(out.subarray((i + 1) << 5, ((i + 1) << 5) + 32), dst + 32);
-              i += 2;
-            } else {
-              msg.fill(0, dst + 32, dst + 64);
-              i += 1;
-            }
-          } else {
-            msg.fill(0, dst, dst + 32);
-            msg.set(out.subarray(i << 5, (i << 5) + 32), dst + 32);
-            i += 1;
-          }
-          pos[m] = p >>> 1;
-          m++;
-        }
-        segStart = segEnd;
-      }
-      seg[n] = m;
-      hasher.hash64Batch(msg, 0, m, out, 0);
+    // Stem hash = H(stem ‖ 0x00 ‖ subtree root).
+    if (this.#final.length < n * 64) {
+      this.#final = new Uint8Array(Math.max(n * 64, this.#final.length * 2));
+      this.#final32 = new Uint32Array(this.#final.buffer);
     }
-
-    // Stem hash = H(stem ‖ 0x00 ‖ subtree root); a stem without values has root 0^32.
+    const msg = this.#final;
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
       const dst = s << 6;
       const stemChunk = stems.stemChunk(index);
       const so = stems.stemOffset(index);
-      msg.set(stemChunk.subarray(so, so + 31), dst);
+      for (let k = 0; k < 31; k++) msg[dst + k] = stemChunk[so + k]!;
       msg[dst + 31] = 0;
-      if (seg[s + 1]! > seg[s]!) {
-        const r = seg[s]! << 5;
-        msg.set(out.subarray(r, r + 32), dst + 32);
-      } else {
-        msg.fill(0, dst + 32, dst + 64);
-      }
+      fold.writeRoot(s, this.#final32, (dst + 32) >>> 2);
     }
-    hasher.hash64Batch(msg, 0, n, msg, 0);
+    this.#hasher.hash64Batch(msg, 0, n, msg, 0);
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      stems.hashChunk(index).set(msg.subarray(s << 5, (s << 5) + 32), stems.hashOffset(index));
+      const hashChunk = stems.hashChunk(index);
+      const ho = stems.hashOffset(index);
+      const src = s << 5;
+      for (let k = 0; k < 32; k++) hashChunk[ho + k] = msg[src + k]!;
       stems.clearFlags(index, FLAG_HASH_STALE);
     }
   }
@@ -212,16 +179,15 @@ export class StaleHasher {
     this.#hasher.hash64Batch(msg, 0, n, msg, 0);
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      internals
-        .hashChunk(index)
-        .set(msg.subarray(k << 5, (k << 5) + 32), internals.hashOffset(index));
+      const chunk = internals.hashChunk(index);
+      const at = internals.hashOffset(index);
+      const src = k << 5;
+      for (let b = 0; b < 32; b++) chunk[at + b] = msg[src + b]!;
       internals.clearFlags(index, FLAG_HASH_STALE);
     }
   }
 
   #ensureScratch(messages: number): void {
     if (this.#msg.length < messages * 64) this.#msg = new Uint8Array(messages * 64);
-    if (this.#out.length < messages * 32) this.#out = new Uint8Array(messages * 32);
-    if (this.#pos.length < messages) this.#pos = new Uint16Array(messages);
   }
 }

@@ -1,0 +1,102 @@
+import type { Hasher } from "./hasher.js";
+
+/**
+ * Folds the present values of many stems into their 8-level stem subtree roots (EIP-7864: leaf
+ * = H(value), parent = H(left ‖ right), a pair of zeros stays zero), with one batch hash call
+ * per level for all stems together: the leaf level, then 8 fold levels. Only non-zero nodes are
+ * hashed (a lone child pairs with 32 zero bytes; leaf hashes of present values are never zero,
+ * so the zero-pair rule never fires). Shared by the tree's stale hasher and the builder.
+ *
+ * Usage: `reserve(stems, values)`, fill `leaves` (packed values), `subindices` and `starts`
+ * (`starts[s]` = index of stem s's first value, `starts[n]` = total), `fold(hasher, n)`, then
+ * read each stem's root with `writeRoot`. Copies go word by word through Uint32 views, so
+ * folding allocates nothing.
+ */
+export class StemSubtreeFold {
+  leaves = new Uint8Array(0);
+  subindices = new Uint16Array(0);
+  starts = new Uint32Array(1);
+  #leaves32 = new Uint32Array(0);
+  #out = new Uint8Array(0);
+  #out32 = new Uint32Array(0);
+  #pairs = new Uint8Array(0);
+  #pairs32 = new Uint32Array(0);
+  #stems = 0;
+
+  /** Makes room for `stems` stems holding `values` present values in all (contents are lost). */
+  reserve(stems: number, values: number): void {
+    if (this.starts.length < stems + 1)
+      this.starts = new Uint32Array(Math.max(stems + 1, this.starts.length * 2));
+    if (this.subindices.length < values) {
+      const capacity = Math.max(values, this.subindices.length * 2, 64);
+      this.subindices = new Uint16Array(capacity);
+      this.leaves = new Uint8Array(capacity * 32);
+      this.#leaves32 = new Uint32Array(this.leaves.buffer);
+      this.#out = new Uint8Array(capacity * 32);
+      this.#out32 = new Uint32Array(this.#out.buffer);
+      this.#pairs = new Uint8Array(capacity * 64);
+      this.#pairs32 = new Uint32Array(this.#pairs.buffer);
+    }
+  }
+
+  /** Word view of `leaves`, for callers that fill it word by word. */
+  get leaves32(): Uint32Array {
+    return this.#leaves32;
+  }
+
+  /** Folds stems 0..n-1 as described by `leaves`, `subindices` and `starts`. */
+  fold(hasher: Hasher, n: number): void {
+    this.#stems = n;
+    const seg = this.starts;
+    const pos = this.subindices;
+    const out = this.#out32;
+    const msg = this.#pairs32;
+    const total = seg[n]!;
+    if (total === 0) return;
+    hasher.hash32Batch(this.leaves, 0, total, this.#out, 0);
+    for (let level = 0; level < 8; level++) {
+      let m = 0;
+      let segStart = seg[0]!;
+      for (let s = 0; s < n; s++) {
+        const segEnd = seg[s + 1]!;
+        seg[s] = m;
+        let i = segStart;
+        while (i < segEnd) {
+          const p = pos[i]!;
+          const dst = m << 4;
+          const src = i << 3;
+          if ((p & 1) === 0) {
+            for (let w = 0; w < 8; w++) msg[dst + w] = out[src + w]!;
+            if (i + 1 < segEnd && pos[i + 1] === p + 1) {
+              for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + 8 + w]!;
+              i += 2;
+            } else {
+              for (let w = 8; w < 16; w++) msg[dst + w] = 0;
+              i += 1;
+            }
+          } else {
+            for (let w = 0; w < 8; w++) msg[dst + w] = 0;
+            for (let w = 0; w < 8; w++) msg[dst + 8 + w] = out[src + w]!;
+            i += 1;
+          }
+          pos[m] = p >>> 1;
+          m++;
+        }
+        segStart = segEnd;
+      }
+      seg[n] = m;
+      hasher.hash64Batch(this.#pairs, 0, m, this.#out, 0);
+    }
+  }
+
+  /** Writes stem s's subtree root (32 zero bytes for a stem without values) to words[wordOffset]. */
+  writeRoot(s: number, words: Uint32Array, wordOffset: number): void {
+    const seg = this.starts;
+    if (s < this.#stems && seg[s + 1]! > seg[s]!) {
+      const r = seg[s]! << 3;
+      for (let w = 0; w < 8; w++) words[wordOffset + w] = this.#out32[r + w]!;
+    } else {
+      for (let w = 0; w < 8; w++) words[wordOffset + w] = 0;
+    }
+  }
+}
