@@ -8,6 +8,8 @@ const CARRIAGE_RETURN = 0x0d;
 /** Entries read so far (the count `build --json` reports). */
 export interface EntryCounter {
   entries: number;
+  /** Called after every 65 536th entry (progress display). */
+  readonly onProgress?: (entries: number) => void;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function* readEntryLines(
     if (!parseEntryLine(chunk.toString("utf8", start, stop), lineNumber, input.name, record, 0)) {
       return undefined;
     }
-    counter.entries++;
+    if ((++counter.entries & 0xffff) === 0) counter.onProgress?.(counter.entries);
     return { key: record.subarray(0, 32), value: record.subarray(32, 64) };
   };
   try {

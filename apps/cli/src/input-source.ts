@@ -12,7 +12,10 @@ export interface InputSource {
 export async function openInput(file: string | undefined): Promise<InputSource> {
   if (file === undefined && process.stdin.isTTY === true) {
     // Nothing piped in and no FILE: waiting on the keyboard is never what was meant.
-    throw new CliError("BAD_USAGE", "no input: give FILE, or pipe JSON lines into stdin (or use -)");
+    throw new CliError(
+      "BAD_USAGE",
+      "no input: give FILE, or pipe JSON lines into stdin (or use -)",
+    );
   }
   if (file === undefined || file === "-") {
     return { name: "stdin", stream: process.stdin };

@@ -50,7 +50,12 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   const core = await import("@bintrie/core");
   const opened = await openStore(target, { create: true });
   const runs = new FsRunStorage(flags.tmpDir);
-  const counter: EntryCounter = { entries: 0 };
+  const reading = new Progress("reading");
+  const counter: EntryCounter = {
+    entries: 0,
+    onProgress: (n) => reading.update(n, " entries"),
+  };
+  let building: Progress | undefined;
   let result: BuildResult;
   try {
     let tree: BinaryTree;
@@ -64,13 +69,16 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
       fresh = await holdsNoTree(opened.store);
-      const progress = new Progress("reading");
-      const lines = withProgress(readEntryLines(input, counter), counter, progress);
+      const lines = readEntryLines(input, counter);
       const sorted = core.sortEntries(lines, { runStorage: runs, duplicates: "last" });
       // The sort reads every line before it yields the first entry: a bad line fails here.
-      entries = prepend(await sorted.next(), sorted);
-      progress.done();
+      const first = await sorted.next();
+      reading.done();
+      building = new Progress("building", counter.entries);
+      const shown = building;
+      entries = prepend(first, sorted, (n) => shown.update(n, " entries"));
     } catch (error) {
+      reading.done();
       await opened.discard();
       throw error;
     }
@@ -79,6 +87,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
         ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes)
         : await addToTree(tree, opened.store, entries, counter, flags.commitEvery);
     } finally {
+      building?.done();
       await opened.close();
     }
   } finally {
@@ -97,6 +106,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
 async function holdsNoTree(store: KVStore): Promise<boolean> {
   const { ROOT_RECORD_KEY } = await import("@bintrie/core");
   const { NODE_KEY_PREFIX } = await import("@bintrie/codec");
+  // The root node's key is the bare prefix ("vA" + the empty path).
   const [record, rootNode] = await store.getMany([ROOT_RECORD_KEY, NODE_KEY_PREFIX]);
   return record === undefined && rootNode === undefined;
 }
@@ -109,25 +119,13 @@ async function buildFresh(
   counter: EntryCounter,
   maxBatchBytes: number | undefined,
 ): Promise<BuildResult> {
-  const progress = new Progress("building", counter.entries);
-  let done = 0;
-  const counted = (async function* () {
-    for await (const entry of entries) {
-      yield entry;
-      if ((++done & 0x3fff) === 0) progress.update(done, " entries");
-    }
-  })();
-  try {
-    const { buildTreeIntoStore } = await import("@bintrie/core");
-    const built = await buildTreeIntoStore(store, counted, {
-      groupDepth: tree.groupDepth,
-      scheme: tree.scheme,
-      ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
-    });
-    return { root: built.root, entries: counter.entries, nodes: built.nodes };
-  } finally {
-    progress.done();
-  }
+  const { buildTreeIntoStore } = await import("@bintrie/core");
+  const built = await buildTreeIntoStore(store, entries, {
+    groupDepth: tree.groupDepth,
+    scheme: tree.scheme,
+    ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
+  });
+  return { root: built.root, entries: counter.entries, nodes: built.nodes };
 }
 
 /**
@@ -142,32 +140,24 @@ async function addToTree(
   counter: EntryCounter,
   commitEvery = DEFAULT_COMMIT_EVERY,
 ): Promise<BuildResult> {
-  const progress = new Progress("building", counter.entries);
   const written = new WrittenPaths();
-  let done = 0;
   let chunk: TreeEntry[] = [];
   let root: Uint8Array | undefined;
   const commit = async () => {
     await tree.putMany(chunk);
-    done += chunk.length;
     chunk = [];
     const set = tree.commit();
     await store.batch(tree.nodeSetOperations(set));
     written.add(set.writes, set.deletes);
     // Sorted chunks move on through the key space: what the last one loaded can go.
     tree.evict(RESIDENT_NODES);
-    progress.update(done, " entries");
     root = set.root;
   };
-  try {
-    for await (const entry of entries) {
-      chunk.push(entry);
-      if (chunk.length === commitEvery) await commit();
-    }
-    if (chunk.length > 0 || root === undefined) await commit();
-  } finally {
-    progress.done();
+  for await (const entry of entries) {
+    chunk.push(entry);
+    if (chunk.length === commitEvery) await commit();
   }
+  if (chunk.length > 0 || root === undefined) await commit();
   return { root: root!, entries: counter.entries, nodes: written.count };
 }
 
@@ -185,25 +175,19 @@ function batchBytesFromEnvironment(): number | undefined {
   return value;
 }
 
-/** `first` (already taken from `rest`) followed by the rest. */
-async function* prepend<T>(first: IteratorResult<T>, rest: AsyncIterator<T>): AsyncGenerator<T> {
+/** `first` (already taken from `rest`) followed by the rest; `onCount` sees the progress. */
+async function* prepend<T>(
+  first: IteratorResult<T>,
+  rest: AsyncIterator<T>,
+  onCount: (count: number) => void,
+): AsyncGenerator<T> {
   if (first.done === true) return;
   yield first.value;
-  for (;;) {
+  for (let count = 1; ; count++) {
     const next = await rest.next();
     if (next.done === true) return;
     yield next.value;
-  }
-}
-
-async function* withProgress<T>(
-  source: AsyncIterable<T>,
-  counter: EntryCounter,
-  progress: Progress,
-): AsyncGenerator<T> {
-  for await (const item of source) {
-    yield item;
-    if ((counter.entries & 0xffff) === 0) progress.update(counter.entries, " entries read");
+    if ((count & 0x3fff) === 0) onCount(count);
   }
 }
 

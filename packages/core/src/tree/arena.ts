@@ -9,6 +9,7 @@ import {
   refIndex,
   refKind,
 } from "./node-ref.js";
+import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { StemPool } from "./stem-pool.js";
 
 /** A stored blob whose node moved or disappeared: its path is deleted unless rewritten. */
@@ -47,6 +48,22 @@ export class Arena {
     }
     // A plain loop: no subarray view object per call on this hot path.
     for (let i = 0; i < 32; i++) out[offset + i] = src[at + i]!;
+  }
+
+  /** Writes the hash of `ref` as 8 words to words[wordOffset] (zero for empty). */
+  writeHashWords(ref: NodeRef, words: Uint32Array, wordOffset: number): void {
+    const kind = refKind(ref);
+    const index = refIndex(ref);
+    let src: Uint32Array;
+    if (kind === KIND_INTERNAL) src = this.internals.hash32[index >>> CHUNK_BITS]!;
+    else if (kind === KIND_STEM) src = this.stems.hash32[index >>> CHUNK_BITS]!;
+    else if (kind === KIND_HASHED) src = this.hashed.hash32[index >>> CHUNK_BITS]!;
+    else {
+      for (let w = 0; w < 8; w++) words[wordOffset + w] = 0;
+      return;
+    }
+    const at = (index & CHUNK_MASK) << 3;
+    for (let w = 0; w < 8; w++) words[wordOffset + w] = src[at + w]!;
   }
 
   /** Live node counts per kind. */

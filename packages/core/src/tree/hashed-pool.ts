@@ -4,6 +4,8 @@ import { U32Stack } from "./u32-stack.js";
 /** Placeholders for nodes that live only in the store: just their 32-byte hash. */
 export class HashedPool {
   readonly hash: Uint8Array[] = [];
+  /** Word views of `hash` (8 words per node), for copies without per-call view objects. */
+  readonly hash32: Uint32Array[] = [];
   #next = 0;
   readonly #free = new U32Stack();
 
@@ -23,12 +25,15 @@ export class HashedPool {
     } else {
       index = this.#next++;
       assertPoolIndex("hashed", index);
-      if ((index & CHUNK_MASK) === 0) this.hash.push(new Uint8Array(CHUNK_SIZE * 32));
+      if ((index & CHUNK_MASK) === 0) {
+        const chunk = new Uint8Array(CHUNK_SIZE * 32);
+        this.hash.push(chunk);
+        this.hash32.push(new Uint32Array(chunk.buffer));
+      }
     }
-    this.hash[index >>> CHUNK_BITS]!.set(
-      source.subarray(offset, offset + 32),
-      (index & CHUNK_MASK) << 5,
-    );
+    const chunk = this.hash[index >>> CHUNK_BITS]!;
+    const at = (index & CHUNK_MASK) << 5;
+    for (let i = 0; i < 32; i++) chunk[at + i] = source[offset + i]!;
     return index;
   }
 

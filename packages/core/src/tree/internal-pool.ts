@@ -11,6 +11,8 @@ export class InternalPool {
   readonly depth: Uint8Array[] = [];
   readonly flags: Uint8Array[] = [];
   readonly hash: Uint8Array[] = [];
+  /** Word views of `hash` (8 words per node). */
+  readonly hash32: Uint32Array[] = [];
   #next = 0;
   readonly #free = new U32Stack();
 
@@ -99,6 +101,8 @@ export class InternalPool {
     this.right.push(new Uint32Array(CHUNK_SIZE));
     this.depth.push(new Uint8Array(CHUNK_SIZE));
     this.flags.push(new Uint8Array(CHUNK_SIZE));
-    this.hash.push(new Uint8Array(CHUNK_SIZE * 32));
+    const hash = new Uint8Array(CHUNK_SIZE * 32);
+    this.hash.push(hash);
+    this.hash32.push(new Uint32Array(hash.buffer));
   }
 }

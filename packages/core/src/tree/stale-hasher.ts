@@ -2,6 +2,7 @@ import type { Hasher } from "../hash/hasher.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import type { Arena } from "./arena.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
+import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** Stems hashed per batch round: bounds scratch memory whatever the tree size. */
@@ -14,21 +15,22 @@ const MAX_TREE_DEPTH = 248;
  * Recomputes the hashes of stale nodes only. It gathers the stale nodes, hashes all stale
  * stems in batches (leaf values, then the 8 fold levels, then stem‖0‖root, each level one
  * batch call), then the stale internal nodes deepest level first, one batch call per level.
- * All scratch buffers are reused across calls.
+ * All scratch buffers are reused across calls, and copies go word by word through Uint32
+ * views of the pools, so hashing allocates nothing per node.
  */
 export class StaleHasher {
   readonly #arena: Arena;
   readonly #hasher: Hasher;
   readonly #stack = new U32Stack(256);
   readonly #internals = new U32Stack(1024);
+  #internalDepths = new Uint8Array(1024);
   readonly #sorted = new U32Stack(1024);
   readonly #stems = new U32Stack(1024);
   readonly #depthCounts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #depthStarts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #fold = new StemSubtreeFold();
-  #final = new Uint8Array(64 * 64);
-  #final32 = new Uint32Array(this.#final.buffer);
   #msg = new Uint8Array(64 * 1024);
+  #msg32 = new Uint32Array(this.#msg.buffer);
 
   constructor(arena: Arena, hasher: Hasher) {
     this.#arena = arena;
@@ -46,9 +48,11 @@ export class StaleHasher {
     const stack = this.#stack;
     const stale = this.#internals;
     const staleStems = this.#stems;
+    const counts = this.#depthCounts;
     stack.clear();
     stale.clear();
     staleStems.clear();
+    counts.fill(0);
     stack.push(arena.root);
     while (stack.length > 0) {
       const ref = stack.pop();
@@ -56,6 +60,14 @@ export class StaleHasher {
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
         if ((internals.getFlags(index) & FLAG_HASH_STALE) === 0) continue;
+        const depth = internals.getDepth(index);
+        if (stale.length === this.#internalDepths.length) {
+          const grown = new Uint8Array(this.#internalDepths.length * 2);
+          grown.set(this.#internalDepths);
+          this.#internalDepths = grown;
+        }
+        this.#internalDepths[stale.length] = depth;
+        counts[depth]!++;
         stale.push(index);
         stack.push(internals.getRight(index));
         stack.push(internals.getLeft(index));
@@ -73,12 +85,13 @@ export class StaleHasher {
   /** Hashes the stems listed in list[start..end) and stores their hashes; clears their flag. */
   hashStems(list: Uint32Array, start: number, end: number): void {
     const { stems } = this.#arena;
+    const heap = stems.values;
     const n = end - start;
     let total = 0;
     for (let s = start; s < end; s++) total += stems.getCount(list[s]!);
     const fold = this.#fold;
     fold.reserve(n, total);
-    const leaves = fold.leaves;
+    const leaves = fold.leaves32;
     const starts = fold.starts;
     let v = 0;
     for (let s = 0; s < n; s++) {
@@ -86,11 +99,12 @@ export class StaleHasher {
       starts[s] = v;
       const count = stems.getCount(index);
       if (count > 0) {
-        const page = stems.blockPage(index);
-        const at = stems.blockOffset(index);
-        const bytes = count << 5;
-        const dst = v << 5;
-        for (let k = 0; k < bytes; k++) leaves[dst + k] = page[at + k]!;
+        const address = stems.blockAddress(index);
+        const page = heap.page32(address);
+        const at = heap.offset(address) >>> 2;
+        const words = count << 3;
+        const dst = v << 3;
+        for (let w = 0; w < words; w++) leaves[dst + w] = page[at + w]!;
         stems.presentSubindices(index, fold.subindices, v);
       }
       v += count;
@@ -98,28 +112,24 @@ export class StaleHasher {
     starts[n] = v;
     fold.fold(this.#hasher, n);
 
-    // Stem hash = H(stem ‖ 0x00 ‖ subtree root).
-    if (this.#final.length < n * 64) {
-      this.#final = new Uint8Array(Math.max(n * 64, this.#final.length * 2));
-      this.#final32 = new Uint32Array(this.#final.buffer);
-    }
-    const msg = this.#final;
+    // Stem hash = H(stem ‖ 0x00 ‖ subtree root); byte 31 of a stem slot is always 0.
+    this.#ensureScratch(n);
+    const msg32 = this.#msg32;
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      const dst = s << 6;
-      const stemChunk = stems.stemChunk(index);
-      const so = stems.stemOffset(index);
-      for (let k = 0; k < 31; k++) msg[dst + k] = stemChunk[so + k]!;
-      msg[dst + 31] = 0;
-      fold.writeRoot(s, this.#final32, (dst + 32) >>> 2);
+      const stem = stems.stem32[index >>> CHUNK_BITS]!;
+      const at = (index & CHUNK_MASK) << 3;
+      const dst = s << 4;
+      for (let w = 0; w < 8; w++) msg32[dst + w] = stem[at + w]!;
+      fold.writeRoot(s, msg32, dst + 8);
     }
-    this.#hasher.hash64Batch(msg, 0, n, msg, 0);
+    this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      const hashChunk = stems.hashChunk(index);
-      const ho = stems.hashOffset(index);
-      const src = s << 5;
-      for (let k = 0; k < 32; k++) hashChunk[ho + k] = msg[src + k]!;
+      const hash = stems.hash32[index >>> CHUNK_BITS]!;
+      const at = (index & CHUNK_MASK) << 3;
+      const src = s << 3;
+      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
       stems.clearFlags(index, FLAG_HASH_STALE);
     }
   }
@@ -133,14 +143,11 @@ export class StaleHasher {
   }
 
   #hashInternalsByLevel(): void {
-    const { internals } = this.#arena;
     const stale = this.#internals;
     const n = stale.length;
     if (n === 0) return;
     // Counting sort by depth, deepest first, so children are always hashed before parents.
     const counts = this.#depthCounts;
-    counts.fill(0);
-    for (let k = 0; k < n; k++) counts[internals.getDepth(stale.data[k]!)]!++;
     const next = this.#depthStarts;
     let acc = 0;
     for (let d = MAX_TREE_DEPTH; d >= 0; d--) {
@@ -149,19 +156,18 @@ export class StaleHasher {
     }
     const sorted = this.#sorted;
     sorted.ensureCapacity(n);
-    for (let k = 0; k < n; k++) {
-      const index = stale.data[k]!;
-      sorted.data[next[internals.getDepth(index)]!++] = index;
-    }
+    const depths = this.#internalDepths;
+    for (let k = 0; k < n; k++) sorted.data[next[depths[k]!]!++] = stale.data[k]!;
     sorted.length = n;
+    // Runs of equal depth, deepest first: counts[d] nodes at depth d.
     let k = 0;
-    while (k < n) {
-      const depth = internals.getDepth(sorted.data[k]!);
-      let end = k;
-      while (end < n && end - k < INTERNAL_BATCH && internals.getDepth(sorted.data[end]!) === depth)
-        end++;
-      this.#hashInternalRun(sorted.data, k, end);
-      k = end;
+    for (let d = MAX_TREE_DEPTH; d >= 0 && k < n; d--) {
+      const end = k + counts[d]!;
+      while (k < end) {
+        const runEnd = Math.min(end, k + INTERNAL_BATCH);
+        this.#hashInternalRun(sorted.data, k, runEnd);
+        k = runEnd;
+      }
     }
   }
 
@@ -170,24 +176,27 @@ export class StaleHasher {
     const { internals } = arena;
     const n = end - start;
     this.#ensureScratch(n);
-    const msg = this.#msg;
+    const msg32 = this.#msg32;
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      arena.writeHash(internals.getLeft(index), msg, k << 6);
-      arena.writeHash(internals.getRight(index), msg, (k << 6) + 32);
+      arena.writeHashWords(internals.getLeft(index), msg32, k << 4);
+      arena.writeHashWords(internals.getRight(index), msg32, (k << 4) + 8);
     }
-    this.#hasher.hash64Batch(msg, 0, n, msg, 0);
+    this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      const chunk = internals.hashChunk(index);
-      const at = internals.hashOffset(index);
-      const src = k << 5;
-      for (let b = 0; b < 32; b++) chunk[at + b] = msg[src + b]!;
+      const hash = internals.hash32[index >>> CHUNK_BITS]!;
+      const at = (index & CHUNK_MASK) << 3;
+      const src = k << 3;
+      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
       internals.clearFlags(index, FLAG_HASH_STALE);
     }
   }
 
   #ensureScratch(messages: number): void {
-    if (this.#msg.length < messages * 64) this.#msg = new Uint8Array(messages * 64);
+    if (this.#msg.length < messages * 64) {
+      this.#msg = new Uint8Array(Math.max(messages * 64, this.#msg.length * 2));
+      this.#msg32 = new Uint32Array(this.#msg.buffer);
+    }
   }
 }

@@ -13,6 +13,9 @@ const NO_BLOCK = 255;
 export class StemPool {
   readonly stem: Uint8Array[] = [];
   readonly hash: Uint8Array[] = [];
+  /** Word views of `stem` and `hash` (8 words per node; a stem slot's byte 31 is always 0). */
+  readonly stem32: Uint32Array[] = [];
+  readonly hash32: Uint32Array[] = [];
   readonly bitmap: Uint32Array[] = [];
   readonly depth: Uint8Array[] = [];
   readonly flags: Uint8Array[] = [];
@@ -43,7 +46,9 @@ export class StemPool {
     }
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
-    this.stem[c]!.set(source.subarray(offset, offset + 31), i << 5);
+    const stem = this.stem[c]!;
+    const at = i << 5;
+    for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
     this.bitmap[c]!.fill(0, i << 3, (i << 3) + 8);
     this.depth[c]![i] = depth;
     this.flags[c]![i] = flags;
@@ -141,6 +146,11 @@ export class StemPool {
   /** The page holding this stem's values; they are contiguous there in subindex order. */
   blockPage(index: number): Uint8Array {
     return this.values.page(this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!);
+  }
+
+  /** Value-heap slot address of this stem's value block (meaningful when count > 0). */
+  blockAddress(index: number): number {
+    return this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
   }
 
   blockOffset(index: number): number {
@@ -283,8 +293,12 @@ export class StemPool {
   }
 
   #addChunk(): void {
-    this.stem.push(new Uint8Array(CHUNK_SIZE * 32));
-    this.hash.push(new Uint8Array(CHUNK_SIZE * 32));
+    const stem = new Uint8Array(CHUNK_SIZE * 32);
+    const hash = new Uint8Array(CHUNK_SIZE * 32);
+    this.stem.push(stem);
+    this.hash.push(hash);
+    this.stem32.push(new Uint32Array(stem.buffer));
+    this.hash32.push(new Uint32Array(hash.buffer));
     this.bitmap.push(new Uint32Array(CHUNK_SIZE * 8));
     this.depth.push(new Uint8Array(CHUNK_SIZE));
     this.flags.push(new Uint8Array(CHUNK_SIZE));

@@ -14,6 +14,8 @@ const MAX_SLOT_ADDRESS = 0xffffffff;
 
 export class ValueHeap {
   readonly pages: Uint8Array[] = [];
+  /** Word views of `pages` (8 words per slot). */
+  readonly pages32: Uint32Array[] = [];
   #bump = 0;
   readonly #free: U32Stack[] = [];
 
@@ -38,7 +40,11 @@ export class ValueHeap {
       throw new TreeError("POOL_EXHAUSTED", "value heap is full (2^32 slots)");
     }
     const page = address >>> PAGE_BITS;
-    while (this.pages.length <= page) this.pages.push(new Uint8Array(PAGE_SLOTS * 32));
+    while (this.pages.length <= page) {
+      const bytes = new Uint8Array(PAGE_SLOTS * 32);
+      this.pages.push(bytes);
+      this.pages32.push(new Uint32Array(bytes.buffer));
+    }
     this.#bump = address + size;
     return address;
   }
@@ -49,6 +55,10 @@ export class ValueHeap {
 
   page(address: number): Uint8Array {
     return this.pages[address >>> PAGE_BITS]!;
+  }
+
+  page32(address: number): Uint32Array {
+    return this.pages32[address >>> PAGE_BITS]!;
   }
 
   /** Byte offset of slot `address` inside its page. */
