@@ -1,4 +1,4 @@
-import { compareBytes } from "./bytes.js";
+import { compareBytes } from "@bintrie/core";
 
 /**
  * How far conversion has come, in hashed-key order. While converting: every account whose

@@ -10,7 +10,6 @@ import {
   type DeletionMode,
   decodeRootRecord,
   EMPTY_CODE_HASH,
-  encodeRootRecord,
   type KeyScheme,
   type KVStore,
   openTree,
@@ -543,19 +542,8 @@ export class TransitionState {
       counters: this.counters,
       markedAccounts: this.#side.markedAccounts,
     });
-    const record = encodeRootRecord({
-      root: set.root,
-      groupDepth: set.groupDepth,
-      scheme: this.overlay.scheme,
-      extra,
-    });
-    const operations = this.overlay
-      .nodeSetOperations(set)
-      .map((op) =>
-        op.type === "put" && bytesEqual(op.key, this.overlay.rootRecordKey)
-          ? { type: "put" as const, key: op.key, value: record }
-          : op,
-      );
+    // The overlay's root record carries the transition state, in the same atomic batch.
+    const operations = this.overlay.nodeSetOperations(set, { extra });
     operations.push(...this.#side.operations());
     this.#side.clearPending();
     return { root: set.root, operations };
