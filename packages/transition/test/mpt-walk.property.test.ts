@@ -1,9 +1,9 @@
-import { MemoryStore } from "@bintrie/core";
+import { compareBytes, MemoryStore } from "@bintrie/core";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { ValueEncoding } from "@ethereumjs/util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareBytes, EMPTY_TRIE_ROOT } from "../src/bytes.js";
+import { EMPTY_TRIE_ROOT } from "../src/bytes.js";
 import { KVStoreDB } from "../src/kv-store-db.js";
 import { walkMptLeaves } from "../src/mpt-walk.js";
 import { hex } from "./helpers/bytes.js";
