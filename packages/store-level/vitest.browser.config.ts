@@ -1,3 +1,4 @@
+import { chromiumBrowser } from "@bintrie/store-testkit/vitest-config";
 import { defineProject } from "vitest/config";
 
 // Generous limits: they catch hangs, not slowness (a loaded 2-core CI machine runs property
@@ -9,28 +10,6 @@ export default defineProject({
     name: "store-level-browser",
     include: ["test/browser/**/*.test.ts"],
     ...TIMEOUTS,
-    browser: {
-      enabled: true,
-      provider: "playwright",
-      headless: true,
-      screenshotFailures: false,
-      instances: [
-        {
-          browser: "chromium",
-          launch: {
-            executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-            args: [
-              "--no-sandbox",
-              "--disable-gpu",
-              "--disable-dev-shm-usage",
-              "--disable-background-networking",
-              "--disable-component-update",
-              "--disable-sync",
-              "--no-first-run",
-            ],
-          },
-        },
-      ],
-    },
+    browser: chromiumBrowser(),
   },
 });

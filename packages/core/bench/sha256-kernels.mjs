@@ -3,10 +3,11 @@
 //
 //   pnpm --filter @bintrie/core build && node packages/core/bench/sha256-kernels.mjs [--quick] [path/to/sha256/index.js]
 //
-// For every (variant, size, n): 250 ms of warm-up, then 9 timed runs of ~80 ms (--quick: 100 ms, 5 x 40 ms); each
-// run calls the variant on the same batch of n messages until the time is up. Reported: the median over runs of ns
-// per message by the wall clock (`ns`), and by the process CPU clock (`cpu_ns`, less sensitive to other load on a
-// shared machine, but it also counts GC and compiler threads). Prints one JSON document.
+// Every (variant, size, n) cell gets 250 ms of warm-up, then 9 timed runs of ~80 ms (--quick: 100 ms, 5 x 40 ms),
+// taken round-robin over the cells; each run calls the variant on the same batch of n messages until the time is
+// up. Reported: the median over runs of ns per message by the wall clock (`ns`), and by the process CPU clock
+// (`cpu_ns`: less sensitive to other load on a shared machine, but it also counts GC and compiler threads).
+// Prints one JSON document.
 //
 // Variants: wasm = createWasmSha256Kernel() (copies in/out of wasm memory included), js = jsSha256Kernel,
 // crypto = crypto.hash("sha256", subarray, "buffer") per message + copy into the output, noble = sha256() of
@@ -67,29 +68,21 @@ const cpuMicros = () => {
   return u.user + u.system;
 };
 
-function measure(fn, size, n) {
-  const src = new Uint8Array(randomBytes(size * n));
-  const dst = new Uint8Array(32 * n);
-  const warmEnd = performance.now() + WARMUP_MS;
-  while (performance.now() < warmEnd) fn(src, 0, n, dst, 0);
-  const wall = [];
-  const cpu = [];
-  for (let r = 0; r < RUNS; r++) {
-    let calls = 0;
-    const c0 = cpuMicros();
-    const t0 = process.hrtime.bigint();
-    const end = t0 + BigInt(RUN_MS * 1e6);
-    let t1 = t0;
-    do {
-      for (let k = 0; k < 8; k++) fn(src, 0, n, dst, 0);
-      calls += 8;
-      t1 = process.hrtime.bigint();
-    } while (t1 < end);
-    const c1 = cpuMicros();
-    wall.push(Number(t1 - t0) / (calls * n));
-    cpu.push(((c1 - c0) * 1000) / (calls * n));
-  }
-  return { ns: median(wall), cpu_ns: median(cpu) };
+/** One timed run: calls fn on the cell's batch until RUN_MS have passed; returns [wall, cpu] ns per message. */
+function timedRun(cell) {
+  const { fn, src, dst, n } = cell;
+  let calls = 0;
+  const c0 = cpuMicros();
+  const t0 = process.hrtime.bigint();
+  const end = t0 + BigInt(RUN_MS * 1e6);
+  let t1 = t0;
+  do {
+    for (let k = 0; k < 8; k++) fn(src, 0, n, dst, 0);
+    calls += 8;
+    t1 = process.hrtime.bigint();
+  } while (t1 < end);
+  const c1 = cpuMicros();
+  return [Number(t1 - t0) / (calls * n), ((c1 - c0) * 1000) / (calls * n)];
 }
 
 function median(xs) {
@@ -98,22 +91,41 @@ function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+// All cells are warmed up first, then timed round-robin (run r of every cell, then run r + 1), so that load from
+// other processes spreads over all variants instead of skewing a few.
+const cells = [];
+for (const size of SIZES) {
+  for (const [name, make] of Object.entries(variants)) {
+    const fn = make(size);
+    for (const n of NS) {
+      const cell = { size, name, n, fn, wall: [], cpu: [] };
+      cell.src = new Uint8Array(randomBytes(size * n));
+      cell.dst = new Uint8Array(32 * n);
+      const warmEnd = performance.now() + WARMUP_MS;
+      while (performance.now() < warmEnd) fn(cell.src, 0, n, cell.dst, 0);
+      cells.push(cell);
+    }
+  }
+}
+for (let r = 0; r < RUNS; r++) {
+  for (const cell of cells) {
+    const [wall, cpu] = timedRun(cell);
+    cell.wall.push(wall);
+    cell.cpu.push(cpu);
+  }
+}
+
 const round1 = (x) => Math.round(x * 10) / 10;
 const results = {};
 const cpuResults = {};
-for (const size of SIZES) {
-  results[`${size}B`] = {};
-  cpuResults[`${size}B`] = {};
-  for (const [name, make] of Object.entries(variants)) {
-    const fn = make(size);
-    results[`${size}B`][name] = {};
-    cpuResults[`${size}B`][name] = {};
-    for (const n of NS) {
-      const { ns, cpu_ns } = measure(fn, size, n);
-      results[`${size}B`][name][n] = round1(ns);
-      cpuResults[`${size}B`][name][n] = round1(cpu_ns);
-    }
-  }
+for (const cell of cells) {
+  const key = `${cell.size}B`;
+  results[key] ??= {};
+  cpuResults[key] ??= {};
+  results[key][cell.name] ??= {};
+  cpuResults[key][cell.name] ??= {};
+  results[key][cell.name][cell.n] = round1(median(cell.wall));
+  cpuResults[key][cell.name][cell.n] = round1(median(cell.cpu));
 }
 
 const ratio = (r, size) =>

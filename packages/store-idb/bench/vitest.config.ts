@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { chromiumBrowser } from "@bintrie/store-testkit/vitest-config";
 import { defineProject } from "vitest/config";
 
 // `pnpm bench`: the store benchmark on real IndexedDB in headless Chromium (fake-indexeddb in
@@ -9,20 +10,6 @@ export default defineProject({
     name: "store-idb-bench",
     include: ["bench/**/*.browser-bench.ts"],
     testTimeout: 600_000,
-    browser: {
-      enabled: true,
-      provider: "playwright",
-      headless: true,
-      screenshotFailures: false,
-      instances: [
-        {
-          browser: "chromium",
-          launch: {
-            executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-            args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-          },
-        },
-      ],
-    },
+    browser: chromiumBrowser(),
   },
 });

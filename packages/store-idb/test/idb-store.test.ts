@@ -1,22 +1,14 @@
 import "fake-indexeddb/auto";
 import { type BatchOperation, compareBytes, StoreError } from "@bintrie/core";
+import { collectEntries, hex } from "@bintrie/store-testkit";
+import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createIdbStore, type IdbStore } from "../src/index.js";
-import { hex } from "./helpers/bytes.js";
-import { expectStoreError } from "./helpers/expect-store-error.js";
 
 let databases = 0;
 const freshStore = () =>
   createIdbStore({ database: `bintrie-idb-${databases++}`, storeName: "nodes" });
-
-async function collect(
-  iterable: AsyncIterable<readonly [Uint8Array, Uint8Array]>,
-): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for await (const [key, value] of iterable) out.push([hex(key), hex(value)]);
-  return out;
-}
 
 /** Counts the IndexedDB transactions opened, by mode, while `body` runs. */
 async function countTransactions(body: () => Promise<unknown>): Promise<Record<string, number>> {
@@ -126,18 +118,18 @@ describe("IdbStore", () => {
           const store = freshStore();
           await store.batch(keys.map((key) => ({ type: "put", key, value: key })));
           const sorted = [...keys].sort(compareBytes);
-          expect((await collect(store.entries())).map(([k]) => k)).toEqual(sorted.map(hex));
+          expect((await collectEntries(store.entries())).map(([k]) => k)).toEqual(sorted.map(hex));
           const [gte, lt] = compareBytes(a, b) <= 0 ? [a, b] : [b, a];
           const inRange = sorted.filter(
             (k) => compareBytes(k, gte) >= 0 && compareBytes(k, lt) < 0,
           );
-          expect((await collect(store.entries({ gte, lt }))).map(([k]) => k)).toEqual(
+          expect((await collectEntries(store.entries({ gte, lt }))).map(([k]) => k)).toEqual(
             inRange.map(hex),
           );
-          expect((await collect(store.entries({ gte }))).map(([k]) => k)).toEqual(
+          expect((await collectEntries(store.entries({ gte }))).map(([k]) => k)).toEqual(
             sorted.filter((k) => compareBytes(k, gte) >= 0).map(hex),
           );
-          expect((await collect(store.entries({ lt }))).map(([k]) => k)).toEqual(
+          expect((await collectEntries(store.entries({ lt }))).map(([k]) => k)).toEqual(
             sorted.filter((k) => compareBytes(k, lt) < 0).map(hex),
           );
           await store.close();
@@ -155,10 +147,10 @@ describe("IdbStore", () => {
       value: Uint8Array.of(i & 0xff),
     }));
     await store.batch(ops);
-    const all = await collect(store.entries());
+    const all = await collectEntries(store.entries());
     expect(all.length).toBe(1500);
     expect(all.map(([k]) => k)).toEqual(ops.map((op) => hex(op.key)));
-    const tail = await collect(store.entries({ gte: Uint8Array.of(5, 0x10) }));
+    const tail = await collectEntries(store.entries({ gte: Uint8Array.of(5, 0x10) }));
     expect(tail.length).toBe(1500 - (5 * 256 + 0x10));
     await store.close();
   });
@@ -184,7 +176,7 @@ describe("IdbStore", () => {
       store.get(Uint8Array.of(1)),
       store.getMany([Uint8Array.of(1)]),
       store.batch([]),
-      collect(store.entries()),
+      collectEntries(store.entries()),
     ]) {
       const error = await expectStoreError(promise, "STORE_CLOSED");
       expect(error.message).toContain(store.database);

@@ -1,10 +1,10 @@
 import "fake-indexeddb/auto";
 import { decodeNode, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { BinaryTree, openTree, TreeError } from "@bintrie/core";
+import { hex } from "@bintrie/store-testkit";
+import { random1000Checkpoints, sharedWorkload } from "@bintrie/store-testkit/node";
 import { describe, expect, it, vi } from "vitest";
 import { createIdbStore } from "../src/index.js";
-import { hex } from "./helpers/bytes.js";
-import { random1000Checkpoints, sharedWorkload } from "./helpers/shared-workload.js";
 
 const N = 1000;
 const { keys, values } = sharedWorkload(N);

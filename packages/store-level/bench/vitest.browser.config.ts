@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { chromiumBrowser } from "@bintrie/store-testkit/vitest-config";
 import { defineProject } from "vitest/config";
 
 // `pnpm bench`, browser half: the same benchmark on browser-level in headless Chromium.
@@ -8,20 +9,6 @@ export default defineProject({
     name: "store-level-bench-browser",
     include: ["bench/**/*.browser-bench.ts"],
     testTimeout: 600_000,
-    browser: {
-      enabled: true,
-      provider: "playwright",
-      headless: true,
-      screenshotFailures: false,
-      instances: [
-        {
-          browser: "chromium",
-          launch: {
-            executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-            args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-          },
-        },
-      ],
-    },
+    browser: chromiumBrowser(),
   },
 });

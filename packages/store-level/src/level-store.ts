@@ -5,7 +5,7 @@ import {
   StoreError,
   validateBatchOperations,
 } from "@bintrie/core";
-import type { Level } from "level";
+import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";
 import { plainBytes } from "./plain-bytes.js";
@@ -114,19 +114,23 @@ export class LevelStore implements KVStore {
     this.#assertOpen("batch");
     validateBatchOperations(operations);
     if (operations.length === 0) return;
-    // abstract-level copies each operation object, so without a prefix the caller's array can
-    // go through as is; with one, every key needs its prefixed copy anyway.
-    const ops =
-      this.prefix.length === 0
-        ? (operations as BatchOperation[])
-        : operations.map((op) =>
-            op.type === "put"
-              ? { type: "put" as const, key: prefixed(this.prefix, op.key), value: op.value }
-              : { type: "del" as const, key: prefixed(this.prefix, op.key) },
-          );
+    // A chained batch is still one LevelDB write batch (atomic across a crash; one IndexedDB
+    // transaction in browser-level), but each operation goes straight into it: the array form
+    // clones and re-encodes every operation object, then the native side reads each back property
+    // by property: 5-7x slower on a 132k-operation commit (README, "Performance").
+    const prefix = this.prefix;
+    let chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array> | undefined;
     try {
-      await this.#db.batch(ops, { sync: this.sync });
+      chained = this.#db.batch();
+      for (let i = 0; i < operations.length; i++) {
+        const op = operations[i]!;
+        if (op.type === "put") chained.put(prefixed(prefix, op.key), op.value);
+        else chained.del(prefixed(prefix, op.key));
+      }
+      await chained.write({ sync: this.sync });
     } catch (error) {
+      // Frees the native batch when an operation failed before write() (write() closes it itself).
+      await chained?.close().catch(() => undefined);
       throw toStoreError(error, { location: this.location, operation: "batch" });
     }
   }

@@ -1,22 +1,14 @@
 import { join } from "node:path";
 import { compareBytes } from "@bintrie/core";
+import { collectEntries, hex } from "@bintrie/store-testkit";
+import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type LevelStore, openLevelStore } from "../src/index.js";
-import { hex } from "./helpers/bytes.js";
-import { expectStoreError } from "./helpers/expect-store-error.js";
 import { tempDirs } from "./helpers/temp-dir.js";
 
 const dirs = tempDirs("level-store");
 afterAll(() => dirs.removeAll());
-
-async function collect(
-  iterable: AsyncIterable<readonly [Uint8Array, Uint8Array]>,
-): Promise<[string, string][]> {
-  const out: [string, string][] = [];
-  for await (const [key, value] of iterable) out.push([hex(key), hex(value)]);
-  return out;
-}
 
 describe("LevelStore", () => {
   it("hands out plain Uint8Arrays (not Node Buffers) from get, getMany and entries", async () => {
@@ -43,7 +35,7 @@ describe("LevelStore", () => {
       ["get", store.get(key)],
       ["getMany", store.getMany([key])],
       ["batch", store.batch([{ type: "put", key, value: key }])],
-      ["entries", collect(store.entries())],
+      ["entries", collectEntries(store.entries())],
     ] as const) {
       const error = await expectStoreError(promise, "STORE_CLOSED");
       expect(error.message, name).toContain(name);
@@ -108,7 +100,7 @@ describe("LevelStore", () => {
             const expected = [...model.entries()]
               .map(([k, value]) => [keyOf.get(k)!, value] as const)
               .sort((x, y) => compareBytes(x[0], y[0]));
-            expect(await collect(view.entries())).toEqual(
+            expect(await collectEntries(view.entries())).toEqual(
               expected.map(([k, value]) => [hex(k), hex(value)]),
             );
             const inRange = expected.filter(
@@ -116,7 +108,7 @@ describe("LevelStore", () => {
                 compareBytes(k, range.gte) >= 0 &&
                 (range.lt === undefined || compareBytes(k, range.lt) < 0),
             );
-            expect(await collect(view.entries(range))).toEqual(
+            expect(await collectEntries(view.entries(range))).toEqual(
               inRange.map(([k, value]) => [hex(k), hex(value)]),
             );
             const probe = [...keyOf.values()];

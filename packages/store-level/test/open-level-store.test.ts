@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { openLevelStore } from "../src/index.js";
-import { expectStoreError } from "./helpers/expect-store-error.js";
 import { tempDirs } from "./helpers/temp-dir.js";
 
 const dirs = tempDirs("level-open");

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { decodeNode, decodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { BinaryTree, openTree, TreeError } from "@bintrie/core";
+import { hex } from "@bintrie/store-testkit";
+import { random1000Checkpoints, sharedWorkload } from "@bintrie/store-testkit/node";
+import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { openLevelStore } from "../src/index.js";
-import { hex } from "./helpers/bytes.js";
-import { expectStoreError } from "./helpers/expect-store-error.js";
-import { random1000Checkpoints, sharedWorkload } from "./helpers/shared-workload.js";
 import { tempDirs } from "./helpers/temp-dir.js";
 
 const dirs = tempDirs("level-tree");

@@ -37,23 +37,8 @@ export interface Hasher {
 }
 
 /**
- * The raw SHA-256 batch primitive a faster implementation (wasm SIMD, native) plugs in as.
- * The {@link Hasher} wrapper validates offsets and counts before calling it, so a kernel may
- * assume in-range arguments. Same in-place contract as {@link Hasher}.
+ * The raw SHA-256 batch primitive a faster implementation (wasm SIMD, pure TS, native) plugs in
+ * as; defined with the kernels in ../sha256/kernel.ts. The {@link Hasher} wrapper validates
+ * offsets and counts before calling it.
  */
-export interface Sha256BatchKernel {
-  hash32Batch(
-    src: Uint8Array,
-    srcOffset: number,
-    count: number,
-    dst: Uint8Array,
-    dstOffset: number,
-  ): void;
-  hash64Batch(
-    src: Uint8Array,
-    srcOffset: number,
-    count: number,
-    dst: Uint8Array,
-    dstOffset: number,
-  ): void;
-}
+export type { Sha256BatchKernel } from "../sha256/kernel.js";

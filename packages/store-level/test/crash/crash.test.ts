@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { BinaryTree, openTree } from "@bintrie/core";
+import { hex } from "@bintrie/store-testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLevelStore } from "../../src/index.js";
-import { hex } from "../helpers/bytes.js";
 import { tempDirs } from "../helpers/temp-dir.js";
 import { buildCrashChild } from "./build-child.js";
 import { BATCH_WRITES, batchIndices, UNIVERSE, universeKey, valueAt } from "./crash-workload.js";

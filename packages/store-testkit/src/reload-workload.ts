@@ -1,4 +1,5 @@
 import type { TreeEntry } from "@bintrie/core";
+import { hex } from "./bytes.js";
 
 /**
  * The reload test's tree, built identically in the page and in Node: a first commit of
@@ -48,12 +49,6 @@ export function secondCommit(): TreeEntry[] {
 /** Every key and its value after both commits (a later write of a key replaces the earlier). */
 export function finalContents(): TreeEntry[] {
   const byKey = new Map<string, TreeEntry>();
-  for (const entry of [...firstCommit(), ...secondCommit()]) byKey.set(toHex(entry.key), entry);
+  for (const entry of [...firstCommit(), ...secondCommit()]) byKey.set(hex(entry.key), entry);
   return [...byKey.values()];
-}
-
-export function toHex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return s;
 }

@@ -1,4 +1,6 @@
 import { BinaryTree, getHasher, type KVStore, openTree } from "@bintrie/core";
+import { hex } from "./bytes.js";
+import { type Sha256, sharedUpdate, sharedWorkloadWith } from "./shared-workload.js";
 
 /**
  * The store benchmark on the project's shared workload (key_i = sha256(uint64_be(i)),
@@ -19,36 +21,8 @@ export interface StoreBenchResult {
   readonly mismatches: number;
 }
 
-const sha256 = getHasher("sha256");
-
-function workload(n: number): { keys: Uint8Array[]; values: Uint8Array[] } {
-  const keys: Uint8Array[] = [];
-  const values: Uint8Array[] = [];
-  const index = new Uint8Array(8);
-  const view = new DataView(index.buffer);
-  for (let i = 0; i < n; i++) {
-    view.setBigUint64(0, BigInt(i));
-    const key = sha256.digest(index);
-    keys.push(key);
-    values.push(sha256.digest(key));
-  }
-  return { keys, values };
-}
-
-/** The shared workload's update k: key index j and its new value (from the original value_j). */
-function update(k: number, n: number, values: Uint8Array[]): { j: number; value: Uint8Array } {
-  const tag = new Uint8Array(7);
-  tag.set([0x75, 0x70, 0x64]); // "upd"
-  new DataView(tag.buffer).setUint32(3, k);
-  const r = sha256.digest(tag);
-  const j = new DataView(r.buffer, r.byteOffset).getUint32(0) % n;
-  const input = new Uint8Array(36);
-  input.set(values[j]!);
-  new DataView(input.buffer).setUint32(32, k);
-  return { j, value: sha256.digest(input) };
-}
-
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+const hasher = getHasher("sha256");
+const sha256: Sha256 = (data) => hasher.digest(data);
 
 function rate(count: number, ms: number): string {
   const perSecond = (count / ms) * 1000;
@@ -98,7 +72,7 @@ export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBe
   const { label, n } = options;
   const lines: string[] = [];
   const say = (line: string) => lines.push(`${label} | ${line}`);
-  const { keys, values } = workload(n);
+  const { keys, values } = sharedWorkloadWith(sha256, n);
 
   const store = await options.open();
   const tree = new BinaryTree({ store });
@@ -158,7 +132,7 @@ export async function runStoreBench(options: StoreBenchOptions): Promise<StoreBe
 
   const updates = [];
   for (let k = 0; k < 1000; k++) {
-    const { j, value } = update(k, n, values);
+    const { j, value } = sharedUpdate(sha256, k, n, values);
     updates.push({ key: keys[j]!, value });
   }
   t = performance.now();

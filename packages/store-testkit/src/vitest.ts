@@ -1,0 +1,3 @@
+// Assertion helpers on vitest's expect (any environment).
+export { expectStoreBench } from "./expect-store-bench.js";
+export { expectStoreError } from "./expect-store-error.js";
