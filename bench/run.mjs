@@ -22,14 +22,38 @@ function row(script, args, { heapMB } = {}) {
   return JSON.parse(out.trim().split("\n").at(-1));
 }
 
+/** A package bench that prints one JSON document (last stdout line or the whole output). */
+function script(path, args) {
+  const started = performance.now();
+  process.stderr.write(`bench: ${path} ${args.join(" ")} … `);
+  const out = execFileSync(process.execPath, [path, ...args.map(String)], {
+    cwd: here,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  process.stderr.write(`${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const text = out.trim();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(text.split("\n").at(-1));
+  }
+}
+
 const rows = {};
 rows.kernel = row("kernel.mjs", []);
 rows.bintrie_10k = row("bintrie-tree.mjs", [10_000, "sha256", 1000]);
 rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
 rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
+rows.level_store_10k = row("level-store.mjs", [10_000]);
 if (!quick) {
   rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
   rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });
+  rows.level_store_100k = row("level-store.mjs", [100_000]);
+  // The package benches are multi-process JSON documents of their own.
+  rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
+  rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);
 }
 
 const ratio = (a, b) => (a == null || b == null ? null : a / b);
