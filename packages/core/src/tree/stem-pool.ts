@@ -175,7 +175,7 @@ export class StemPool {
           break;
         }
       }
-      if (!same) page.set(source.subarray(offset, offset + 32), at);
+      if (!same) for (let k = 0; k < 32; k++) page[at + k] = source[offset + k]!;
       return !same;
     }
     const n = this.count[c]![i]!;
@@ -185,7 +185,7 @@ export class StemPool {
       const page = this.values.page(this.block[c]![i]!);
       const base = this.values.offset(this.block[c]![i]!);
       page.copyWithin(base + ((r + 1) << 5), base + (r << 5), base + (n << 5));
-      page.set(source.subarray(offset, offset + 32), base + (r << 5));
+      for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
     } else {
       let nextClass = cls === NO_BLOCK ? 0 : cls + 1;
       if (nextClass > MAX_BLOCK_CLASS) nextClass = MAX_BLOCK_CLASS;
@@ -200,7 +200,7 @@ export class StemPool {
         page.set(oldPage.subarray(oldBase + (r << 5), oldBase + (n << 5)), base + ((r + 1) << 5));
         this.values.release(oldAddress, cls);
       }
-      page.set(source.subarray(offset, offset + 32), base + (r << 5));
+      for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
       this.block[c]![i] = address;
       this.blockClass[c]![i] = nextClass;
     }
