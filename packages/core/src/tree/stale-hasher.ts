@@ -75,6 +75,9 @@ export class StaleHasher {
         if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
       }
     }
+    // Pool order is allocation order: visiting stems by index turns random pool accesses into
+    // nearly sequential ones (the stem records, their value blocks and hash slots).
+    staleStems.data.subarray(0, staleStems.length).sort();
     for (let start = 0; start < staleStems.length; start += STEM_BATCH) {
       const end = Math.min(staleStems.length, start + STEM_BATCH);
       this.hashStems(staleStems.data, start, end);
@@ -159,10 +162,11 @@ export class StaleHasher {
     const depths = this.#internalDepths;
     for (let k = 0; k < n; k++) sorted.data[next[depths[k]!]!++] = stale.data[k]!;
     sorted.length = n;
-    // Runs of equal depth, deepest first: counts[d] nodes at depth d.
+    // Runs of equal depth, deepest first: counts[d] nodes at depth d, each run in pool order.
     let k = 0;
     for (let d = MAX_TREE_DEPTH; d >= 0 && k < n; d--) {
       const end = k + counts[d]!;
+      sorted.data.subarray(k, end).sort();
       while (k < end) {
         const runEnd = Math.min(end, k + INTERNAL_BATCH);
         this.#hashInternalRun(sorted.data, k, runEnd);
