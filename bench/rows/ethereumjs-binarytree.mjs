@@ -7,7 +7,7 @@ import { hex, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 10000);
 const u = Number(process.argv[3] ?? 1000);
-const { keys, values, updates } = workload(n, u);
+const { key, value, updates } = workload(n, u);
 const res = {
   impl: "@ethereumjs/binarytree",
   row: "tree",
@@ -19,7 +19,7 @@ const res = {
 const tree = await createBinaryTree({ hashFunction: sha256 });
 const gc = startGcMeter();
 let t = performance.now();
-for (let i = 0; i < n; i++) await tree.put(keys[i].subarray(0, 31), [keys[i][31]], [values[i]]);
+for (let i = 0; i < n; i++) await tree.put(key(i).subarray(0, 31), [key(i)[31]], [value(i)]);
 res.insert_ms = performance.now() - t;
 t = performance.now();
 const root = tree.root();
@@ -32,15 +32,15 @@ res.root = hex(root);
 t = performance.now();
 let bad = 0;
 for (let i = 0; i < n; i++) {
-  const [v] = await tree.get(keys[i].subarray(0, 31), [keys[i][31]]);
-  if (!v || Buffer.compare(v, values[i]) !== 0) bad++;
+  const [v] = await tree.get(key(i).subarray(0, 31), [key(i)[31]]);
+  if (!v || Buffer.compare(v, value(i)) !== 0) bad++;
 }
 res.get_ms = performance.now() - t;
 res.get_ops_s = n / (res.get_ms / 1000);
 res.get_mismatches = bad;
 if (u > 0) {
   t = performance.now();
-  for (const [j, v] of updates) await tree.put(keys[j].subarray(0, 31), [keys[j][31]], [v]);
+  for (const [j, v] of updates) await tree.put(key(j).subarray(0, 31), [key(j)[31]], [v]);
   res.root_after_updates = hex(tree.root());
   res.update_ms = performance.now() - t;
   res.update_ops_s = u / (res.update_ms / 1000);

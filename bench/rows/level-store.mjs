@@ -8,13 +8,13 @@ import { openLevelStore } from "@bintrie/store-level";
 import { hex, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 100_000);
-const { keys, values } = workload(n, 0);
+const { key, value } = workload(n, 0);
 const dir = mkdtempSync(join(tmpdir(), "bintrie-bench-level-"));
 const res = { impl: "@bintrie/store-level", row: "level-store", n, node: process.version };
 try {
   const store = await openLevelStore(dir);
   const tree = new BinaryTree({ store });
-  for (let i = 0; i < n; i++) tree.put(keys[i], values[i]);
+  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
   let t = performance.now();
   const set = tree.commit();
   res.commit_ms = performance.now() - t;
@@ -33,13 +33,13 @@ try {
   t = performance.now();
   const reopened = await openTree(again);
   res.reopen_ms = performance.now() - t;
-  const sample = keys.slice(0, 10_000);
+  const sample = Array.from({ length: 10_000 }, (_, i) => key(i));
   t = performance.now();
   const got = await reopened.getMany(sample);
   res.get_10k_cold_ms = performance.now() - t;
   res.get_cold_keys_s = sample.length / (res.get_10k_cold_ms / 1000);
   res.get_mismatches = got.filter(
-    (v, i) => v === undefined || Buffer.compare(v, values[i]) !== 0,
+    (v, i) => v === undefined || Buffer.compare(v, value(i)) !== 0,
   ).length;
   await again.close();
 } finally {

@@ -34,6 +34,7 @@ import type { NodeSet } from "./node-set.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
+import { WriteLog } from "./write-log.js";
 
 /** geth's default group depth (`--bintrie.groupdepth`). */
 export const DEFAULT_GROUP_DEPTH = 5;
@@ -118,6 +119,7 @@ export class BinaryTree {
   readonly #loader: NodeLoader;
   readonly #evictor: Evictor;
   readonly #path = new U32Stack(64);
+  readonly #writes = new WriteLog();
   readonly #sides = new U32Stack(64);
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
@@ -126,7 +128,10 @@ export class BinaryTree {
   #missDepth = 0;
 
   static {
-    arenaAccess = (tree) => tree.#arena;
+    arenaAccess = (tree) => {
+      tree.#flushWrites();
+      return tree.#arena;
+    };
   }
 
   constructor(options: BinaryTreeOptions = {}) {
@@ -170,6 +175,7 @@ export class BinaryTree {
   /** The 32-byte value at `key`, or undefined when absent. */
   get(key: Uint8Array): Uint8Array | undefined {
     assertKey(key);
+    this.#flushWrites();
     const index = this.#lookup(key);
     if (index === LOOKUP_UNRESOLVED) throw this.#missingError(key);
     if (index === LOOKUP_ABSENT) return undefined;
@@ -183,6 +189,7 @@ export class BinaryTree {
   /** All 256 slots of a stem (undefined where absent), or undefined when the stem is absent. */
   getStem(stem: Uint8Array): (Uint8Array | undefined)[] | undefined {
     assertStem(stem);
+    this.#flushWrites();
     const index = this.#lookup(stem);
     if (index === LOOKUP_UNRESOLVED) throw this.#missingError(stem);
     if (index === LOOKUP_ABSENT) return undefined;
@@ -195,9 +202,14 @@ export class BinaryTree {
   put(key: Uint8Array, value: Uint8Array): void {
     assertKey(key);
     assertValue(value, key);
-    const index = this.#stemForWrite(key);
-    const changed = this.#arena.stems.setValue(index, key[31]!, value, 0);
-    this.#finishWrite(index, changed);
+    if (this.#arena.hashed.live !== 0) {
+      // Nodes may still be in the store: write through, so a MISSING_NODE error surfaces here.
+      this.#flushWrites();
+      this.#applyWrite(key, 0, value, 0);
+      return;
+    }
+    this.#writes.append(key, value);
+    if (this.#writes.full) this.#flushWrites();
   }
 
   /**
@@ -205,6 +217,7 @@ export class BinaryTree {
    * it is). Like geth, a stem is created even when no value is given.
    */
   putStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void {
+    this.#flushWrites();
     assertStem(stem);
     if (values.length > 256) {
       throw new TreeError(
@@ -232,6 +245,7 @@ export class BinaryTree {
    * what it leaves behind) in 'remove' mode. Deleting an absent key changes nothing.
    */
   delete(key: Uint8Array): void {
+    this.#flushWrites();
     assertKey(key);
     if (this.deletionMode === "zero") {
       this.put(key, ZERO_VALUE);
@@ -321,6 +335,7 @@ export class BinaryTree {
 
   /** The root hash (32 bytes; zero for the empty tree), rehashing only stale nodes. */
   hash(): Uint8Array {
+    this.#flushWrites();
     this.#staleHasher.hashStale();
     const out = new Uint8Array(32);
     this.#arena.writeHash(this.#arena.root, out, 0);
@@ -332,6 +347,7 @@ export class BinaryTree {
    * tree clean. A second commit without changes returns no writes.
    */
   commit(options: { groupDepth?: number } = {}): NodeSet {
+    this.#flushWrites();
     const groupDepth = options.groupDepth ?? this.groupDepth;
     assertGroupDepth(groupDepth);
     const root = this.hash();
@@ -375,6 +391,7 @@ export class BinaryTree {
 
   /** Loads from the store every node on the paths of these keys or stems. */
   async load(keysOrStems: readonly Uint8Array[]): Promise<void> {
+    this.#flushWrites();
     for (const k of keysOrStems) {
       if (!(k instanceof Uint8Array) || (k.length !== 31 && k.length !== 32)) {
         throw new TreeError(
@@ -390,6 +407,7 @@ export class BinaryTree {
 
   /** Values for many keys, loading missing nodes with one store round per tree level. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    this.#flushWrites();
     for (const key of keys) assertKey(key);
     const out: (Uint8Array | undefined)[] = new Array(keys.length);
     let pending: Uint8Array[] = [];
@@ -426,6 +444,7 @@ export class BinaryTree {
 
   /** Evicts clean stored subtrees now, down to about `maxNodes` nodes; returns nodes released. */
   evict(maxNodes: number = this.maxNodes): number {
+    this.#flushWrites();
     return this.#evictor.evict(maxNodes, this.groupDepth);
   }
 
@@ -494,6 +513,7 @@ export class BinaryTree {
 
   /** Replaces the (empty) tree with the stored tree whose root hash is `root`. */
   async openRoot(root: Uint8Array): Promise<void> {
+    this.#flushWrites();
     const store = this.#requireStore("openRoot");
     if (root.length !== 32) {
       throw new TreeError("INVALID_OPTION", `root must be 32 bytes, got ${root.length}`);
@@ -509,6 +529,7 @@ export class BinaryTree {
 
   /** Live nodes per kind and the bytes the arena's typed arrays hold. */
   stats(): { internal: number; stem: number; hashed: number; arenaBytes: number } {
+    this.#flushWrites();
     return { ...this.#arena.counts(), arenaBytes: this.#arena.bytes() };
   }
 
@@ -545,23 +566,31 @@ export class BinaryTree {
     }
   }
 
-  /** Finds or creates the stem node for key[0..31), splitting as needed; records the path. */
-  #stemForWrite(key: Uint8Array): number {
+  /**
+   * Finds or creates the stem node for key[ko..ko+31), splitting as needed; records the path.
+   */
+  #stemForWrite(key: Uint8Array, ko = 0, resume = 0): number {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const path = this.#path;
-    path.clear();
     let ref = arena.root;
     let parent = -1;
     let side = 0;
     let depth = 0;
+    if (resume > 0) {
+      // The first `resume` path nodes are known to lie on this key's path too.
+      ref = makeRef(KIND_INTERNAL, path.data[resume - 1]!);
+      path.length = resume - 1;
+    } else {
+      path.clear();
+    }
     for (;;) {
       const kind = refKind(ref);
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
         path.push(index);
         depth = internals.getDepth(index);
-        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        const bit = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
         parent = index;
         side = bit;
         ref = internals.getChild(index, bit);
@@ -569,18 +598,18 @@ export class BinaryTree {
         continue;
       }
       if (kind === KIND_EMPTY) {
-        const created = stems.alloc(key, 0, depth, FLAGS_STALE);
+        const created = stems.alloc(key, ko, depth, FLAGS_STALE);
         this.#link(parent, side, makeRef(KIND_STEM, created));
         return created;
       }
-      if (kind === KIND_HASHED) throw this.#missingError(key);
-      if (stems.matches(index, key, 0)) return index;
-      return this.#split(index, key, parent, side);
+      if (kind === KIND_HASHED) throw this.#missingError(key.subarray(ko, ko + 32));
+      if (stems.matches(index, key, ko)) return index;
+      return this.#split(index, key, ko, parent, side);
     }
   }
 
   /** Pushes an existing stem down until it diverges from key's stem; returns the new stem. */
-  #split(existing: number, key: Uint8Array, parent: number, side: number): number {
+  #split(existing: number, key: Uint8Array, ko: number, parent: number, side: number): number {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const start = stems.getDepth(existing);
@@ -589,7 +618,7 @@ export class BinaryTree {
     let diverge = start;
     while (diverge < 248) {
       const a = (sc[so + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
-      const b = (key[diverge >>> 3]! >>> (7 - (diverge & 7))) & 1;
+      const b = (key[ko + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
       if (a !== b) break;
       diverge++;
     }
@@ -608,13 +637,13 @@ export class BinaryTree {
       const node = internals.alloc(d, FLAGS_STALE);
       this.#link(link, linkSide, makeRef(KIND_INTERNAL, node));
       link = node;
-      linkSide = (key[d >>> 3]! >>> (7 - (d & 7))) & 1;
+      linkSide = (key[ko + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     }
     const existingSide = linkSide ^ 1;
     stems.setDepth(existing, diverge + 1);
     stems.addFlags(existing, FLAG_BLOB_STALE);
     internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
-    const created = stems.alloc(key, 0, diverge + 1, FLAGS_STALE);
+    const created = stems.alloc(key, ko, diverge + 1, FLAGS_STALE);
     internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
     return created;
   }
@@ -745,13 +774,57 @@ export class BinaryTree {
     else this.#arena.internals.setChild(parent, side, ref);
   }
 
+  /**
+   * Applies the pending single-key writes in key order: consecutive writes then share most of
+   * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
+   * the later hashing walk the pools nearly sequentially. Equal keys keep their call order.
+   */
+  #flushWrites(): void {
+    const log = this.#writes;
+    if (log.count === 0) return;
+    const order = log.sortedOrder();
+    const bytes = log.bytes;
+    const n = log.count;
+    log.clear();
+    let previous = -1;
+    for (let i = 0; i < n; i++) {
+      const at = order[i]! << 6;
+      // Sorted neighbours share a prefix: resume the descent below the shared part of the
+      // previous write's path instead of starting at the root.
+      let keep = 0;
+      if (previous >= 0) {
+        const shared = sharedPrefixBits(bytes, previous, at);
+        const path = this.#path;
+        const internals = this.#arena.internals;
+        keep = path.length;
+        while (keep > 0 && internals.getDepth(path.data[keep - 1]!) >= shared) keep--;
+      }
+      const index = this.#stemForWrite(bytes, at, keep);
+      const changed = this.#arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
+      this.#finishWrite(index, changed);
+      previous = at;
+    }
+  }
+
+  #applyWrite(key: Uint8Array, ko: number, value: Uint8Array, vo: number): void {
+    const index = this.#stemForWrite(key, ko);
+    const changed = this.#arena.stems.setValue(index, key[ko + 31]!, value, vo);
+    this.#finishWrite(index, changed);
+  }
+
   /** Marks the written stem and the internal nodes above it stale (only if anything changed). */
   #finishWrite(stem: number, changed: boolean): void {
     if (!changed) return;
     const { internals, stems } = this.#arena;
     stems.addFlags(stem, FLAGS_STALE);
     const path = this.#path;
-    for (let k = 0; k < path.length; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
+    // Bottom up; a node that is already fully stale has fully stale ancestors (every write
+    // marks its whole path), so the walk stops there.
+    for (let k = path.length - 1; k >= 0; k--) {
+      const node = path.data[k]!;
+      if ((internals.getFlags(node) & FLAGS_STALE) === FLAGS_STALE) break;
+      internals.addFlags(node, FLAGS_STALE);
+    }
   }
 
   #stemSlots(index: number): (Uint8Array | undefined)[] {
@@ -779,6 +852,15 @@ export class BinaryTree {
     }
     return this.store;
   }
+}
+
+/** Number of leading bits the two 31-byte stems at bytes[a] and bytes[b] share. */
+function sharedPrefixBits(bytes: Uint8Array, a: number, b: number): number {
+  for (let i = 0; i < 31; i++) {
+    const x = bytes[a + i]! ^ bytes[b + i]!;
+    if (x !== 0) return i * 8 + Math.clz32(x) - 24;
+  }
+  return 248;
 }
 
 function assertGroupDepth(groupDepth: number): void {
