@@ -1,5 +1,4 @@
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
-import { popcount32 } from "./popcount.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
@@ -7,8 +6,9 @@ const NO_BLOCK = 255;
 
 /**
  * Stem nodes, struct-of-arrays in chunks: the 31-byte stem (in a 32-byte slot), the cached
- * hash, a 256-bit presence bitmap (8 words, bit i of word w = subindex 32w + i), depth, flags,
- * and the packed present values in the value heap (rank order = subindex order).
+ * hash, depth, flags, and a block in the value heap holding exactly the present values in
+ * subindex order, each with its subindex byte beside it (a sorted list, searched by bisection):
+ * a one-value stem costs 32 + 1 bytes of values instead of a 32-byte bitmap plus 256 slots.
  */
 export class StemPool {
   readonly stem: Uint8Array[] = [];
@@ -16,7 +16,6 @@ export class StemPool {
   /** Word views of `stem` and `hash` (8 words per node; a stem slot's byte 31 is always 0). */
   readonly stem32: Uint32Array[] = [];
   readonly hash32: Uint32Array[] = [];
-  readonly bitmap: Uint32Array[] = [];
   readonly depth: Uint8Array[] = [];
   readonly flags: Uint8Array[] = [];
   readonly block: Uint32Array[] = [];
@@ -31,7 +30,7 @@ export class StemPool {
   }
 
   get bytes(): number {
-    return this.stem.length * CHUNK_SIZE * (32 + 32 + 32 + 1 + 1 + 4 + 1 + 2) + this.values.bytes;
+    return this.stem.length * CHUNK_SIZE * (32 + 32 + 1 + 1 + 4 + 1 + 2) + this.values.bytes;
   }
 
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
@@ -49,7 +48,6 @@ export class StemPool {
     const stem = this.stem[c]!;
     const at = i << 5;
     for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
-    this.bitmap[c]!.fill(0, i << 3, (i << 3) + 8);
     this.depth[c]![i] = depth;
     this.flags[c]![i] = flags;
     this.block[c]![i] = 0;
@@ -120,21 +118,21 @@ export class StemPool {
   }
 
   has(index: number, subindex: number): boolean {
-    const word =
-      this.bitmap[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 3) + (subindex >>> 5)]!;
-    return ((word >>> (subindex & 31)) & 1) === 1;
+    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    if (n === 0) return false;
+    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const subs = this.values.subsPage(address);
+    const base = this.values.slot(address);
+    const r = lowerBound(subs, base, n, subindex);
+    return r < n && subs[base + r] === subindex;
   }
 
   /** Number of present values with a subindex below `subindex` = the value's slot in the block. */
   rank(index: number, subindex: number): number {
-    const bm = this.bitmap[index >>> CHUNK_BITS]!;
-    const base = (index & CHUNK_MASK) << 3;
-    const w = subindex >>> 5;
-    let r = 0;
-    for (let k = 0; k < w; k++) r += popcount32(bm[base + k]!);
-    const bit = subindex & 31;
-    if (bit !== 0) r += popcount32(bm[base + w]! & (((1 << bit) - 1) >>> 0));
-    return r;
+    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    if (n === 0) return 0;
+    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    return lowerBound(this.values.subsPage(address), this.values.slot(address), n, subindex);
   }
 
   /** Byte offset, in `blockPage(index)`, of the value at `subindex` (which must be present). */
@@ -164,47 +162,65 @@ export class StemPool {
   setValue(index: number, subindex: number, source: Uint8Array, offset: number): boolean {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
-    const r = this.rank(index, subindex);
-    if (this.has(index, subindex)) {
-      const page = this.values.page(this.block[c]![i]!);
-      const at = this.values.offset(this.block[c]![i]!) + (r << 5);
-      let same = true;
-      for (let k = 0; k < 32; k++) {
-        if (page[at + k] !== source[offset + k]) {
-          same = false;
-          break;
-        }
-      }
-      if (!same) for (let k = 0; k < 32; k++) page[at + k] = source[offset + k]!;
-      return !same;
-    }
+    const heap = this.values;
     const n = this.count[c]![i]!;
     const cls = this.blockClass[c]![i]!;
+    let r = 0;
+    if (n > 0) {
+      const address = this.block[c]![i]!;
+      const subs = heap.subsPage(address);
+      const slot = heap.slot(address);
+      r = lowerBound(subs, slot, n, subindex);
+      if (r < n && subs[slot + r] === subindex) {
+        const page = heap.page(address);
+        const at = heap.offset(address) + (r << 5);
+        let same = true;
+        for (let k = 0; k < 32; k++) {
+          if (page[at + k] !== source[offset + k]) {
+            same = false;
+            break;
+          }
+        }
+        if (!same) for (let k = 0; k < 32; k++) page[at + k] = source[offset + k]!;
+        return !same;
+      }
+    }
     const capacity = cls === NO_BLOCK ? 0 : 1 << cls;
     if (n < capacity) {
-      const page = this.values.page(this.block[c]![i]!);
-      const base = this.values.offset(this.block[c]![i]!);
+      const address = this.block[c]![i]!;
+      const page = heap.page(address);
+      const base = heap.offset(address);
       page.copyWithin(base + ((r + 1) << 5), base + (r << 5), base + (n << 5));
       for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
+      const subs = heap.subsPage(address);
+      const slot = heap.slot(address);
+      subs.copyWithin(slot + r + 1, slot + r, slot + n);
+      subs[slot + r] = subindex;
     } else {
       let nextClass = cls === NO_BLOCK ? 0 : cls + 1;
       if (nextClass > MAX_BLOCK_CLASS) nextClass = MAX_BLOCK_CLASS;
-      const address = this.values.alloc(nextClass);
-      const page = this.values.page(address);
-      const base = this.values.offset(address);
+      const address = heap.alloc(nextClass);
+      const page = heap.page(address);
+      const base = heap.offset(address);
+      const subs = heap.subsPage(address);
+      const slot = heap.slot(address);
       if (n > 0) {
         const oldAddress = this.block[c]![i]!;
-        const oldPage = this.values.page(oldAddress);
-        const oldBase = this.values.offset(oldAddress);
-        page.set(oldPage.subarray(oldBase, oldBase + (r << 5)), base);
-        page.set(oldPage.subarray(oldBase + (r << 5), oldBase + (n << 5)), base + ((r + 1) << 5));
-        this.values.release(oldAddress, cls);
+        const oldPage = heap.page(oldAddress);
+        const oldBase = heap.offset(oldAddress);
+        const oldSubs = heap.subsPage(oldAddress);
+        const oldSlot = heap.slot(oldAddress);
+        for (let k = 0; k < r << 5; k++) page[base + k] = oldPage[oldBase + k]!;
+        for (let k = r << 5; k < n << 5; k++) page[base + 32 + k] = oldPage[oldBase + k]!;
+        for (let k = 0; k < r; k++) subs[slot + k] = oldSubs[oldSlot + k]!;
+        for (let k = r; k < n; k++) subs[slot + k + 1] = oldSubs[oldSlot + k]!;
+        heap.release(oldAddress, cls);
       }
       for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
+      subs[slot + r] = subindex;
       this.block[c]![i] = address;
       this.blockClass[c]![i] = nextClass;
     }
-    this.bitmap[c]![(i << 3) + (subindex >>> 5)]! |= 1 << (subindex & 31);
     this.count[c]![i] = n + 1;
     return true;
   }
@@ -214,15 +230,19 @@ export class StemPool {
     if (!this.has(index, subindex)) return false;
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
+    const heap = this.values;
+    const address = this.block[c]![i]!;
     const r = this.rank(index, subindex);
     const n = this.count[c]![i]!;
-    const page = this.values.page(this.block[c]![i]!);
-    const base = this.values.offset(this.block[c]![i]!);
+    const page = heap.page(address);
+    const base = heap.offset(address);
     page.copyWithin(base + (r << 5), base + ((r + 1) << 5), base + (n << 5));
-    this.bitmap[c]![(i << 3) + (subindex >>> 5)]! &= ~(1 << (subindex & 31));
+    const subs = heap.subsPage(address);
+    const slot = heap.slot(address);
+    subs.copyWithin(slot + r, slot + r + 1, slot + n);
     this.count[c]![i] = n - 1;
     if (n - 1 === 0) {
-      this.values.release(this.block[c]![i]!, this.blockClass[c]![i]!);
+      heap.release(address, this.blockClass[c]![i]!);
       this.blockClass[c]![i] = NO_BLOCK;
     }
     return true;
@@ -230,33 +250,26 @@ export class StemPool {
 
   /** Fills `out` (Uint16Array, ≥ count) with the present subindices in increasing order. */
   presentSubindices(index: number, out: Uint16Array, outOffset: number): number {
-    const bm = this.bitmap[index >>> CHUNK_BITS]!;
-    const base = (index & CHUNK_MASK) << 3;
-    let n = 0;
-    for (let w = 0; w < 8; w++) {
-      let word = bm[base + w]!;
-      while (word !== 0) {
-        const low = word & -word;
-        out[outOffset + n++] = (w << 5) + (31 - Math.clz32(low));
-        word ^= low;
-      }
-    }
+    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    if (n === 0) return 0;
+    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const subs = this.values.subsPage(address);
+    const slot = this.values.slot(address);
+    for (let k = 0; k < n; k++) out[outOffset + k] = subs[slot + k]!;
     return n;
   }
 
   /** The 32-byte MSB-first bitmap of the stem blob format. */
   writeBlobBitmap(index: number, out: Uint8Array, outOffset: number): void {
-    const bm = this.bitmap[index >>> CHUNK_BITS]!;
-    const base = (index & CHUNK_MASK) << 3;
     out.fill(0, outOffset, outOffset + 32);
-    for (let w = 0; w < 8; w++) {
-      let word = bm[base + w]!;
-      while (word !== 0) {
-        const low = word & -word;
-        const sub = (w << 5) + (31 - Math.clz32(low));
-        out[outOffset + (sub >>> 3)]! |= 0x80 >>> (sub & 7);
-        word ^= low;
-      }
+    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    if (n === 0) return;
+    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const subs = this.values.subsPage(address);
+    const slot = this.values.slot(address);
+    for (let k = 0; k < n; k++) {
+      const sub = subs[slot + k]!;
+      out[outOffset + (sub >>> 3)]! |= 0x80 >>> (sub & 7);
     }
   }
 
@@ -267,18 +280,9 @@ export class StemPool {
   loadValues(index: number, blobBitmap: Uint8Array, values: Uint8Array, count: number): void {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
+    const heap = this.values;
     const cls = this.blockClass[c]![i]!;
-    if (cls !== NO_BLOCK) this.values.release(this.block[c]![i]!, cls);
-    const bm = this.bitmap[c]!;
-    const base = i << 3;
-    for (let w = 0; w < 8; w++) {
-      let word = 0;
-      for (let b = 0; b < 32; b++) {
-        const sub = (w << 5) + b;
-        if ((blobBitmap[sub >>> 3]! & (0x80 >>> (sub & 7))) !== 0) word |= 1 << b;
-      }
-      bm[base + w] = word;
-    }
+    if (cls !== NO_BLOCK) heap.release(this.block[c]![i]!, cls);
     this.count[c]![i] = count;
     if (count === 0) {
       this.blockClass[c]![i] = NO_BLOCK;
@@ -286,8 +290,14 @@ export class StemPool {
     }
     let sizeClass = 0;
     while (1 << sizeClass < count) sizeClass++;
-    const address = this.values.alloc(sizeClass);
-    this.values.page(address).set(values.subarray(0, count << 5), this.values.offset(address));
+    const address = heap.alloc(sizeClass);
+    heap.page(address).set(values.subarray(0, count << 5), heap.offset(address));
+    const subs = heap.subsPage(address);
+    const slot = heap.slot(address);
+    let k = 0;
+    for (let sub = 0; sub < 256 && k < count; sub++) {
+      if ((blobBitmap[sub >>> 3]! & (0x80 >>> (sub & 7))) !== 0) subs[slot + k++] = sub;
+    }
     this.block[c]![i] = address;
     this.blockClass[c]![i] = sizeClass;
   }
@@ -299,11 +309,22 @@ export class StemPool {
     this.hash.push(hash);
     this.stem32.push(new Uint32Array(stem.buffer));
     this.hash32.push(new Uint32Array(hash.buffer));
-    this.bitmap.push(new Uint32Array(CHUNK_SIZE * 8));
     this.depth.push(new Uint8Array(CHUNK_SIZE));
     this.flags.push(new Uint8Array(CHUNK_SIZE));
     this.block.push(new Uint32Array(CHUNK_SIZE));
     this.blockClass.push(new Uint8Array(CHUNK_SIZE));
     this.count.push(new Uint16Array(CHUNK_SIZE));
   }
+}
+
+/** Index of the first of the n sorted subindices at subs[base..] that is ≥ subindex. */
+function lowerBound(subs: Uint8Array, base: number, n: number, subindex: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (subs[base + mid]! < subindex) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

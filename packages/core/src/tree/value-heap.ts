@@ -16,6 +16,8 @@ export class ValueHeap {
   readonly pages: Uint8Array[] = [];
   /** Word views of `pages` (8 words per slot). */
   readonly pages32: Uint32Array[] = [];
+  /** One byte per slot: the subindex of the value stored in that slot. */
+  readonly subs: Uint8Array[] = [];
   #bump = 0;
   readonly #free: U32Stack[] = [];
 
@@ -24,7 +26,7 @@ export class ValueHeap {
   }
 
   get bytes(): number {
-    return this.pages.length * PAGE_SLOTS * 32;
+    return this.pages.length * PAGE_SLOTS * 33;
   }
 
   /** Allocates a block of 2^sizeClass slots; returns its slot address. */
@@ -44,6 +46,7 @@ export class ValueHeap {
       const bytes = new Uint8Array(PAGE_SLOTS * 32);
       this.pages.push(bytes);
       this.pages32.push(new Uint32Array(bytes.buffer));
+      this.subs.push(new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
     return address;
@@ -55,6 +58,15 @@ export class ValueHeap {
 
   page(address: number): Uint8Array {
     return this.pages[address >>> PAGE_BITS]!;
+  }
+
+  /** The subindex page of slot `address`; its slot sits at `slot(address)`. */
+  subsPage(address: number): Uint8Array {
+    return this.subs[address >>> PAGE_BITS]!;
+  }
+
+  slot(address: number): number {
+    return address & PAGE_MASK;
   }
 
   page32(address: number): Uint32Array {
