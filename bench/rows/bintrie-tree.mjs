@@ -25,7 +25,8 @@ const res = {
 {
   const warmN = Math.min(n, 100_000);
   res.warmup_keys = warmN;
-  res.warmup_passes = 3;
+  // Enough passes to reach optimised code at every size (about 0.2 s of warm-up at 10k).
+  res.warmup_passes = Math.max(1, Math.min(10, Math.ceil(1_000_000 / n)));
   for (let pass = 0; pass < res.warmup_passes; pass++) {
     const started = performance.now();
     const warm = new BinaryTree({ scheme, hasher });

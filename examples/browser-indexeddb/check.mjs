@@ -36,6 +36,9 @@ try {
     await globalThis.bintrieExample.count(),
     globalThis.bintrieExample.root(),
   ]);
+  const fast = await page.evaluate(() => globalThis.bintrieExample.fastHashing);
+  console.log(`WebAssembly SHA-256 kernel on the main thread: ${fast}`);
+  if (fast !== true) failed = true;
   console.log(`before reload: ${before[0]} accounts, root ${before[1]}`);
   console.log(`after reload:  ${after[0]} accounts, root ${after[1]}`);
   if (before[0] !== 3 || after[0] !== before[0] || after[1] !== before[1]) failed = true;

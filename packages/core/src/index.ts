@@ -5,8 +5,10 @@ export * from "./hash/index.js";
 export * from "./proof/index.js";
 export {
   bestSha256Kernel,
+  compileWasmSha256Module,
   createWasmSha256Kernel,
   jsSha256Kernel,
+  prepareSha256Kernel,
   type Sha256WasmOptions,
 } from "./sha256/index.js";
 export { compareBytes } from "./store/bytes-order.js";

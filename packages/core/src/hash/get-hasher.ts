@@ -1,4 +1,4 @@
-import { bestSha256Kernel } from "../sha256/index.js";
+import { bestSha256Kernel, onSha256KernelChange } from "../sha256/index.js";
 import { createBlake3Hasher } from "./blake3-hasher.js";
 import { HashError } from "./errors.js";
 import type { Hasher, HashFunctionName } from "./hasher.js";
@@ -7,6 +7,10 @@ import { createSha256Hasher } from "./sha256-hasher.js";
 // Created on first use so importing the package does no hashing setup.
 let sharedSha256: Hasher | undefined;
 let sharedBlake3: Hasher | undefined;
+// A faster kernel installed later (prepareSha256Kernel) serves hashers handed out from then on.
+onSha256KernelChange(() => {
+  sharedSha256 = undefined;
+});
 
 /**
  * The shared hasher for `name`. Hashers keep scratch state but never across calls, so one

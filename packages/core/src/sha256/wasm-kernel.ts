@@ -4,6 +4,7 @@ import { SHA256_WASM_BASE64, SHA256_WASM_LAYOUT } from "./wasm-module.generated.
 /** The part of the WebAssembly JS API used here (declared locally: core is built without DOM or Node types). */
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
+  compile(bytes: Uint8Array): Promise<object>;
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 }
@@ -11,6 +12,12 @@ interface WasmApi {
 type KernelFn = (inPtr: number, outPtr: number, groups: number) => void;
 
 export interface Sha256WasmOptions {
+  /**
+   * An already compiled module (from `compileWasmSha256Module()`), so instantiation stays
+   * synchronous where a synchronous compile is refused (browser main threads refuse modules
+   * over 4 KB).
+   */
+  module?: object;
   /**
    * Messages copied into wasm memory and hashed per kernel call: a multiple of 4, at most 1024 (the default).
    * Smaller values only exist to exercise the chunking in tests.
@@ -57,6 +64,21 @@ function decodeBase64(s: string): Uint8Array {
  * copied out. Counts that are not a multiple of 4 also hash up to 3 stale lanes, whose results are discarded.
  * Each kernel owns its own module instance and memory (128 KiB, never grown), so kernels are independent.
  */
+/**
+ * Compiles the kernel's module asynchronously (allowed everywhere, including browser main
+ * threads); undefined when WebAssembly SIMD is unavailable.
+ */
+export async function compileWasmSha256Module(): Promise<object | undefined> {
+  const wa = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (typeof wa !== "object" || wa === null || typeof wa.compile !== "function") return undefined;
+  try {
+    if (!wa.validate(Uint8Array.from(SIMD_PROBE))) return undefined;
+    return await wa.compile(decodeBase64(SHA256_WASM_BASE64));
+  } catch {
+    return undefined;
+  }
+}
+
 export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256BatchKernel | undefined {
   const layout = SHA256_WASM_LAYOUT;
   const CHUNK = options?.chunk ?? layout.chunk;
@@ -72,7 +94,8 @@ export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256Batch
   let h32: KernelFn;
   try {
     if (!wa.validate(Uint8Array.from(SIMD_PROBE))) return undefined;
-    const exports = new wa.Instance(new wa.Module(decodeBase64(SHA256_WASM_BASE64)), {}).exports;
+    const module = options?.module ?? new wa.Module(decodeBase64(SHA256_WASM_BASE64));
+    const exports = new wa.Instance(module, {}).exports;
     h64 = exports.h64 as KernelFn;
     h32 = exports.h32 as KernelFn;
     // The memory never grows, so this view never detaches.
