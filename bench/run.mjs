@@ -79,6 +79,7 @@ const doc = {
     gc_share_1m: m?.gc_share ?? null,
     bytes_per_stem_1m: m?.bytes_per_stem ?? null,
     update_1000_over_hash_floor: m?.update_over_hash_floor ?? null,
+    update_1000_with_commit_over_hash_floor: m?.update_commit_over_hash_floor ?? null,
   },
   ratios: {
     get_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.get_ms, rows.bintrie_10k.get_ms),

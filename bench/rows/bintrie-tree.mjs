@@ -71,11 +71,20 @@ res.get_ms = performance.now() - t;
 res.get_ops_s = n / (res.get_ms / 1000);
 res.get_mismatches = bad;
 
+// The goal's setting: updates on a committed tree, then root and commit.
+t = performance.now();
+const fullCommit = tree.commit();
+res.full_commit_ms = performance.now() - t;
+res.full_commit_writes = fullCommit.writes.length;
+
 if (u > 0) {
   t = performance.now();
   for (const [j, v] of updates) tree.put(key(j), v);
   const root2 = tree.hash();
   res.update_ms = performance.now() - t;
+  const set = tree.commit();
+  res.update_commit_ms = performance.now() - t;
+  res.update_commit_writes = set.writes.length;
   res.update_ops_s = u / (res.update_ms / 1000);
   res.root_after_updates = hex(root2);
 }
@@ -103,6 +112,7 @@ if (u > 0) {
   res.update_messages_64 = counted.counts.m64;
   res.update_hash_floor_ms = (counted.counts.m32 * ns32 + counted.counts.m64 * ns64) / 1e6;
   res.update_over_hash_floor = res.update_ms / res.update_hash_floor_ms;
+  res.update_commit_over_hash_floor = res.update_commit_ms / res.update_hash_floor_ms;
 }
 res.rss_end_MB = process.memoryUsage().rss / 2 ** 20;
 console.log(JSON.stringify(res));

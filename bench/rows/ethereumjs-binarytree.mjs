@@ -23,7 +23,8 @@ const res = {
   res.warmup_passes = 2;
   for (let pass = 0; pass < res.warmup_passes; pass++) {
     const warm = await createBinaryTree({ hashFunction: sha256 });
-    for (let i = 0; i < warmN; i++) await warm.put(key(i).subarray(0, 31), [key(i)[31]], [value(i)]);
+    for (let i = 0; i < warmN; i++)
+      await warm.put(key(i).subarray(0, 31), [key(i)[31]], [value(i)]);
     warm.root();
   }
 }

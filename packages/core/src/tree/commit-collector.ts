@@ -29,6 +29,7 @@ class GroupScratch {
   readonly children: Uint32Array;
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
+  readonly walkPath = new Uint8Array(32);
 
   constructor(groupDepth: number) {
     const width = 1 << groupDepth;
@@ -62,9 +63,10 @@ export class CommitCollector {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
       throw new RangeError(`commit: group depth must be an integer 0..8, got ${groupDepth}`);
     }
+    // Group scratch is sized by the group depth: keep it across commits unless that changes.
+    if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;
     this.#groupDepth = groupDepth;
     this.#writes = [];
-    this.#scratch.length = 0;
     this.#path.fill(0);
     this.#collectNode(this.#arena.root, 0, this.#path);
     const writes = this.#writes;
@@ -87,12 +89,11 @@ export class CommitCollector {
     if ((internals.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
     const g = this.#groupDepth;
     if (g === 0) {
-      const child = new Uint8Array(32);
-      child.set(path);
-      setBit(child, depth, 0);
-      this.#collectNode(internals.getLeft(index), depth + 1, child);
-      setBit(child, depth, 1);
-      this.#collectNode(internals.getRight(index), depth + 1, child);
+      // Depth-first with one path buffer: bits below `depth` are not touched below this node.
+      setBit(path, depth, 0);
+      this.#collectNode(internals.getLeft(index), depth + 1, path);
+      setBit(path, depth, 1);
+      this.#collectNode(internals.getRight(index), depth + 1, path);
       const left = new Uint8Array(32);
       const right = new Uint8Array(32);
       this.#arena.writeHash(internals.getLeft(index), left, 0);
@@ -112,7 +113,8 @@ export class CommitCollector {
       this.#scratch[level] = scratch;
     }
     scratch.count = 0;
-    this.#gatherGroup(scratch, ref, depth, path, g, 0);
+    scratch.walkPath.set(path);
+    this.#gatherGroup(scratch, ref, depth, scratch.walkPath, g, 0);
     internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.count;
@@ -145,23 +147,23 @@ export class CommitCollector {
       const index = refIndex(ref);
       // Inner nodes of a group have no blob of their own: the group blob covers them.
       internals.clearFlags(index, FLAG_BLOB_STALE | FLAG_PERSISTED);
-      const child = new Uint8Array(32);
-      child.set(path);
-      setBit(child, depth, 0);
+      // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
+      // walked, so setting bit `depth` before each side is enough (no buffer per node).
+      setBit(path, depth, 0);
       this.#gatherGroup(
         scratch,
         internals.getLeft(index),
         depth + 1,
-        child,
+        path,
         remaining - 1,
         position * 2,
       );
-      setBit(child, depth, 1);
+      setBit(path, depth, 1);
       this.#gatherGroup(
         scratch,
         internals.getRight(index),
         depth + 1,
-        child,
+        path,
         remaining - 1,
         position * 2 + 1,
       );
