@@ -15,25 +15,12 @@ import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor } from "./evictor.js";
-import { describePath, NodeLoader } from "./node-loader.js";
-import {
-  EMPTY_REF,
-  FLAG_BLOB_STALE,
-  FLAG_PERSISTED,
-  FLAGS_STALE,
-  KIND_EMPTY,
-  KIND_HASHED,
-  KIND_INTERNAL,
-  KIND_STEM,
-  makeRef,
-  type NodeRef,
-  refIndex,
-  refKind,
-} from "./node-ref.js";
+import { NodeLoader } from "./node-loader.js";
+import { EMPTY_REF, KIND_HASHED, refIndex, refKind } from "./node-ref.js";
 import type { NodeSet } from "./node-set.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
-import { U32Stack } from "./u32-stack.js";
+import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, sharedPrefixBits, TreeWalker } from "./tree-walker.js";
 import { WriteLog } from "./write-log.js";
 
 /** geth's default group depth (`--bintrie.groupdepth`). */
@@ -92,9 +79,6 @@ export function arenaOf(tree: BinaryTree): Arena {
   return arenaAccess(tree);
 }
 
-const LOOKUP_ABSENT = -1;
-const LOOKUP_UNRESOLVED = -2;
-
 /**
  * The EIP-7864 binary tree on a pointer-free arena.
  *
@@ -118,14 +102,10 @@ export class BinaryTree {
   readonly #collector: CommitCollector;
   readonly #loader: NodeLoader;
   readonly #evictor: Evictor;
-  readonly #path = new U32Stack(64);
+  readonly #walker: TreeWalker;
   readonly #writes = new WriteLog();
-  readonly #sides = new U32Stack(64);
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
-  #missParent = 0;
-  #missSide = 0;
-  #missDepth = 0;
 
   static {
     arenaAccess = (tree) => {
@@ -168,6 +148,7 @@ export class BinaryTree {
     this.#collector = new CommitCollector(this.#arena);
     this.#loader = new NodeLoader(this.#arena, this.#staleHasher, groupDepth);
     this.#evictor = new Evictor(this.#arena);
+    this.#walker = new TreeWalker(this.#arena);
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -176,8 +157,8 @@ export class BinaryTree {
   get(key: Uint8Array): Uint8Array | undefined {
     assertKey(key);
     this.#flushWrites();
-    const index = this.#lookup(key);
-    if (index === LOOKUP_UNRESOLVED) throw this.#missingError(key);
+    const index = this.#walker.lookup(key);
+    if (index === LOOKUP_UNRESOLVED) throw this.#walker.missingError(key);
     if (index === LOOKUP_ABSENT) return undefined;
     const stems = this.#arena.stems;
     const sub = key[31]!;
@@ -190,8 +171,8 @@ export class BinaryTree {
   getStem(stem: Uint8Array): (Uint8Array | undefined)[] | undefined {
     assertStem(stem);
     this.#flushWrites();
-    const index = this.#lookup(stem);
-    if (index === LOOKUP_UNRESOLVED) throw this.#missingError(stem);
+    const index = this.#walker.lookup(stem);
+    if (index === LOOKUP_UNRESOLVED) throw this.#walker.missingError(stem);
     if (index === LOOKUP_ABSENT) return undefined;
     return this.#stemSlots(index);
   }
@@ -205,7 +186,7 @@ export class BinaryTree {
     if (this.#arena.hashed.live !== 0) {
       // Nodes may still be in the store: write through, so a MISSING_NODE error surfaces here.
       this.#flushWrites();
-      this.#applyWrite(key, 0, value, 0);
+      this.#walker.applyWrite(key, 0, value, 0);
       return;
     }
     this.#writes.append(key, value);
@@ -230,14 +211,14 @@ export class BinaryTree {
       if (v !== null && v !== undefined) assertValue(v, stem);
     }
     const before = this.#arena.stems.live;
-    const index = this.#stemForWrite(stem);
+    const index = this.#walker.stemForWrite(stem);
     let changed = this.#arena.stems.live !== before;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (v !== null && v !== undefined && this.#arena.stems.setValue(index, i, v, 0))
         changed = true;
     }
-    this.#finishWrite(index, changed);
+    this.#walker.finishWrite(index, changed);
   }
 
   /**
@@ -251,7 +232,7 @@ export class BinaryTree {
       this.put(key, ZERO_VALUE);
       return;
     }
-    if (this.#removeKey(key) === LOOKUP_UNRESOLVED) throw this.#missingError(key);
+    if (this.#walker.removeKey(key) === LOOKUP_UNRESOLVED) throw this.#walker.missingError(key);
   }
 
   /** Deletes many keys, loading what the deletions (and collapses) need from the store first. */
@@ -263,15 +244,15 @@ export class BinaryTree {
     }
     await this.load(keys);
     for (const key of keys) {
-      while (this.#removeKey(key) === LOOKUP_UNRESOLVED) {
+      while (this.#walker.removeKey(key) === LOOKUP_UNRESOLVED) {
         // A node the removal touches (the path, or a sibling a collapse pulls up) is still in the
         // store: load it through a key that routes to it, then retry.
         const route = key.slice();
-        const depth = this.#missDepth - 1;
+        const depth = this.#walker.missDepth - 1;
         if (depth >= 0) {
           const mask = 0x80 >>> (depth & 7);
           route[depth >>> 3] =
-            this.#missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
+            this.#walker.missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
         }
         await this.load([route]);
       }
@@ -414,7 +395,7 @@ export class BinaryTree {
     let indexes: number[] = [];
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (this.#lookup(key) === LOOKUP_UNRESOLVED) {
+      if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
         pending.push(key);
         indexes.push(i);
       } else {
@@ -428,7 +409,7 @@ export class BinaryTree {
       const nextIndexes: number[] = [];
       for (let k = 0; k < pending.length; k++) {
         const key = pending[k]!;
-        if (this.#lookup(key) === LOOKUP_UNRESOLVED) {
+        if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
           nextKeys.push(key);
           nextIndexes.push(indexes[k]!);
         } else {
@@ -472,14 +453,14 @@ export class BinaryTree {
     >();
     const blocked: Uint8Array[] = [];
     for (const key of keys) {
-      if (this.#lookup(key) !== LOOKUP_UNRESOLVED) continue;
+      if (this.#walker.lookup(key) !== LOOKUP_UNRESOLVED) continue;
       blocked.push(key);
-      const slot = this.#missParent * 2 + this.#missSide;
+      const slot = this.#walker.missParent * 2 + this.#walker.missSide;
       if (!requests.has(slot)) {
         requests.set(slot, {
-          parent: this.#missParent,
-          side: this.#missSide,
-          depth: this.#missDepth,
+          parent: this.#walker.missParent,
+          side: this.#walker.missSide,
+          depth: this.#walker.missDepth,
           key,
         });
       }
@@ -536,245 +517,6 @@ export class BinaryTree {
   // ---- internals ------------------------------------------------------------------------
 
   /**
-   * Walks to the stem of `key` (its first 31 bytes). Returns the stem index, LOOKUP_ABSENT, or
-   * LOOKUP_UNRESOLVED with the blocking hashed child recorded in #miss*.
-   */
-  #lookup(key: Uint8Array): number {
-    const { internals, stems } = this.#arena;
-    let ref = this.#arena.root;
-    let parent = -1;
-    let side = 0;
-    for (;;) {
-      const kind = refKind(ref);
-      const index = refIndex(ref);
-      if (kind === KIND_INTERNAL) {
-        const depth = internals.getDepth(index);
-        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
-        parent = index;
-        side = bit;
-        ref = internals.getChild(index, bit);
-      } else if (kind === KIND_STEM) {
-        return stems.matches(index, key, 0) ? index : LOOKUP_ABSENT;
-      } else if (kind === KIND_EMPTY) {
-        return LOOKUP_ABSENT;
-      } else {
-        this.#missParent = parent;
-        this.#missSide = side;
-        this.#missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
-        return LOOKUP_UNRESOLVED;
-      }
-    }
-  }
-
-  /**
-   * Finds or creates the stem node for key[ko..ko+31), splitting as needed; records the path.
-   */
-  #stemForWrite(key: Uint8Array, ko = 0, resume = 0): number {
-    const arena = this.#arena;
-    const { internals, stems } = arena;
-    const path = this.#path;
-    let ref = arena.root;
-    let parent = -1;
-    let side = 0;
-    let depth = 0;
-    if (resume > 0) {
-      // The first `resume` path nodes are known to lie on this key's path too.
-      ref = makeRef(KIND_INTERNAL, path.data[resume - 1]!);
-      path.length = resume - 1;
-    } else {
-      path.clear();
-    }
-    for (;;) {
-      const kind = refKind(ref);
-      const index = refIndex(ref);
-      if (kind === KIND_INTERNAL) {
-        path.push(index);
-        depth = internals.getDepth(index);
-        const bit = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
-        parent = index;
-        side = bit;
-        ref = internals.getChild(index, bit);
-        depth += 1;
-        continue;
-      }
-      if (kind === KIND_EMPTY) {
-        const created = stems.alloc(key, ko, depth, FLAGS_STALE);
-        this.#link(parent, side, makeRef(KIND_STEM, created));
-        return created;
-      }
-      if (kind === KIND_HASHED) throw this.#missingError(key.subarray(ko, ko + 32));
-      if (stems.matches(index, key, ko)) return index;
-      return this.#split(index, key, ko, parent, side);
-    }
-  }
-
-  /** Pushes an existing stem down until it diverges from key's stem; returns the new stem. */
-  #split(existing: number, key: Uint8Array, ko: number, parent: number, side: number): number {
-    const arena = this.#arena;
-    const { internals, stems } = arena;
-    const start = stems.getDepth(existing);
-    const sc = stems.stemChunk(existing);
-    const so = stems.stemOffset(existing);
-    let diverge = start;
-    while (diverge < 248) {
-      const a = (sc[so + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
-      const b = (key[ko + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
-      if (a !== b) break;
-      diverge++;
-    }
-    if (diverge >= 248) {
-      throw new TreeError("TREE_TOO_DEEP", "split: stems are equal (internal inconsistency)");
-    }
-    if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
-      // Its blob is stored at its current path (even if the stem changed since): that path
-      // needs a delete at commit unless the new internal node there rewrites it.
-      arena.orphans.push({ bits: sc.slice(so, so + 31), depth: start });
-      stems.clearFlags(existing, FLAG_PERSISTED);
-    }
-    let link = parent;
-    let linkSide = side;
-    for (let d = start; d <= diverge; d++) {
-      const node = internals.alloc(d, FLAGS_STALE);
-      this.#link(link, linkSide, makeRef(KIND_INTERNAL, node));
-      link = node;
-      linkSide = (key[ko + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
-    }
-    const existingSide = linkSide ^ 1;
-    stems.setDepth(existing, diverge + 1);
-    stems.addFlags(existing, FLAG_BLOB_STALE);
-    internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
-    const created = stems.alloc(key, ko, diverge + 1, FLAGS_STALE);
-    internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
-    return created;
-  }
-
-  /**
-   * 'remove' mode: removes the value at key; an emptied stem goes away and every internal node
-   * left with a single stem below it collapses, the stem moving up. Returns 0 when done (or
-   * nothing to do), LOOKUP_UNRESOLVED (nothing changed) when a needed node is not loaded.
-   */
-  #removeKey(key: Uint8Array): number {
-    const arena = this.#arena;
-    const { internals, stems } = arena;
-    const path = this.#path;
-    const sides = this.#sides;
-    path.clear();
-    sides.clear();
-    let ref = arena.root;
-    let parent = -1;
-    for (;;) {
-      const kind = refKind(ref);
-      const index = refIndex(ref);
-      if (kind === KIND_INTERNAL) {
-        const depth = internals.getDepth(index);
-        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
-        path.push(index);
-        sides.push(bit);
-        parent = index;
-        ref = internals.getChild(index, bit);
-        continue;
-      }
-      if (kind === KIND_HASHED) {
-        this.#missParent = parent;
-        this.#missSide = sides.length > 0 ? sides.data[sides.length - 1]! : 0;
-        this.#missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
-        return LOOKUP_UNRESOLVED;
-      }
-      if (kind === KIND_EMPTY) return 0;
-      break;
-    }
-    const stem = refIndex(ref);
-    const sub = key[31]!;
-    if (!stems.matches(stem, key, 0) || !stems.has(stem, sub)) return 0;
-    if (stems.getCount(stem) > 1) {
-      stems.removeValue(stem, sub);
-      this.#finishWrite(stem, true);
-      return 0;
-    }
-    // The stem empties. Dry run of the collapse first: it must not meet an unloaded sibling.
-    let carrying = false;
-    for (let j = path.length - 1; j >= 0; j--) {
-      const node = path.data[j]!;
-      const otherSide = sides.data[j]! ^ 1;
-      const kind = refKind(internals.getChild(node, otherSide));
-      if (kind === KIND_EMPTY) continue;
-      if (carrying || kind === KIND_INTERNAL) break;
-      if (kind === KIND_HASHED) {
-        this.#missParent = node;
-        this.#missSide = otherSide;
-        this.#missDepth = internals.getDepth(node) + 1;
-        return LOOKUP_UNRESOLVED;
-      }
-      carrying = true;
-    }
-    this.#orphanIfPersisted(
-      KIND_STEM,
-      stem,
-      stems.stemChunk(stem),
-      stems.stemOffset(stem),
-      stems.getDepth(stem),
-    );
-    stems.release(stem);
-    let replacement: NodeRef = EMPTY_REF;
-    for (let j = path.length - 1; j >= 0; j--) {
-      const node = path.data[j]!;
-      const side = sides.data[j]!;
-      const other = internals.getChild(node, side ^ 1);
-      const kind = refKind(other);
-      if (kind === KIND_EMPTY || (replacement === EMPTY_REF && kind === KIND_STEM)) {
-        // This node would keep at most one stem below it: it goes, the stem moves up.
-        if (replacement === EMPTY_REF && kind === KIND_STEM) replacement = other;
-        this.#orphanIfPersisted(KIND_INTERNAL, node, key, 0, internals.getDepth(node));
-        internals.release(node);
-        continue;
-      }
-      internals.setChild(node, side, replacement);
-      if (replacement !== EMPTY_REF)
-        this.#moveStem(refIndex(replacement), internals.getDepth(node) + 1);
-      for (let k = 0; k <= j; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
-      return 0;
-    }
-    arena.root = replacement;
-    if (replacement !== EMPTY_REF) this.#moveStem(refIndex(replacement), 0);
-    return 0;
-  }
-
-  /** A stem placed at a new depth: its blob goes to a new path, the old one is orphaned. */
-  #moveStem(stem: number, depth: number): void {
-    const { stems } = this.#arena;
-    this.#orphanIfPersisted(
-      KIND_STEM,
-      stem,
-      stems.stemChunk(stem),
-      stems.stemOffset(stem),
-      stems.getDepth(stem),
-    );
-    stems.setDepth(stem, depth);
-    stems.addFlags(stem, FLAG_BLOB_STALE);
-  }
-
-  /** Records the node's stored path (first `depth` bits at bits[offset]) for deletion at commit. */
-  #orphanIfPersisted(
-    kind: number,
-    index: number,
-    bits: Uint8Array,
-    offset: number,
-    depth: number,
-  ): void {
-    const { internals, stems } = this.#arena;
-    const flags = kind === KIND_STEM ? stems.getFlags(index) : internals.getFlags(index);
-    if ((flags & FLAG_PERSISTED) === 0) return;
-    this.#arena.orphans.push({ bits: bits.slice(offset, offset + 32), depth });
-    if (kind === KIND_STEM) stems.clearFlags(index, FLAG_PERSISTED);
-    else internals.clearFlags(index, FLAG_PERSISTED);
-  }
-
-  #link(parent: number, side: number, ref: NodeRef): void {
-    if (parent < 0) this.#arena.root = ref;
-    else this.#arena.internals.setChild(parent, side, ref);
-  }
-
-  /**
    * Applies the pending single-key writes in key order: consecutive writes then share most of
    * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
    * the later hashing walk the pools nearly sequentially. Equal keys keep their call order.
@@ -794,36 +536,15 @@ export class BinaryTree {
       let keep = 0;
       if (previous >= 0) {
         const shared = sharedPrefixBits(bytes, previous, at);
-        const path = this.#path;
+        const path = this.#walker.path;
         const internals = this.#arena.internals;
         keep = path.length;
         while (keep > 0 && internals.getDepth(path.data[keep - 1]!) >= shared) keep--;
       }
-      const index = this.#stemForWrite(bytes, at, keep);
+      const index = this.#walker.stemForWrite(bytes, at, keep);
       const changed = this.#arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
-      this.#finishWrite(index, changed);
+      this.#walker.finishWrite(index, changed);
       previous = at;
-    }
-  }
-
-  #applyWrite(key: Uint8Array, ko: number, value: Uint8Array, vo: number): void {
-    const index = this.#stemForWrite(key, ko);
-    const changed = this.#arena.stems.setValue(index, key[ko + 31]!, value, vo);
-    this.#finishWrite(index, changed);
-  }
-
-  /** Marks the written stem and the internal nodes above it stale (only if anything changed). */
-  #finishWrite(stem: number, changed: boolean): void {
-    if (!changed) return;
-    const { internals, stems } = this.#arena;
-    stems.addFlags(stem, FLAGS_STALE);
-    const path = this.#path;
-    // Bottom up; a node that is already fully stale has fully stale ancestors (every write
-    // marks its whole path), so the walk stops there.
-    for (let k = path.length - 1; k >= 0; k--) {
-      const node = path.data[k]!;
-      if ((internals.getFlags(node) & FLAGS_STALE) === FLAGS_STALE) break;
-      internals.addFlags(node, FLAGS_STALE);
     }
   }
 
@@ -838,29 +559,12 @@ export class BinaryTree {
     return slots;
   }
 
-  #missingError(key: Uint8Array): TreeError {
-    const depth = this.#missDepth;
-    return new TreeError(
-      "MISSING_NODE",
-      `node at path ${describePath(key, depth)} is not loaded; use load()/getMany()/putMany() to read it from the store`,
-    );
-  }
-
   #requireStore(operation: string): KVStore {
     if (this.store === undefined) {
       throw new TreeError("NO_STORE", `${operation}: this tree has no store (pass options.store)`);
     }
     return this.store;
   }
-}
-
-/** Number of leading bits the two 31-byte stems at bytes[a] and bytes[b] share. */
-function sharedPrefixBits(bytes: Uint8Array, a: number, b: number): number {
-  for (let i = 0; i < 31; i++) {
-    const x = bytes[a + i]! ^ bytes[b + i]!;
-    if (x !== 0) return i * 8 + Math.clz32(x) - 24;
-  }
-  return 248;
 }
 
 function assertGroupDepth(groupDepth: number): void {

@@ -1,0 +1,324 @@
+import type { Arena } from "./arena.js";
+import { describePath } from "./node-loader.js";
+import {
+  EMPTY_REF,
+  FLAG_BLOB_STALE,
+  FLAG_PERSISTED,
+  FLAGS_STALE,
+  KIND_EMPTY,
+  KIND_HASHED,
+  KIND_INTERNAL,
+  KIND_STEM,
+  makeRef,
+  type NodeRef,
+  refIndex,
+  refKind,
+} from "./node-ref.js";
+import { TreeError } from "./tree-error.js";
+import { U32Stack } from "./u32-stack.js";
+
+/** `lookup` result: the stem is not in the tree. */
+export const LOOKUP_ABSENT = -1;
+/** `lookup`/`removeKey` result: a node on the way is still in the store (see `miss*`). */
+export const LOOKUP_UNRESOLVED = -2;
+
+/**
+ * Walks and reshapes the arena for one key at a time: lookups, the insert descent with splits,
+ * removal with collapse, and the stale marking of written paths. It keeps the path of the last
+ * walk (so sorted writes can resume below a shared prefix) and, when a walk stops at a node still
+ * in the store, which node that is (`missParent`, `missSide`, `missDepth`).
+ */
+export class TreeWalker {
+  readonly #arena: Arena;
+  readonly #path = new U32Stack(64);
+  readonly #sides = new U32Stack(64);
+  missParent = 0;
+  missSide = 0;
+  missDepth = 0;
+
+  constructor(arena: Arena) {
+    this.#arena = arena;
+  }
+
+  /** Internal nodes of the last walk, root first. */
+  get path(): U32Stack {
+    return this.#path;
+  }
+
+  /**
+   * Walks to the stem of `key` (its first 31 bytes). Returns the stem index, LOOKUP_ABSENT, or
+   * LOOKUP_UNRESOLVED with the blocking hashed child recorded in #miss*.
+   */
+  lookup(key: Uint8Array): number {
+    const { internals, stems } = this.#arena;
+    let ref = this.#arena.root;
+    let parent = -1;
+    let side = 0;
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        const depth = internals.getDepth(index);
+        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        parent = index;
+        side = bit;
+        ref = internals.getChild(index, bit);
+      } else if (kind === KIND_STEM) {
+        return stems.matches(index, key, 0) ? index : LOOKUP_ABSENT;
+      } else if (kind === KIND_EMPTY) {
+        return LOOKUP_ABSENT;
+      } else {
+        this.missParent = parent;
+        this.missSide = side;
+        this.missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+    }
+  }
+
+  /**
+   * Finds or creates the stem node for key[ko..ko+31), splitting as needed; records the path.
+   */
+  stemForWrite(key: Uint8Array, ko = 0, resume = 0): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const path = this.#path;
+    let ref = arena.root;
+    let parent = -1;
+    let side = 0;
+    let depth = 0;
+    if (resume > 0) {
+      // The first `resume` path nodes are known to lie on this key's path too.
+      ref = makeRef(KIND_INTERNAL, path.data[resume - 1]!);
+      path.length = resume - 1;
+    } else {
+      path.clear();
+    }
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        path.push(index);
+        depth = internals.getDepth(index);
+        const bit = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
+        parent = index;
+        side = bit;
+        ref = internals.getChild(index, bit);
+        depth += 1;
+        continue;
+      }
+      if (kind === KIND_EMPTY) {
+        const created = stems.alloc(key, ko, depth, FLAGS_STALE);
+        this.#link(parent, side, makeRef(KIND_STEM, created));
+        return created;
+      }
+      if (kind === KIND_HASHED) throw this.missingError(key.subarray(ko, ko + 32));
+      if (stems.matches(index, key, ko)) return index;
+      return this.#split(index, key, ko, parent, side);
+    }
+  }
+
+  /** Pushes an existing stem down until it diverges from key's stem; returns the new stem. */
+  #split(existing: number, key: Uint8Array, ko: number, parent: number, side: number): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const start = stems.getDepth(existing);
+    const sc = stems.stemChunk(existing);
+    const so = stems.stemOffset(existing);
+    let diverge = start;
+    while (diverge < 248) {
+      const a = (sc[so + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
+      const b = (key[ko + (diverge >>> 3)]! >>> (7 - (diverge & 7))) & 1;
+      if (a !== b) break;
+      diverge++;
+    }
+    if (diverge >= 248) {
+      throw new TreeError("TREE_TOO_DEEP", "split: stems are equal (internal inconsistency)");
+    }
+    if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
+      // Its blob is stored at its current path (even if the stem changed since): that path
+      // needs a delete at commit unless the new internal node there rewrites it.
+      arena.orphans.push({ bits: sc.slice(so, so + 31), depth: start });
+      stems.clearFlags(existing, FLAG_PERSISTED);
+    }
+    let link = parent;
+    let linkSide = side;
+    for (let d = start; d <= diverge; d++) {
+      const node = internals.alloc(d, FLAGS_STALE);
+      this.#link(link, linkSide, makeRef(KIND_INTERNAL, node));
+      link = node;
+      linkSide = (key[ko + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
+    }
+    const existingSide = linkSide ^ 1;
+    stems.setDepth(existing, diverge + 1);
+    stems.addFlags(existing, FLAG_BLOB_STALE);
+    internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
+    const created = stems.alloc(key, ko, diverge + 1, FLAGS_STALE);
+    internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
+    return created;
+  }
+
+  /**
+   * 'remove' mode: removes the value at key; an emptied stem goes away and every internal node
+   * left with a single stem below it collapses, the stem moving up. Returns 0 when done (or
+   * nothing to do), LOOKUP_UNRESOLVED (nothing changed) when a needed node is not loaded.
+   */
+  removeKey(key: Uint8Array): number {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const path = this.#path;
+    const sides = this.#sides;
+    path.clear();
+    sides.clear();
+    let ref = arena.root;
+    let parent = -1;
+    for (;;) {
+      const kind = refKind(ref);
+      const index = refIndex(ref);
+      if (kind === KIND_INTERNAL) {
+        const depth = internals.getDepth(index);
+        const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        path.push(index);
+        sides.push(bit);
+        parent = index;
+        ref = internals.getChild(index, bit);
+        continue;
+      }
+      if (kind === KIND_HASHED) {
+        this.missParent = parent;
+        this.missSide = sides.length > 0 ? sides.data[sides.length - 1]! : 0;
+        this.missDepth = parent < 0 ? 0 : internals.getDepth(parent) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+      if (kind === KIND_EMPTY) return 0;
+      break;
+    }
+    const stem = refIndex(ref);
+    const sub = key[31]!;
+    if (!stems.matches(stem, key, 0) || !stems.has(stem, sub)) return 0;
+    if (stems.getCount(stem) > 1) {
+      stems.removeValue(stem, sub);
+      this.finishWrite(stem, true);
+      return 0;
+    }
+    // The stem empties. Dry run of the collapse first: it must not meet an unloaded sibling.
+    let carrying = false;
+    for (let j = path.length - 1; j >= 0; j--) {
+      const node = path.data[j]!;
+      const otherSide = sides.data[j]! ^ 1;
+      const kind = refKind(internals.getChild(node, otherSide));
+      if (kind === KIND_EMPTY) continue;
+      if (carrying || kind === KIND_INTERNAL) break;
+      if (kind === KIND_HASHED) {
+        this.missParent = node;
+        this.missSide = otherSide;
+        this.missDepth = internals.getDepth(node) + 1;
+        return LOOKUP_UNRESOLVED;
+      }
+      carrying = true;
+    }
+    this.#orphanIfPersisted(
+      KIND_STEM,
+      stem,
+      stems.stemChunk(stem),
+      stems.stemOffset(stem),
+      stems.getDepth(stem),
+    );
+    stems.release(stem);
+    let replacement: NodeRef = EMPTY_REF;
+    for (let j = path.length - 1; j >= 0; j--) {
+      const node = path.data[j]!;
+      const side = sides.data[j]!;
+      const other = internals.getChild(node, side ^ 1);
+      const kind = refKind(other);
+      if (kind === KIND_EMPTY || (replacement === EMPTY_REF && kind === KIND_STEM)) {
+        // This node would keep at most one stem below it: it goes, the stem moves up.
+        if (replacement === EMPTY_REF && kind === KIND_STEM) replacement = other;
+        this.#orphanIfPersisted(KIND_INTERNAL, node, key, 0, internals.getDepth(node));
+        internals.release(node);
+        continue;
+      }
+      internals.setChild(node, side, replacement);
+      if (replacement !== EMPTY_REF)
+        this.#moveStem(refIndex(replacement), internals.getDepth(node) + 1);
+      for (let k = 0; k <= j; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
+      return 0;
+    }
+    arena.root = replacement;
+    if (replacement !== EMPTY_REF) this.#moveStem(refIndex(replacement), 0);
+    return 0;
+  }
+
+  /** A stem placed at a new depth: its blob goes to a new path, the old one is orphaned. */
+  #moveStem(stem: number, depth: number): void {
+    const { stems } = this.#arena;
+    this.#orphanIfPersisted(
+      KIND_STEM,
+      stem,
+      stems.stemChunk(stem),
+      stems.stemOffset(stem),
+      stems.getDepth(stem),
+    );
+    stems.setDepth(stem, depth);
+    stems.addFlags(stem, FLAG_BLOB_STALE);
+  }
+
+  /** Records the node's stored path (first `depth` bits at bits[offset]) for deletion at commit. */
+  #orphanIfPersisted(
+    kind: number,
+    index: number,
+    bits: Uint8Array,
+    offset: number,
+    depth: number,
+  ): void {
+    const { internals, stems } = this.#arena;
+    const flags = kind === KIND_STEM ? stems.getFlags(index) : internals.getFlags(index);
+    if ((flags & FLAG_PERSISTED) === 0) return;
+    this.#arena.orphans.push({ bits: bits.slice(offset, offset + 32), depth });
+    if (kind === KIND_STEM) stems.clearFlags(index, FLAG_PERSISTED);
+    else internals.clearFlags(index, FLAG_PERSISTED);
+  }
+
+  #link(parent: number, side: number, ref: NodeRef): void {
+    if (parent < 0) this.#arena.root = ref;
+    else this.#arena.internals.setChild(parent, side, ref);
+  }
+
+  applyWrite(key: Uint8Array, ko: number, value: Uint8Array, vo: number): void {
+    const index = this.stemForWrite(key, ko);
+    const changed = this.#arena.stems.setValue(index, key[ko + 31]!, value, vo);
+    this.finishWrite(index, changed);
+  }
+
+  /** Marks the written stem and the internal nodes above it stale (only if anything changed). */
+  finishWrite(stem: number, changed: boolean): void {
+    if (!changed) return;
+    const { internals, stems } = this.#arena;
+    stems.addFlags(stem, FLAGS_STALE);
+    const path = this.#path;
+    // Bottom up; a node that is already fully stale has fully stale ancestors (every write
+    // marks its whole path), so the walk stops there.
+    for (let k = path.length - 1; k >= 0; k--) {
+      const node = path.data[k]!;
+      if ((internals.getFlags(node) & FLAGS_STALE) === FLAGS_STALE) break;
+      internals.addFlags(node, FLAGS_STALE);
+    }
+  }
+
+  missingError(key: Uint8Array): TreeError {
+    const depth = this.missDepth;
+    return new TreeError(
+      "MISSING_NODE",
+      `node at path ${describePath(key, depth)} is not loaded; use load()/getMany()/putMany() to read it from the store`,
+    );
+  }
+}
+
+/** Number of leading bits the two 31-byte stems at bytes[a] and bytes[b] share. */
+export function sharedPrefixBits(bytes: Uint8Array, a: number, b: number): number {
+  for (let i = 0; i < 31; i++) {
+    const x = bytes[a + i]! ^ bytes[b + i]!;
+    if (x !== 0) return i * 8 + Math.clz32(x) - 24;
+  }
+  return 248;
+}
