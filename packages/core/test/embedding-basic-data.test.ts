@@ -6,6 +6,7 @@ import {
   unpackBasicData,
 } from "../src/embedding/basic-data.js";
 import { BasicDataError } from "../src/embedding/errors.js";
+import { expectTypedError } from "./helpers/expect-error.js";
 import {
   bytesToHex,
   hexToBytes,
@@ -17,15 +18,7 @@ import {
 const vectors = loadReferenceVectors();
 
 function expectBasicDataError(fn: () => unknown, code: string, fragment: string): void {
-  let error: unknown;
-  try {
-    fn();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(BasicDataError);
-  expect((error as BasicDataError).code).toBe(code);
-  expect((error as BasicDataError).message).toContain(fragment);
+  expectTypedError(fn, BasicDataError, code, fragment);
 }
 
 /** geth's balance bytes, emulated on hex strings: minimal big-endian bytes, `[16:]` if longer than 16. */

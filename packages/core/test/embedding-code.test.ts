@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { chunkCount, chunkifyCode, codeFromChunks } from "../src/embedding/chunkify.js";
 import { codeHash, EMPTY_CODE_HASH } from "../src/embedding/code-hash.js";
 import { CodeChunkError } from "../src/embedding/errors.js";
+import { expectTypedError } from "./helpers/expect-error.js";
 import {
   bytesToHex,
   hexToBytes,
@@ -180,17 +181,8 @@ describe("code hash", () => {
 });
 
 describe("errors name the bad input", () => {
-  const expectChunkError = (fn: () => unknown, code: string, fragment: string): void => {
-    let error: unknown;
-    try {
-      fn();
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(CodeChunkError);
-    expect((error as CodeChunkError).code).toBe(code);
-    expect((error as CodeChunkError).message).toContain(fragment);
-  };
+  const expectChunkError = (fn: () => unknown, code: string, fragment: string): void =>
+    expectTypedError(fn, CodeChunkError, code, fragment);
 
   it("invalid sizes and chunk buffers", () => {
     expectChunkError(() => chunkCount(-1), "INVALID_CODE_SIZE", "code size -1");

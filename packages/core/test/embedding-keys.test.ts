@@ -36,6 +36,7 @@ import { getHasher } from "../src/hash/get-hasher.js";
 import type { Sha256BatchKernel } from "../src/hash/hasher.js";
 import { createNobleSha256Kernel } from "../src/hash/noble-sha256-kernel.js";
 import { createSha256Hasher } from "../src/hash/sha256-hasher.js";
+import { expectTypedError } from "./helpers/expect-error.js";
 import {
   bytesToHex,
   fencedBlockAfter,
@@ -53,15 +54,7 @@ const { raw_get_tree_key: rawVectors, account_embedding: accountVectors } =
 const hex = bytesToHex;
 
 function expectKeyError(fn: () => unknown, code: string, fragment: string): void {
-  let error: unknown;
-  try {
-    fn();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(KeyDerivationError);
-  expect((error as KeyDerivationError).code).toBe(code);
-  expect((error as KeyDerivationError).message).toContain(fragment);
+  expectTypedError(fn, KeyDerivationError, code, fragment);
 }
 
 describe("key schemes", () => {

@@ -12,6 +12,7 @@ import {
   hashStem,
   hashStemSparse,
 } from "../src/hash/node-hash.js";
+import { expectTypedError } from "./helpers/expect-error.js";
 import { bytesToHex, hexToBytes, loadReferenceVectors, referenceRoot } from "./helpers/vectors.js";
 
 const vectors = loadReferenceVectors();
@@ -248,17 +249,8 @@ describe("input validation", () => {
   const sha = getHasher("sha256");
   const stem = new Uint8Array(31);
   const value = new Uint8Array(32);
-  const expectHashError = (fn: () => unknown, code: string, fragment: string): void => {
-    let error: unknown;
-    try {
-      fn();
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(HashError);
-    expect((error as HashError).code).toBe(code);
-    expect((error as HashError).message).toContain(fragment);
-  };
+  const expectHashError = (fn: () => unknown, code: string, fragment: string): void =>
+    expectTypedError(fn, HashError, code, fragment);
 
   it("rejects wrong lengths, naming the input", () => {
     expectHashError(

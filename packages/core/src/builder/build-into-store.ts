@@ -1,11 +1,12 @@
 import { NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
+import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import type { BuildSource } from "./build-input.js";
 import { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree.js";
-import { BuilderError, describeBytes } from "./builder-error.js";
+import { BuilderError } from "./builder-error.js";
 
 /** Default bound on the bytes (keys + values) of one store batch. */
 export const DEFAULT_MAX_BATCH_BYTES = 4 * 1024 * 1024;
@@ -101,13 +102,13 @@ async function assertNoCommittedTree(
   if (record !== undefined) {
     throw new BuilderError(
       "STORE_NOT_EMPTY",
-      `the store already holds a root record at ${describeBytes(rootRecordKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix and rootRecordKey`,
+      `the store already holds a root record at ${hexOf(rootRecordKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix and rootRecordKey`,
     );
   }
   if (rootNode !== undefined) {
     throw new BuilderError(
       "STORE_NOT_EMPTY",
-      `the store already holds a root node at ${describeBytes(rootNodeKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix`,
+      `the store already holds a root node at ${hexOf(rootNodeKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix`,
     );
   }
 }

@@ -22,10 +22,3 @@ export class BuilderError extends Error {
     this.code = code;
   }
 }
-
-/** Hex of a stem or key for error messages. */
-export function describeBytes(bytes: Uint8Array): string {
-  let s = "0x";
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return s;
-}

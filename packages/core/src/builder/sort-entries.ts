@@ -1,5 +1,6 @@
+import { hexOf } from "../hex-of.js";
 import type { TreeEntry } from "../tree/binary-tree.js";
-import { BuilderError, describeBytes } from "./builder-error.js";
+import { BuilderError } from "./builder-error.js";
 import { compareRecordKeys, ENTRY_RECORD_SIZE, entryAt } from "./entry-records.js";
 import { mergeRuns } from "./merge-runs.js";
 import { RunCursor } from "./run-cursor.js";
@@ -198,7 +199,7 @@ class UniqueKeys {
       if (this.#policy === "error") {
         throw new BuilderError(
           "DUPLICATE_KEY",
-          `key ${describeBytes(held.key)} is given more than once (pass duplicates: 'last' to keep the last value)`,
+          `key ${hexOf(held.key)} is given more than once (pass duplicates: 'last' to keep the last value)`,
         );
       }
       this.#held = entryAt(bytes, at);
@@ -232,7 +233,7 @@ function assertEntry(entry: TreeEntry): void {
   if (!(value instanceof Uint8Array) || value.length !== 32) {
     throw new BuilderError(
       "INVALID_VALUE",
-      `sortEntries: expected a 32-byte value for key ${describeBytes(key)}, got ${value instanceof Uint8Array ? `${value.length} bytes` : typeof value}`,
+      `sortEntries: expected a 32-byte value for key ${hexOf(key)}, got ${value instanceof Uint8Array ? `${value.length} bytes` : typeof value}`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { compareBytes } from "../store/bytes-order.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { BinaryTree } from "../tree/binary-tree.js";
@@ -327,11 +328,8 @@ function filled(n: number, byte: number): Uint8Array {
   return new Uint8Array(n).fill(byte);
 }
 
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (const x of bytes) s += x.toString(16).padStart(2, "0");
-  return s;
-}
+/** Plain hex (no 0x) for failure messages and order comparisons. */
+const hex = bytesToHex;
 
 function fail(message: string): never {
   throw new ConformanceFailure(message);

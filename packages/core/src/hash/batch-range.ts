@@ -1,3 +1,4 @@
+import { isBatchInRange } from "../sha256/kernel.js";
 import { HashError } from "./errors.js";
 
 /**
@@ -14,6 +15,8 @@ export function assertBatchRange(
   dst: Uint8Array,
   dstOffset: number,
 ): void {
+  if (isBatchInRange(src, srcOffset, count, messageSize, dst, dstOffset)) return;
+  // Out of range: name the argument at fault.
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new HashError(
       "BATCH_OUT_OF_RANGE",

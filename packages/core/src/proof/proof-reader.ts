@@ -1,5 +1,5 @@
+import { hexOf } from "../hex-of.js";
 import { type HashPlan, ZERO_SLOT } from "./hash-plan.js";
-import { hexOf } from "./hex-of.js";
 import { indexWidth, splitOnStemBit, splitOnSubindexBit, stemEquals } from "./key-ranges.js";
 import { ProofError } from "./proof-error.js";
 import { MAX_INTERNAL_DEPTH, STEM_LEVELS } from "./proof-format.js";

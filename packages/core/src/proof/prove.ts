@@ -1,4 +1,5 @@
 import type { Hasher } from "../hash/hasher.js";
+import { hexOf } from "../hex-of.js";
 import type { Arena } from "../tree/arena.js";
 import { arenaOf, type BinaryTree } from "../tree/binary-tree.js";
 import {
@@ -12,7 +13,6 @@ import {
 import { TreeError } from "../tree/tree-error.js";
 import { BitWriter } from "./bit-writer.js";
 import { ByteWriter } from "./byte-writer.js";
-import { hexOf } from "./hex-of.js";
 import { indexWidth, splitOnStemBit, splitOnSubindexBit, stemEquals } from "./key-ranges.js";
 import { keySetDigest } from "./key-set-digest.js";
 import { ProofError } from "./proof-error.js";

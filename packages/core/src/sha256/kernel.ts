@@ -22,9 +22,30 @@ export interface Sha256BatchKernel {
   ): void;
 }
 
+/** Whether a batch call's offsets and count are integers and both ranges lie inside their arrays. */
+export function isBatchInRange(
+  src: Uint8Array,
+  srcOffset: number,
+  count: number,
+  msgSize: number,
+  dst: Uint8Array,
+  dstOffset: number,
+): boolean {
+  return (
+    Number.isSafeInteger(count) &&
+    Number.isSafeInteger(srcOffset) &&
+    Number.isSafeInteger(dstOffset) &&
+    count >= 0 &&
+    srcOffset >= 0 &&
+    dstOffset >= 0 &&
+    srcOffset + count * msgSize <= src.length &&
+    dstOffset + count * 32 <= dst.length
+  );
+}
+
 /**
- * Validates the arguments of a batch call: integer, non-negative offsets and count, and both ranges inside their arrays.
- * Throws a RangeError before anything is written.
+ * Validates the arguments of a batch call (see `isBatchInRange`). Throws a RangeError before
+ * anything is written.
  */
 export function checkBatchArgs(
   src: Uint8Array,
@@ -34,16 +55,7 @@ export function checkBatchArgs(
   dst: Uint8Array,
   dstOffset: number,
 ): void {
-  if (
-    !Number.isSafeInteger(count) ||
-    !Number.isSafeInteger(srcOffset) ||
-    !Number.isSafeInteger(dstOffset) ||
-    count < 0 ||
-    srcOffset < 0 ||
-    dstOffset < 0 ||
-    srcOffset + count * msgSize > src.length ||
-    dstOffset + count * 32 > dst.length
-  ) {
+  if (!isBatchInRange(src, srcOffset, count, msgSize, dst, dstOffset)) {
     throw new RangeError(
       `sha256 batch out of range: count=${count} srcOffset=${srcOffset} (length ${src.length}) dstOffset=${dstOffset} (length ${dst.length})`,
     );

@@ -9,6 +9,7 @@ import {
 } from "../embedding/constants.js";
 import type { KeyDeriver } from "../embedding/key-deriver.js";
 import type { StorageSlot } from "../embedding/storage-slot.js";
+import { hexOf } from "../hex-of.js";
 import type { Account } from "./account.js";
 import type { BinaryTree } from "./binary-tree.js";
 import { TreeError } from "./tree-error.js";
@@ -154,10 +155,4 @@ export class AccountState {
 function isZero(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
   return true;
-}
-
-function hexOf(bytes: Uint8Array): string {
-  let s = "0x";
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return s;
 }

@@ -8,6 +8,7 @@ import {
 import type { StorageSlot } from "../embedding/storage-slot.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
+import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import type { Account } from "./account.js";
@@ -596,9 +597,8 @@ function assertValue(value: Uint8Array, key: Uint8Array): void {
 
 function describeInput(x: unknown): string {
   if (x instanceof Uint8Array) {
-    let s = "0x";
-    for (let i = 0; i < x.length && i < 40; i++) s += x[i]!.toString(16).padStart(2, "0");
-    return `${x.length < 40 ? s : `${s}…`} (${x.length} bytes)`;
+    const shown = hexOf(x.subarray(0, 40));
+    return `${x.length <= 40 ? shown : `${shown}…`} (${x.length} bytes)`;
   }
   return x === null ? "null" : typeof x;
 }

@@ -1,5 +1,6 @@
 import { CodecError, decodeNode, type GroupBlob } from "@bintrie/codec";
 import type { Hasher } from "../hash/hasher.js";
+import { hexOf } from "../hex-of.js";
 import type { Arena } from "./arena.js";
 import {
   EMPTY_REF,
@@ -49,7 +50,7 @@ export class NodeLoader {
       if (isZero(expected, expectedOffset)) return EMPTY_REF;
       throw new TreeError(
         "MISSING_NODE",
-        `missing trie node at path ${describePath(pathBits, depth)} (expected hash ${hex(expected, expectedOffset)})`,
+        `missing trie node at path ${describePath(pathBits, depth)} (expected hash ${hexOf(expected.subarray(expectedOffset, expectedOffset + 32))})`,
       );
     }
     let node: ReturnType<typeof decodeNode>;
@@ -103,7 +104,7 @@ export class NodeLoader {
         this.release(ref);
         throw new TreeError(
           "HASH_MISMATCH",
-          `node at path ${describePath(pathBits, depth)} hashes to ${hex(actual, 0)}, but its parent expects ${hex(expected, offset)}`,
+          `node at path ${describePath(pathBits, depth)} hashes to ${hexOf(actual.subarray(0, 32))}, but its parent expects ${hexOf(expected.subarray(offset, offset + 32))}`,
         );
       }
     }
@@ -226,10 +227,4 @@ export function describePath(pathBits: Uint8Array, depth: number): string {
   let s = "";
   for (let d = 0; d < depth; d++) s += (pathBits[d >>> 3]! >>> (7 - (d & 7))) & 1;
   return `${s} (${depth} bits)`;
-}
-
-function hex(bytes: Uint8Array, offset: number): string {
-  let s = "0x";
-  for (let i = 0; i < 32; i++) s += bytes[offset + i]!.toString(16).padStart(2, "0");
-  return s;
 }
