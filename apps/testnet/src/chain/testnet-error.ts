@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/core";
+
 export type TestnetErrorCode =
   | "UNKNOWN_NETWORK"
   | "INVALID_FIXTURE"
@@ -5,12 +7,10 @@ export type TestnetErrorCode =
   | "FIXTURE_NOT_FOUND";
 
 /** A fixture, network name or tool input the executor cannot use. */
-export class TestnetError extends Error {
-  override readonly name = "TestnetError";
-  readonly code: TestnetErrorCode;
+export class TestnetError extends BintrieError<TestnetErrorCode> {
+  override name = "TestnetError";
 
   constructor(code: TestnetErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }
