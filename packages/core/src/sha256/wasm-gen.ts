@@ -1,4 +1,3 @@
-import { HashError } from "../hash/errors.js";
 // Generator of the WebAssembly SIMD128 SHA-256 module: a tiny binary emitter plus an instruction-stream generator
 // that unrolls the rounds. It is deterministic and runs at build time: scripts/gen-sha256.mjs stores its output in
 // wasm-module.generated.ts (generating at run time would cost ~20 ms of cold JS), and test/sha256-generated.test.ts
@@ -726,10 +725,7 @@ export function buildSha256WasmModule(opts: Sha256WasmBuildOptions = {}): {
 } {
   const chunk = opts.chunk ?? 1024;
   if (!Number.isInteger(chunk) || chunk < 4 || chunk % 4 !== 0 || chunk > 1 << 16) {
-    throw new HashError(
-      "INVALID_OPTION",
-      `chunk must be a multiple of 4 in [4, 65536], got ${chunk}`,
-    );
+    throw new RangeError(`chunk must be a multiple of 4 in [4, 65536], got ${chunk}`);
   }
   const pool = new ConstPool();
   const h64 = buildH64(pool);
