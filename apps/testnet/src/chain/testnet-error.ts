@@ -9,8 +9,4 @@ export type TestnetErrorCode =
 /** A fixture, network name or tool input the executor cannot use. */
 export class TestnetError extends BintrieError<TestnetErrorCode> {
   override name = "TestnetError";
-
-  constructor(code: TestnetErrorCode, message: string) {
-    super(code, message);
-  }
 }
