@@ -1,9 +1,5 @@
+import { hexToBytes } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
-
-/** "0x" + lowercase hex of `bytes` (a view is fine). */
-export function toHex(bytes: Uint8Array): string {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
-}
 
 const NIBBLE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) NIBBLE[0x30 + i] = i;
@@ -15,6 +11,8 @@ for (let i = 0; i < 6; i++) {
 /**
  * Decodes "0x" + exactly 2*size hex digits from `text` into out[offset..offset+size).
  * Returns false (out partly written) for anything else; allocates nothing.
+ * Kept beside core's hexToBytes on purpose: `bintrie build` decodes two fields of every input
+ * line into one reused buffer, and hexToBytes returns a new array per call.
  */
 export function decodeHexInto(
   text: string,
@@ -46,7 +44,8 @@ export interface HexArgOptions {
 
 /**
  * Parses a hex argument ("0x" optional) for `what` (e.g. "KEY"), naming the problem and the
- * input on failure: not hex, an odd number of digits, or the wrong length.
+ * input on failure: not hex, an odd number of digits, or the wrong length. The CLI's own
+ * messages and exit codes on top of core's hexToBytes.
  */
 export function parseHexArg(text: string, what: string, options: HexArgOptions = {}): Uint8Array {
   const digits = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
@@ -57,7 +56,7 @@ export function parseHexArg(text: string, what: string, options: HexArgOptions =
   if (digits.length % 2 !== 0) {
     throw new CliError("BAD_INPUT", `${what} ${shown} has an odd number of hex digits`);
   }
-  const raw = Uint8Array.from(Buffer.from(digits, "hex"));
+  const raw = hexToBytes(digits, what);
   if (options.bytes !== undefined && raw.length !== options.bytes) {
     throw new CliError(
       "BAD_INPUT",

@@ -1,6 +1,6 @@
 import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
+import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
-import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { appendPositionBits, bitString, nodeBlobHash, stemSubindices } from "../node-digest.js";
 import { type NodePath, parseNodePath } from "../node-path-arg.js";
@@ -30,7 +30,7 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
   const where =
     at.depth === 0
       ? "the root path"
-      : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
+      : `path ${bytesToHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
   if (blob === undefined) throw new CliError("NOT_FOUND", `no node stored at ${where}`);
   let node: DecodedNode;
   try {
@@ -47,13 +47,13 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
   const hasher = getHasher(
     hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
   );
-  const described = describeNode(at, blob, node, toHex(nodeBlobHash(hasher, node)));
+  const described = describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node)));
   printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
 }
 
 function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: string): object {
   const base = {
-    path: toHex(at.key),
+    path: bytesToHex(at.key),
     bits: bitString(at.bits, at.depth),
     depth: at.depth,
     kind: node.kind,
@@ -64,11 +64,11 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
     const subindices = stemSubindices(node);
     return {
       ...base,
-      stem: toHex(node.stem),
+      stem: bytesToHex(node.stem),
       valueCount: node.count,
       values: Array.from(subindices, (subindex, i) => ({
         subindex,
-        value: toHex(node.values.subarray(i * 32, i * 32 + 32)),
+        value: bytesToHex(node.values.subarray(i * 32, i * 32 + 32)),
       })),
     };
   }
@@ -81,15 +81,15 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
       entries.push({
         position: node.positions[e]!,
         depthOffset: offset,
-        path: toHex(encodePathKey(bits, at.depth + offset)),
+        path: bytesToHex(encodePathKey(bits, at.depth + offset)),
         bits: bitString(bits, at.depth + offset),
-        hash: toHex(node.hashes.subarray(e * 32, e * 32 + 32)),
+        hash: bytesToHex(node.hashes.subarray(e * 32, e * 32 + 32)),
       });
     }
     return { ...base, groupDepth: node.groupDepth, entryCount: node.count, entries };
   }
   if (node.kind === "internal") {
-    return { ...base, left: toHex(node.left), right: toHex(node.right) };
+    return { ...base, left: bytesToHex(node.left), right: bytesToHex(node.right) };
   }
   return base;
 }
