@@ -8,8 +8,8 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from "@ethereumjs/tx";
-import { bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
-import { buildBlock, createVM, type RunTxResult } from "@ethereumjs/vm";
+import { Address, bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
+import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
@@ -17,6 +17,8 @@ import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAccount, FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { isUbtCommon } from "../ubt/ubt-common.js";
 import {
   BEACON_ROOTS_ADDRESS,
   directWriteSlots,
@@ -136,9 +138,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       return blockchain;
     },
   };
-  const state = new BinaryStateManager({ scheme: input.scheme });
+  const ubtNetwork = isUbtCommon(common) ? common.ubtNetwork : undefined;
+  const state = new BinaryStateManager({
+    scheme: input.scheme,
+    writePolicy: ubtNetwork !== undefined ? "geth-ubt" : "mpt-compatible",
+  });
   await applyAlloc(state, input.alloc as FixtureAlloc);
-  const vm = await createVM({ common, blockchain, stateManager: state });
+  const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   vm.common.setHardforkBy({
     blockNumber: number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
@@ -162,6 +168,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   const headerData = currentHeader(env, number, hashes, vm.common);
+  ubt?.beginBlock(
+    headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
+  );
   const builder = await buildBlock(vm, {
     parentBlock,
     headerData,
