@@ -175,7 +175,10 @@ export async function executeChain(
         );
       }
       const recorded = binary?.blockRoots[i];
-      if (binary !== undefined && (recorded === undefined || !sameHex(result.stateRoot, recorded))) {
+      if (
+        binary !== undefined &&
+        (recorded === undefined || !sameHex(result.stateRoot, recorded))
+      ) {
         failures.push(
           `${label}: binary root ${bytesToHex(result.stateRoot)}, _bintrie.blockRoots has ${recorded ?? "nothing"}`,
         );

@@ -83,6 +83,8 @@ interface StorageOverlay {
 }
 
 const EMPTY_BYTES = new Uint8Array(0);
+/** EIP-4788/2935/7002's system caller (unprefixed, as the cache keys it). */
+const SYSTEM_ACCOUNT = "fffffffffffffffffffffffffffffffffffffffe";
 const ZERO32 = new Uint8Array(32);
 const EMPTY_ACCOUNT: AccountEntry = {
   nonce: 0n,
@@ -723,8 +725,11 @@ export class BinaryStateManager implements StateManagerInterface {
         this.#index.addSlot(plan.account, write.slot);
       }
       if (plan.header === null) {
-        // geth's DeleteAccount writes both header leaves as zeros, present or not.
-        if (this.writePolicy === "geth-ubt" || tree.getAccount(plan.address) !== undefined) {
+        // geth's DeleteAccount writes both header leaves as zeros, present or not — except for
+        // the system address: geth's system calls never touch it, ethereumjs' request calls
+        // touch it and then delete it to undo that.
+        const present = tree.getAccount(plan.address) !== undefined;
+        if (present || (this.writePolicy === "geth-ubt" && plan.account !== SYSTEM_ACCOUNT)) {
           tree.deleteAccount(plan.address);
         }
       } else if (plan.header !== undefined) {

@@ -7,6 +7,7 @@ import { createVM, type VM } from "@ethereumjs/vm";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
+import { installUbtWarmModel } from "./rules/warm-set.js";
 import { isUbtCommon, type UbtCommon } from "./ubt-common.js";
 import { UbtContext } from "./ubt-context.js";
 import { UbtEVM } from "./ubt-evm.js";
@@ -48,6 +49,8 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
     customPrecompiles: ubtPrecompiles(common),
   });
   const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain, evm });
+  const warm = installUbtWarmModel(vm);
+  ctx.onBeginBlock = () => warm.resetWarmSet();
   vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
     const to = tx.to;
     const lookup = to === undefined ? Promise.resolve(undefined) : stateManager.getAccount(to);

@@ -6,6 +6,7 @@ import type { UbtNetwork } from "./ubt-network.js";
  * ethereumjs reads from `Common`:
  * - code deposit: `createDataGas` is 0, the deposit pays chunk writes instead
  *   (geth `EVM.initNewContract`, charged in rules/message-gas.ts `codeDepositGas`);
+ * - CALL/CALLCODE with value: no 9000 (`callValueTransferGas` is 0, geth `gasCallIntrinsic`);
  * - SELFDESTRUCT is EIP-6780's on every UBT network (geth's `verkleInstructionSet` uses
  *   `opSelfdestruct6780` on a Shanghai base).
  * `copy()` keeps the subclass (ethereumjs copies with the prototype).
@@ -20,6 +21,9 @@ export class UbtCommon extends Common {
 
   override param(name: string): bigint {
     if (name === "createDataGas") return 0n;
+    // geth `gasCallIntrinsic`/`gasCallCodeIntrinsic`: no CallValueTransferGas under EIP-4762,
+    // whichever instruction table runs (matters on `Binary`, where Osaka's CALL gas runs).
+    if (name === "callValueTransferGas") return 0n;
     return super.param(name);
   }
 

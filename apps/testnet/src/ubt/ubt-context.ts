@@ -21,6 +21,8 @@ export class UbtContext {
   coinbase: string | undefined;
   /** Answers whether an address (unprefixed hex) is an active precompile. */
   isPrecompile: (address: string) => boolean = () => false;
+  /** Called by `beginBlock` (the VM resets its block-long warm set here). */
+  onBeginBlock: () => void = () => {};
 
   constructor(network: UbtNetwork) {
     this.network = network;
@@ -38,6 +40,7 @@ export class UbtContext {
     this.events = new AccessEvents();
     this.blockWitness = new AccessEvents();
     this.coinbase = coinbase === undefined ? undefined : addressKey(coinbase.bytes);
+    this.onBeginBlock();
   }
 }
 
