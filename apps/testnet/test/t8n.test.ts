@@ -30,7 +30,9 @@ const FIELDS = [
   "requestsHash",
 ] as const;
 
-function normalizedAlloc(alloc: FixtureAlloc): Record<string, unknown> {
+function normalizedAlloc(
+  alloc: Readonly<Record<string, Partial<FixtureAlloc[string]>>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [address, a] of Object.entries(alloc)) {
     const storage: Record<string, bigint> = {};

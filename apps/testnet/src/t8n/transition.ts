@@ -13,8 +13,8 @@ import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
-import type { FixtureAccount, FixtureAlloc } from "../fixtures/blockchain-test.js";
+import { applyAlloc } from "../fixtures/alloc.js";
+import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
@@ -24,6 +24,7 @@ import {
   directWriteSlots,
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
+import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -76,19 +77,40 @@ export interface T8nInput {
   readonly scheme?: KeyScheme;
 }
 
+/** A log as geth's t8n prints it in a receipt. */
+export interface T8nLog {
+  readonly address: string;
+  readonly topics: string[];
+  readonly data: string;
+  readonly blockNumber: string;
+  readonly transactionHash: string;
+  readonly transactionIndex: string;
+  readonly blockHash: string;
+  readonly blockTimestamp: string;
+  readonly logIndex: string;
+  readonly removed: boolean;
+}
+
 export interface T8nReceipt {
   readonly type: string;
   readonly root: string;
   readonly status: string;
   readonly cumulativeGasUsed: string;
   readonly logsBloom: string;
-  readonly logs: readonly { address: string; topics: string[]; data: string }[];
+  readonly logs: readonly T8nLog[];
   readonly transactionHash: string;
   readonly contractAddress: string;
   readonly gasUsed: string;
+  /** geth's t8n leaves it unset: always null. */
+  readonly effectiveGasPrice: null;
+  /** geth's t8n fills in a placeholder block hash (0x1337 then zeros). */
+  readonly blockHash: string;
   readonly blockNumber: string;
   readonly transactionIndex: string;
 }
+
+/** The block hash geth's t8n writes into every receipt (cmd/evm/internal/t8ntool/execution.go). */
+export const T8N_RECEIPT_BLOCK_HASH = `0x1337${"0".repeat(60)}`;
 
 /** geth's t8n `result.json`, with the binary root as `stateRoot`. */
 export interface T8nResult {
@@ -111,7 +133,8 @@ export interface T8nResult {
 
 export interface T8nOutput {
   readonly result: T8nResult;
-  readonly alloc: Record<string, FixtureAccount>;
+  /** The post state as geth prints it (see `gethAllocFromDump`). */
+  readonly alloc: Record<string, GethAllocAccount>;
   /** The RLP of the applied transactions (geth's `--output.body`). */
   readonly body: string;
 }
@@ -209,16 +232,25 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   }
   const { block, requests } = await builder.build();
   const header = block.header;
+  let logIndex = 0;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
     type: intToHex(tx.type),
     root: "0x",
     status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
     cumulativeGasUsed: bigIntToHex(result.receipt.cumulativeBlockGasUsed),
     logsBloom: bytesToHex(result.receipt.bitvector),
+    // geth's log JSON (core/types/gen_log_json.go): the log's position fields included.
     logs: result.receipt.logs.map(([address, topics, data]) => ({
       address: bytesToHex(address),
       topics: topics.map((t) => bytesToHex(t)),
       data: bytesToHex(data),
+      blockNumber: bigIntToHex(number),
+      transactionHash: bytesToHex(tx.hash()),
+      transactionIndex: intToHex(i),
+      blockHash: T8N_RECEIPT_BLOCK_HASH,
+      blockTimestamp: bigIntToHex(timestamp),
+      logIndex: intToHex(logIndex++),
+      removed: false,
     })),
     transactionHash: bytesToHex(tx.hash()),
     contractAddress:
@@ -226,6 +258,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         ? "0x0000000000000000000000000000000000000000"
         : result.createdAddress.toString(),
     gasUsed: bigIntToHex(result.totalGasSpent),
+    effectiveGasPrice: null,
+    blockHash: T8N_RECEIPT_BLOCK_HASH,
     blockNumber: bigIntToHex(number),
     transactionIndex: intToHex(i),
   }));
@@ -246,7 +280,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ...(header.withdrawalsRoot !== undefined
       ? { withdrawalsRoot: bytesToHex(header.withdrawalsRoot) }
       : {}),
-    ...(header.excessBlobGas !== undefined
+    // geth reports blob gas only when the env gives the excess blob gas or both parent fields.
+    ...(header.excessBlobGas !== undefined &&
+    (env.currentExcessBlobGas !== undefined ||
+      (env.parentExcessBlobGas !== undefined && env.parentBlobGasUsed !== undefined))
       ? {
           currentExcessBlobGas: bigIntToHex(header.excessBlobGas),
           blobGasUsed: bigIntToHex(header.blobGasUsed ?? 0n),
@@ -261,7 +298,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         }
       : { requests: null }),
   };
-  const alloc = allocFromDump(await state.dumpState());
+  const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
 }
