@@ -410,7 +410,7 @@ function decodeTransactions(txs: readonly T8nTxJson[] | string, common: Common):
   });
 }
 
-function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
+export function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
   const { secretKey, gas, input, hash: _hash, v, r, s, ...rest } = json as Record<string, unknown>;
   const data: Record<string, unknown> = { ...rest, gasLimit: gas, data: input };
   for (const [key, value] of Object.entries(data)) if (value === null) delete data[key];
