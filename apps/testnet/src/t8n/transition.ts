@@ -8,7 +8,7 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from "@ethereumjs/tx";
-import { Address, bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
+import { Account, Address, bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
@@ -25,6 +25,7 @@ import {
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
+import { gethRejectReason } from "./geth-reject-reason.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -75,6 +76,13 @@ export interface T8nInput {
   readonly fork: string;
   readonly chainId?: number;
   readonly scheme?: KeyScheme;
+  /**
+   * geth's `--state.reward`: the block reward paid to the coinbase after the transactions
+   * (default 0; negative: no reward step at all). Even a reward of 0 touches the coinbase, so
+   * an absent coinbase is created and, being empty, deleted — on UBT state that writes its
+   * header leaves as zeros, as geth's t8n does when no transaction paid it a fee.
+   */
+  readonly reward?: bigint;
 }
 
 /** A log as geth's t8n prints it in a receipt. */
@@ -227,9 +235,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
-      rejected.push({ index, error: (cause as Error).message });
+      rejected.push({ index, error: await gethRejectReason(candidate.tx, cause as Error, state) });
     }
   }
+  await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
   const { block, requests } = await builder.build();
   const header = block.header;
   let logIndex = 0;
@@ -301,6 +310,20 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
+}
+
+/** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */
+async function touchCoinbaseWithReward(
+  state: BinaryStateManager,
+  coinbase: Uint8Array,
+  reward: bigint,
+): Promise<void> {
+  if (reward < 0n) return;
+  const address = new Address(coinbase);
+  const account = (await state.getAccount(address)) ?? new Account();
+  account.balance += reward;
+  if (account.isEmpty()) await state.deleteAccount(address);
+  else await state.putAccount(address, account);
 }
 
 function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
