@@ -4,7 +4,10 @@
 try {
   await import("../dist/cli/main.js");
 } catch (error) {
-  if (error?.code !== "ERR_MODULE_NOT_FOUND" || !String(error.message).includes("/dist/cli/main.js"))
+  if (
+    error?.code !== "ERR_MODULE_NOT_FOUND" ||
+    !String(error.message).includes("/dist/cli/main.js")
+  )
     throw error;
   process.stderr.write("bintrie-testnet: not built yet; run `pnpm build` first\n");
   process.exitCode = 1;
