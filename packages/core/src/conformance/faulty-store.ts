@@ -1,5 +1,6 @@
 import type { BatchOperation, KeyRange, KVStore } from "../store/kv-store.js";
 import { StoreError } from "../store/store-error.js";
+import { sleep } from "./sleep.js";
 
 /** How a FaultyStore misbehaves. */
 export interface FaultyStoreOptions {
@@ -82,6 +83,6 @@ export class FaultyStore implements KVStore {
     x >>>= 0;
     this.#seed = x;
     const ms = x % (this.#maxLatency + 1);
-    return new Promise((resolve) => setTimeout(resolve, ms));
+    return sleep(ms);
   }
 }

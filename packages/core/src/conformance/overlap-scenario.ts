@@ -6,6 +6,7 @@ import { BinaryTree, type DeletionMode } from "../tree/binary-tree.js";
 import { openTree } from "../tree/open-tree.js";
 import { equalValue, fail, hex } from "./conformance-assert.js";
 import { FaultyStore } from "./faulty-store.js";
+import { sleep } from "./sleep.js";
 
 /**
  * One call of an overlap scenario. Keys and values are small numbers (see `scenarioKey`,
@@ -153,7 +154,7 @@ export async function runOverlapScenario(store: KVStore, s: OverlapScenario): Pr
       inFlight.push(persisted);
     } else if (op.op === "put") {
       // Let the calls in flight run up to their next store await, so the put lands mid-call.
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await sleep(1);
       try {
         tree.put(scenarioKey(op.key), scenarioValue(op.value));
         model.set(op.key, scenarioValue(op.value));

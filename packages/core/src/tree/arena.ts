@@ -35,11 +35,11 @@ export class Arena {
   /** Counts commits applied to the flags (each consumes the orphans it wrote deletes for). */
   commits = 0;
 
-  /** `poolLimit`: the largest index of each pool (tests lower it to reach exhaustion). */
-  constructor(poolLimit?: number) {
-    this.internals = new InternalPool(poolLimit);
-    this.stems = new StemPool(poolLimit);
-    this.hashed = new HashedPool(poolLimit);
+  /** `limits`: the largest index of each pool (tests lower them to reach exhaustion). */
+  constructor(limits: { internal?: number; stem?: number; hashed?: number } = {}) {
+    this.internals = new InternalPool(limits.internal);
+    this.stems = new StemPool(limits.stem);
+    this.hashed = new HashedPool(limits.hashed);
   }
 
   /** Writes the 32-byte hash of `ref` (cached or stored; zero for empty) to out[offset]. */
