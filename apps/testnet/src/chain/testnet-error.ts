@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/core";
+
 export type TestnetErrorCode =
   | "UNKNOWN_NETWORK"
   | "INVALID_FIXTURE"
@@ -19,16 +21,14 @@ export interface TestnetErrorContext {
 }
 
 /** A fixture, network name or tool input the executor cannot use. */
-export class TestnetError extends Error {
-  override readonly name = "TestnetError";
-  readonly code: TestnetErrorCode;
+export class TestnetError extends BintrieError<TestnetErrorCode> {
+  override name = "TestnetError";
   readonly file?: string;
   readonly test?: string;
   readonly field?: string;
 
   constructor(code: TestnetErrorCode, message: string, context: TestnetErrorContext = {}) {
-    super(message);
-    this.code = code;
+    super(code, message);
     if (context.file !== undefined) this.file = context.file;
     if (context.test !== undefined) this.test = context.test;
     if (context.field !== undefined) this.field = context.field;
