@@ -10,8 +10,11 @@ export type BlockLanguage = "ts" | "js" | "sh" | "json";
  *   itself); shell blocks are still parsed with `bash -n`, other blocks type-checked.
  * - `browser`: a browser program: type-checked without Node's types, run in Chromium.
  * - `portable`: type-checked without Node's types (no Node-only API), run in Node and Chromium.
+ * - `in-repo` (sh): run at the repository root instead of a fresh temporary directory, for
+ *   commands of a checkout (`pnpm --filter …`); such a block writes only to temporary
+ *   directories.
  */
-export const BLOCK_MARKERS = ["no-run", "browser", "portable"] as const;
+export const BLOCK_MARKERS = ["no-run", "browser", "portable", "in-repo"] as const;
 export type BlockMarker = (typeof BLOCK_MARKERS)[number];
 
 export interface ReadmeBlock {

@@ -15,8 +15,10 @@ async function inTempDir(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  at?: string,
 ): Promise<BlockRun> {
-  const cwd = await mkdtemp(join(tmpdir(), "readme-block-"));
+  const temp = await mkdtemp(join(tmpdir(), "readme-block-"));
+  const cwd = at ?? temp;
   try {
     return await new Promise<BlockRun>((resolve, reject) => {
       const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -32,7 +34,7 @@ async function inTempDir(
       child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
   } finally {
-    await rm(cwd, { recursive: true, force: true });
+    await rm(temp, { recursive: true, force: true });
   }
 }
 
@@ -41,13 +43,17 @@ export function runInNode(file: string): Promise<BlockRun> {
   return inTempDir(process.execPath, [file], { ...process.env, NODE_NO_WARNINGS: "1" });
 }
 
-/** A shell block under `bash -e -o pipefail`, with the built bins on PATH. */
-export function runInShell(code: string, binDir: string): Promise<BlockRun> {
-  return inTempDir("bash", ["-e", "-o", "pipefail", "-c", code], {
-    ...process.env,
-    PATH: `${binDir}:${process.env.PATH ?? ""}`,
-    BINTRIE_NO_PROGRESS: "1",
-  });
+/**
+ * A shell block under `bash -e -o pipefail`, with the built bins on PATH, in a fresh temporary
+ * directory or in `cwd`.
+ */
+export function runInShell(code: string, binDir: string, cwd?: string): Promise<BlockRun> {
+  return inTempDir(
+    "bash",
+    ["-e", "-o", "pipefail", "-c", code],
+    { ...process.env, PATH: `${binDir}:${process.env.PATH ?? ""}`, BINTRIE_NO_PROGRESS: "1" },
+    cwd,
+  );
 }
 
 /** Only parses a shell block (`bash -n`): for blocks marked `no-run`. */

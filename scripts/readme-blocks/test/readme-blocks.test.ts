@@ -60,7 +60,8 @@ describe("README code blocks", () => {
             expectRan(block, await parseShell(block.code), "bash -n");
             return;
           }
-          expectRan(block, await runInShell(block.code, prepared.binDir), "bash");
+          const cwd = block.markers.has("in-repo") ? ROOT : undefined;
+          expectRan(block, await runInShell(block.code, prepared.binDir, cwd), "bash");
           return;
         }
         case "ts":
