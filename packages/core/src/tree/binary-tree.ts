@@ -18,7 +18,7 @@ import { CommitCollector } from "./commit-collector.js";
 import { Evictor } from "./evictor.js";
 import { NodeLoader } from "./node-loader.js";
 import { EMPTY_REF, KIND_HASHED, refIndex, refKind } from "./node-ref.js";
-import type { NodeSet } from "./node-set.js";
+import { type NodeSet, PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
 import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, sharedPrefixBits, TreeWalker } from "./tree-walker.js";
@@ -333,7 +333,7 @@ export class BinaryTree {
     const groupDepth = options.groupDepth ?? this.groupDepth;
     assertGroupDepth(groupDepth);
     const root = this.hash();
-    return this.#collector.collect(groupDepth, root);
+    return this.#collector.collect(groupDepth, root, this.keyPrefix);
   }
 
   /**
@@ -356,8 +356,23 @@ export class BinaryTree {
   nodeSetOperations(set: NodeSet, options: { extra?: Uint8Array } = {}): BatchOperation[] {
     const ops: BatchOperation[] = [];
     for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, this.keyPrefix) });
-    for (const w of set.writes) {
-      ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
+    if (set instanceof PackedNodeSet && equalBytes(set.keyPrefix, this.keyPrefix)) {
+      // Keys and blobs are views of the packed chunks: no buffer per operation.
+      const { entries, chunks } = set;
+      for (let i = 0; i < set.count; i++) {
+        const e = i * PACKED_ENTRY_WORDS;
+        const chunk = chunks[entries[e]!]!;
+        const hashStart = entries[e + 2]!;
+        ops.push({
+          type: "put",
+          key: chunk.subarray(entries[e + 1]!, hashStart),
+          value: chunk.subarray(hashStart + 32, entries[e + 3]!),
+        });
+      }
+    } else {
+      for (const w of set.writes) {
+        ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
+      }
     }
     const record = {
       root: set.root,
@@ -566,6 +581,12 @@ export class BinaryTree {
     }
     return this.store;
   }
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function assertGroupDepth(groupDepth: number): void {
