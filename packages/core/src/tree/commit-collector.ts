@@ -126,7 +126,7 @@ export class CommitCollector {
     scratch.count = 0;
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
-    this.#gatherGroup(scratch, ref, depth, g, 0);
+    this.#gatherGroup(scratch, ref, depth, g, 0, true);
     internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.staleCount;
@@ -140,14 +140,20 @@ export class CommitCollector {
     this.#emitGroup(index, path, depth, scratch);
   }
 
-  /** Left-first walk of the group below a group root, recording one entry per non-empty node on
-   * the bottom layer or per stem/hashed node that ends above it (position zero-extended). */
+  /**
+   * Left-first walk of the group below a group root, recording one entry per non-empty node on
+   * the bottom layer or per stem/hashed node that ends above it (position zero-extended).
+   * `parentStale`: the node's parent had a stale blob. Every write marks its whole path, so a
+   * node below a clean parent is clean: only entries under stale parents have their flags read
+   * (on a large tree each read is a cache miss, and most entries of a group are clean).
+   */
   #gatherGroup(
     scratch: GroupScratch,
     ref: NodeRef,
     depth: number,
     remaining: number,
     position: number,
+    parentStale: boolean,
   ): void {
     const kind = refKind(ref);
     if (kind === KIND_EMPTY) return;
@@ -155,12 +161,22 @@ export class CommitCollector {
     const index = refIndex(ref);
     if (kind === KIND_INTERNAL && remaining > 0) {
       // Inner nodes of a group have no blob of their own: the group blob covers them.
-      internals.clearFlags(index, FLAG_BLOB_STALE | FLAG_PERSISTED);
+      const flags = internals.getFlags(index);
+      if ((flags & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
+        internals.setFlags(index, flags & ~(FLAG_BLOB_STALE | FLAG_PERSISTED));
+      const stale = (flags & FLAG_BLOB_STALE) !== 0;
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
       const path = scratch.walkPath;
       setBit(path, depth, 0);
-      this.#gatherGroup(scratch, internals.getLeft(index), depth + 1, remaining - 1, position * 2);
+      this.#gatherGroup(
+        scratch,
+        internals.getLeft(index),
+        depth + 1,
+        remaining - 1,
+        position * 2,
+        stale,
+      );
       setBit(path, depth, 1);
       this.#gatherGroup(
         scratch,
@@ -168,6 +184,7 @@ export class CommitCollector {
         depth + 1,
         remaining - 1,
         position * 2 + 1,
+        stale,
       );
       return;
     }
@@ -175,6 +192,7 @@ export class CommitCollector {
     scratch.positions[k] = position << remaining;
     scratch.depthOffsets[k] = this.#groupDepth - remaining;
     this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
+    if (!parentStale) return;
     // Only entries whose stored blob is stale need a visit; clean ones are skipped whole.
     let stale = false;
     if (kind === KIND_INTERNAL) stale = (internals.getFlags(index) & FLAG_BLOB_STALE) !== 0;
