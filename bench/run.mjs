@@ -50,6 +50,7 @@ rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
 rows.level_store_10k = row("level-store.mjs", [10_000]);
 // The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
 rows.block_1m = row("block.mjs", [1_000_000, quick ? 5 : 9], { heapMB: 8192 });
+rows.parallel_1m = row("parallel.mjs", [1_000_000], { heapMB: 8192 });
 if (!quick) {
   rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
   rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });

@@ -104,7 +104,16 @@ res.stored_entries = store.size;
   await store.batch(tree.nodeSetOperations(set));
 }
 
-const samples = { write: [], hash: [], persist: [], block: [], cpu: [], floor: [], ratio: [], msgs: [] };
+const samples = {
+  write: [],
+  hash: [],
+  persist: [],
+  block: [],
+  cpu: [],
+  floor: [],
+  ratio: [],
+  msgs: [],
+};
 const cpuMs = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
