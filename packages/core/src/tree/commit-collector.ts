@@ -7,6 +7,7 @@ import {
   writePathKey,
 } from "@bintrie/codec";
 import type { Arena } from "./arena.js";
+import { CommitMarks } from "./commit-marks.js";
 import {
   FLAG_BLOB_STALE,
   FLAG_PERSISTED,
@@ -20,6 +21,7 @@ import {
 import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
+import { TreeError } from "./tree-error.js";
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -53,12 +55,14 @@ class GroupScratch {
  * (group depth 0) or as one group blob per group root (depth % g == 0). Clean subtrees are
  * skipped whole, and inside a group only the entries with a stale blob are descended into.
  * Blobs are written straight into the set's chunks (no per-node arrays). Hashes must be up to
- * date.
+ * date. Collection changes nothing: the flag changes that make the tree clean are recorded in
+ * CommitMarks, applied once the node set is durable (or at once by `commit()`).
  */
 export class CommitCollector {
   readonly #arena: Arena;
   #groupDepth = 0;
   readonly #out = new PackedWrites();
+  #marks = new CommitMarks();
   #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
@@ -67,10 +71,19 @@ export class CommitCollector {
     this.#arena = arena;
   }
 
-  collect(groupDepth: number, rootHash: Uint8Array, keyPrefix: Uint8Array): PackedNodeSet {
+  collect(
+    groupDepth: number,
+    rootHash: Uint8Array,
+    keyPrefix: Uint8Array,
+  ): { set: PackedNodeSet; marks: CommitMarks } {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
-      throw new RangeError(`commit: group depth must be an integer 0..8, got ${groupDepth}`);
+      throw new TreeError(
+        "INVALID_OPTION",
+        `commit: group depth must be an integer 0..8, got ${groupDepth}`,
+      );
     }
+    const marks = new CommitMarks();
+    this.#marks = marks;
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;
     this.#groupDepth = groupDepth;
@@ -80,6 +93,7 @@ export class CommitCollector {
     this.#path.fill(0);
     this.#collectNode(this.#arena.root, 0, this.#path);
     const deletes = this.#orphanDeletes(out);
+    marks.orphans = this.#arena.orphans.length;
     const set = new PackedNodeSet(
       rootHash,
       groupDepth,
@@ -90,7 +104,7 @@ export class CommitCollector {
       deletes,
     );
     out.reset();
-    return set;
+    return { set, marks };
   }
 
   #collectNode(ref: NodeRef, depth: number, path: Uint8Array): void {
@@ -100,7 +114,7 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+      this.#marks.stems.push(index);
       return;
     }
     if (kind !== KIND_INTERNAL) return;
@@ -114,7 +128,7 @@ export class CommitCollector {
       setBit(path, depth, 1);
       this.#collectNode(internals.getRight(index), depth + 1, path);
       this.#emitInternal(index, path, depth);
-      internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+      this.#marks.stored.push(index);
       return;
     }
     const level = Math.floor(depth / g);
@@ -127,7 +141,7 @@ export class CommitCollector {
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
     this.#gatherGroup(scratch, ref, depth, g, 0, true);
-    internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+    this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.staleCount;
     for (let k = 0; k < n; k++) {
@@ -162,8 +176,9 @@ export class CommitCollector {
     if (kind === KIND_INTERNAL && remaining > 0) {
       // Inner nodes of a group have no blob of their own: the group blob covers them.
       const flags = internals.getFlags(index);
-      if ((flags & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
-        internals.setFlags(index, flags & ~(FLAG_BLOB_STALE | FLAG_PERSISTED));
+      // Recorded only where there is something to clear (not the group root itself).
+      if (remaining < this.#groupDepth && (flags & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
+        this.#marks.inner.push(index);
       const stale = (flags & FLAG_BLOB_STALE) !== 0;
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
@@ -300,7 +315,6 @@ export class CommitCollector {
       else list.push(path);
       paths.push(path);
     }
-    arena.orphans = [];
     const written = new Set<Uint8Array>();
     const skip = this.#prefix.length;
     const { entries, chunks, count } = out;
