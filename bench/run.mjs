@@ -51,6 +51,7 @@ rows.level_store_10k = row("level-store.mjs", [10_000]);
 // The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
 rows.block_1m = row("block.mjs", [1_000_000, quick ? 5 : 9], { heapMB: 8192 });
 rows.parallel_1m = row("parallel.mjs", [1_000_000], { heapMB: 8192 });
+rows.cold_start_10k = row("cold-start.mjs", [quick ? 3 : 7]);
 if (!quick) {
   rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
   rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });
@@ -91,6 +92,9 @@ const doc = {
     block_1000_over_hash_floor_1m: b.block_over_hash_floor,
     // 1M insert+root with 2 worker threads over 1 thread (goal ≤ 0.55)
     insert_root_1m_2threads_over_1thread: rows.parallel_1m?.two_over_one ?? null,
+    // a fresh process: import + kernel + first 10k insert+root, and that first pass over a warm one
+    cold_start_10k_ms: rows.cold_start_10k.cold_total_ms,
+    cold_first_pass_over_warm_10k: rows.cold_start_10k.first_over_warm,
     // ours over geth's (goal ≤ 0.8), the shared workload's 1000 updates + hash + commit
     block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
     // kernel ns / crypto.hash ns (goal ≤ 0.16 for 64-byte, ≤ 0.09 for 32-byte messages)
