@@ -344,7 +344,7 @@ export class BinaryTree {
       );
     }
     const root = this.hash();
-    const { set, marks } = this.#collector.collect(this.groupDepth, root);
+    const { set, marks } = this.#collector.collect(this.groupDepth, root, this.keyPrefix);
     marks.apply(this.#arena);
     return set;
   }
