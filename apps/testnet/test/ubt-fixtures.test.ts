@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
-import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { dataPath, GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./shared-paths.js";
 
@@ -73,20 +73,32 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
 
   it("a filled fixture re-executes with run", async () => {
     const { fixture } = await fillUbtChain(processUbt);
-    const result = await runBlockchainTest({ file: "filled", name: "TestProcessUBT", test: fixture });
+    const result = await runBlockchainTest({
+      file: "filled",
+      name: "TestProcessUBT",
+      test: fixture,
+    });
     expect(result.failures).toEqual([]);
   });
 
-  it.runIf(HAS_GETH_TOOLS)("geth's evm blocktest accepts the filled TestProcessUBT fixture", async () => {
-    const { fixture, stateRoots } = await fillUbtChain(processUbt);
-    const file = join(scratch, "processubt.json");
-    writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
-    const report = JSON.parse(execFileSync(GETH_EVM, ["blocktest", file], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as {
-      pass: boolean;
-      stateRoot: string;
-    }[];
-    expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
-  });
+  it.runIf(HAS_GETH_TOOLS)(
+    "geth's evm blocktest accepts the filled TestProcessUBT fixture",
+    async () => {
+      const { fixture, stateRoots } = await fillUbtChain(processUbt);
+      const file = join(scratch, "processubt.json");
+      writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
+      const report = JSON.parse(
+        execFileSync(GETH_EVM, ["blocktest", file], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as {
+        pass: boolean;
+        stateRoot: string;
+      }[];
+      expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
+    },
+  );
 
   it.runIf(HAS_GETH_TOOLS)(
     "fixtures geth's ubtchain makes from fresh seeds pass run (every mix, system contracts, withdrawals)",
@@ -95,12 +107,22 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
       for (const [seed, extra] of [
         [101, ["-mix", "all"]],
         [102, ["-mix", "all", "-sys", "-withdrawals"]],
-        [103, ["-mix", "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent"]],
+        [
+          103,
+          [
+            "-mix",
+            "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent",
+          ],
+        ],
       ] as const) {
         const out = join(scratch, `ubtchain-${seed}.json`);
-        execFileSync(GETH_UBTCHAIN, ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out], {
-          stdio: "ignore",
-        });
+        execFileSync(
+          GETH_UBTCHAIN,
+          ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out],
+          {
+            stdio: "ignore",
+          },
+        );
         made.push(out);
       }
       const failed: string[] = [];
