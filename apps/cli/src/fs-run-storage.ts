@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,7 +38,9 @@ export class FsRunStorage implements RunStorage {
       const code = (error as NodeJS.ErrnoException).code;
       const why =
         code === "ENOENT"
-          ? "no such directory"
+          ? existsSync(this.#parent)
+            ? "cannot create files there"
+            : "no such directory"
           : code === "ENOTDIR"
             ? "not a directory"
             : code === "EACCES" || code === "EPERM" || code === "EROFS"
