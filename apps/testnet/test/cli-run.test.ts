@@ -191,6 +191,19 @@ describe("bintrie-testnet run (built CLI)", () => {
     });
   });
 
+  it("hashes without 0x, as geth's fixtures write lastblockhash, are accepted", () => {
+    const file = join(dir, "geth-style.json");
+    const test = mutated((t) => {
+      t.lastblockhash = (t.lastblockhash as string).slice(2);
+    });
+    writeFileSync(file, JSON.stringify({ SimpleTx_Cancun: test }));
+    const { stdout } = runBuilt(["run", file]);
+    expect(stdout).toMatch(
+      /^(PASS|FAIL) {2}.* :: SimpleTx_Cancun {2}\[Cancun\] {2}genesis 0x[0-9a-f]{64} /,
+    );
+    expect(stdout).not.toContain("invalid fixture");
+  });
+
   it("binary fixtures: the genesis header's stateRoot must be the root of the built state", () => {
     const filled = join(dir, "filled");
     const fill = runBuilt(["fill", SIMPLE, "--out", filled]);
