@@ -28,6 +28,7 @@ export type { Account } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,
+  type CommitOptions,
   DEFAULT_GROUP_DEPTH,
   type DeletionMode,
   type PersistOptions,
@@ -35,4 +36,5 @@ export {
 } from "./tree/binary-tree.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
+export { SerialQueue } from "./tree/serial-queue.js";
 export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";
