@@ -64,7 +64,9 @@ describe("access events (core/state/access_events.go)", () => {
     expect(e.codeChunksRangeGas(A, 101n, 1n, 100n, false, BIG).wanted).toBe(0n);
     expect(e.codeChunksRangeGas(A, 0n, 0n, 0n, false, BIG).wanted).toBe(0n);
     // chunk 128 is the first of the next stem (leaf 256 = tree index 1, sub-index 0)
-    expect(e.codeChunksRangeGas(A, 128n * 31n, 1n, 200n * 31n, true, BIG).wanted).toBe(1900n + 200n + 3000n + 500n);
+    expect(e.codeChunksRangeGas(A, 128n * 31n, 1n, 200n * 31n, true, BIG).wanted).toBe(
+      1900n + 200n + 3000n + 500n,
+    );
   });
 
   it("AddTxOrigin / AddTxDestination (state_transition.go execute): free, and they warm the leaves", () => {
@@ -85,10 +87,20 @@ describe("access events (core/state/access_events.go)", () => {
 
 describe("networks and Common (params/config.go Rules, tests/init.go)", () => {
   it("Verkle = Shanghai + UBT with the EIP-4762 opcode table; Binary = Osaka + UBT with Osaka's table", () => {
-    expect(ubtNetworkOf("Verkle")).toMatchObject({ baseFork: "shanghai", verkleOpcodes: true, pragueRequests: false });
-    expect(ubtNetworkOf("Binary")).toMatchObject({ baseFork: "osaka", verkleOpcodes: false, pragueRequests: true });
+    expect(ubtNetworkOf("Verkle")).toMatchObject({
+      baseFork: "shanghai",
+      verkleOpcodes: true,
+      pragueRequests: false,
+    });
+    expect(ubtNetworkOf("Binary")).toMatchObject({
+      baseFork: "osaka",
+      verkleOpcodes: false,
+      pragueRequests: true,
+    });
     expect(ubtNetworkOf("Shanghai")).toBeUndefined();
-    expect(ubtNetworkOf("Anything", { shanghaiTime: 0, ubtTime: 0, enableUBTAtGenesis: true })).toMatchObject({
+    expect(
+      ubtNetworkOf("Anything", { shanghaiTime: 0, ubtTime: 0, enableUBTAtGenesis: true }),
+    ).toMatchObject({
       baseFork: "shanghai",
       verkleOpcodes: true,
     });
@@ -110,7 +122,9 @@ describe("networks and Common (params/config.go Rules, tests/init.go)", () => {
   });
 
   it("activePrecompiledContracts: UBT takes Berlin's set (0x01–0x09) even on an Osaka base", () => {
-    const removed = ubtPrecompiles(commonForNetwork("Binary")).map((p) => BigInt(p.address as string));
+    const removed = ubtPrecompiles(commonForNetwork("Binary")).map((p) =>
+      BigInt(p.address as string),
+    );
     expect(removed.length).toBeGreaterThan(0);
     expect(removed.every((a) => a > 9n)).toBe(true);
     expect(ubtPrecompiles(commonForNetwork("Verkle"))).toEqual([]);
@@ -140,7 +154,9 @@ describe("state writes as geth's UBT StateDB (core/state, trie/bintrie)", () => 
     // DeleteAccount: both header leaves are 32 zero bytes; slot 2 keeps its value in the tree.
     expect(tree.get(tree.keys.basicDataKey(X.bytes))).toEqual(new Uint8Array(32));
     expect(tree.get(tree.keys.codeHashKey(X.bytes))).toEqual(new Uint8Array(32));
-    expect(bytesToHex(tree.get(tree.keys.storageSlotKey(X.bytes, slot(2)))!)).toBe(`0x${"00".repeat(31)}06`);
+    expect(bytesToHex(tree.get(tree.keys.storageSlotKey(X.bytes, slot(2)))!)).toBe(
+      `0x${"00".repeat(31)}06`,
+    );
     // … but a deleted account reads no storage.
     expect((await state.getStorage(X, slot(2))).length).toBe(0);
   });
@@ -166,7 +182,9 @@ describe("state writes as geth's UBT StateDB (core/state, trie/bintrie)", () => 
 });
 
 describe("transaction and block rules, against geth's numbers", () => {
-  const processUbt = JSON.parse(readFileSync(dataPath("geth-ubt/TestProcessUBT.chain.json"), "utf8")) as UbtChainDescription;
+  const processUbt = JSON.parse(
+    readFileSync(dataPath("geth-ubt/TestProcessUBT.chain.json"), "utf8"),
+  ) as UbtChainDescription;
 
   it("TestProcessUBT block 2 by receipt: transfers 21000; creation 60421 = 53382 + 5600 (pre-check, init) + 700 (chunk write instead of 200/byte) + 739; EXTCODECOPY creation 124790", async () => {
     const { gasUsed, receiptGas } = await fillUbtChain(processUbt);
@@ -181,8 +199,15 @@ describe("transaction and block rules, against geth's numbers", () => {
   it("stateTransition.execute: the coinbase is touched after the fee (geth t8n with no transaction: zero header leaves)", async () => {
     const scenario = dataPath("geth-ubt/t8n/a_transfer_existing");
     const read = (f: string) => JSON.parse(readFileSync(`${scenario}/${f}`, "utf8"));
-    const output = await transition({ alloc: read("alloc.json"), env: read("env.json"), txs: [], fork: "Verkle" });
+    const output = await transition({
+      alloc: read("alloc.json"),
+      env: read("env.json"),
+      txs: [],
+      fork: "Verkle",
+    });
     // geth's evm t8n on the same alloc and env with an empty txs.json (run 2026-12-01):
-    expect(output.result.stateRoot).toBe("0x2bc20be343505c95166af685480d2adf62f244d27e08143399bd10128dc18e59");
+    expect(output.result.stateRoot).toBe(
+      "0x2bc20be343505c95166af685480d2adf62f244d27e08143399bd10128dc18e59",
+    );
   });
 });
