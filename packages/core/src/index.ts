@@ -49,6 +49,7 @@ export type { Account, AccountInput } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,
+  type CommitOptions,
   DEFAULT_GROUP_DEPTH,
   type DeletionMode,
   type PersistOptions,
@@ -57,4 +58,5 @@ export {
 export { EMPTY_MPT_ROOT, isEmptyRoot } from "./tree/empty-roots.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
+export { SerialQueue } from "./tree/serial-queue.js";
 export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";

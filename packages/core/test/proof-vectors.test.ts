@@ -4,7 +4,7 @@ import { hashStem } from "../src/hash/index.js";
 import { BinaryTree, getHasher, type KeyScheme } from "../src/index.js";
 import { prove, verifyProof } from "../src/proof/index.js";
 import { proveSync } from "../src/proof/prove.js";
-import { bytes, hex, readShared } from "./helpers/shared.js";
+import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 interface TreeVector {
   name: string;
@@ -18,7 +18,7 @@ interface Reference {
   clustered_1000: { expected_root: { blake3: string; sha256: string } };
 }
 
-const reference = readShared<Reference>("vectors/eip7864-reference.json");
+const reference = readTestdata<Reference>("reference/eip7864-reference.json");
 const SCHEMES = [
   ["sha256", "sha256-be"],
   ["blake3", "blake3-be"],

@@ -1,3 +1,4 @@
+import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -7,7 +8,13 @@ export class HashedPool {
   /** Word views of `hash` (8 words per node), for copies without per-call view objects. */
   readonly hash32: Uint32Array[] = [];
   #next = 0;
+  readonly #limit: number;
   readonly #free = new U32Stack();
+
+  /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
+  constructor(limit: number = MAX_POOL_INDEX) {
+    this.#limit = limit;
+  }
 
   get live(): number {
     return this.#next - this.#free.length;
@@ -23,8 +30,9 @@ export class HashedPool {
     if (this.#free.length > 0) {
       index = this.#free.pop();
     } else {
+      // Checked before the counter moves, so a full pool stays exactly as it was.
+      assertPoolIndex("hashed", this.#next, this.#limit);
       index = this.#next++;
-      assertPoolIndex("hashed", index);
       if ((index & CHUNK_MASK) === 0) {
         const chunk = new Uint8Array(CHUNK_SIZE * 32);
         this.hash.push(chunk);

@@ -1,8 +1,12 @@
+import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
 const NO_BLOCK = 255;
+
+/** Bytes per stem node outside the value heap: stem, hash, depth, flags, block, class, count. */
+export const STEM_NODE_BYTES = 32 + 32 + 1 + 1 + 4 + 1 + 2;
 
 /**
  * Stem nodes, struct-of-arrays in chunks: the 31-byte stem (in a 32-byte slot), the cached
@@ -23,14 +27,20 @@ export class StemPool {
   readonly count: Uint16Array[] = [];
   readonly values = new ValueHeap();
   #next = 0;
+  readonly #limit: number;
   readonly #free = new U32Stack();
+
+  /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
+  constructor(limit: number = MAX_POOL_INDEX) {
+    this.#limit = limit;
+  }
 
   get live(): number {
     return this.#next - this.#free.length;
   }
 
   get bytes(): number {
-    return this.stem.length * CHUNK_SIZE * (32 + 32 + 1 + 1 + 4 + 1 + 2) + this.values.bytes;
+    return this.stem.length * CHUNK_SIZE * STEM_NODE_BYTES + this.values.bytes;
   }
 
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
@@ -39,8 +49,9 @@ export class StemPool {
     if (this.#free.length > 0) {
       index = this.#free.pop();
     } else {
+      // Checked before the counter moves, so a full pool stays exactly as it was.
+      assertPoolIndex("stem", this.#next, this.#limit);
       index = this.#next++;
-      assertPoolIndex("stem", index);
       if ((index & CHUNK_MASK) === 0) this.#addChunk();
     }
     const c = index >>> CHUNK_BITS;

@@ -10,7 +10,8 @@ export type TreeErrorCode =
   | "CORRUPT_NODE"
   | "TREE_TOO_DEEP"
   | "POOL_EXHAUSTED"
-  | "NO_STORE";
+  | "NO_STORE"
+  | "WORKER_FAILED";
 
 /**
  * A failure of a tree operation, naming the key, path or option that caused it.

@@ -19,6 +19,7 @@ export class ValueHeap {
   /** One byte per slot: the subindex of the value stored in that slot. */
   readonly subs: Uint8Array[] = [];
   #bump = 0;
+  #liveSlots = 0;
   readonly #free: U32Stack[] = [];
 
   constructor() {
@@ -29,11 +30,32 @@ export class ValueHeap {
     return this.pages.length * PAGE_SLOTS * 33;
   }
 
-  /** Allocates a block of 2^sizeClass slots; returns its slot address. */
+  /** Slots in allocated blocks (33 bytes each: the value and its subindex byte). */
+  get liveSlots(): number {
+    return this.#liveSlots;
+  }
+
+  /**
+   * Allocates a block of 2^sizeClass slots; returns its slot address. A free block of the size
+   * is reused first, then a larger free block is split (so memory freed by evicting big stems
+   * serves small ones instead of the heap growing), and only then the heap grows.
+   */
   alloc(sizeClass: number): number {
-    const free = this.#free[sizeClass]!;
-    if (free.length > 0) return free.pop();
     const size = 1 << sizeClass;
+    const free = this.#free[sizeClass]!;
+    if (free.length > 0) {
+      this.#liveSlots += size;
+      return free.pop();
+    }
+    for (let larger = sizeClass + 1; larger <= MAX_BLOCK_CLASS; larger++) {
+      const list = this.#free[larger]!;
+      if (list.length === 0) continue;
+      const address = list.pop();
+      // Keep the first half-block at each level down; the tail halves go to the free lists.
+      for (let k = larger - 1; k >= sizeClass; k--) this.#free[k]!.push(address + (1 << k));
+      this.#liveSlots += size;
+      return address;
+    }
     let address = this.#bump;
     // Blocks never straddle pages: skip the page's tail when the block does not fit.
     if ((address & PAGE_MASK) + size > PAGE_SLOTS) address = (address + PAGE_MASK) & ~PAGE_MASK;
@@ -49,10 +71,12 @@ export class ValueHeap {
       this.subs.push(new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
+    this.#liveSlots += size;
     return address;
   }
 
   release(address: number, sizeClass: number): void {
+    this.#liveSlots -= 1 << sizeClass;
     this.#free[sizeClass]!.push(address);
   }
 
