@@ -216,6 +216,26 @@ export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
 
 /** {@link decodeGroupBlob} tagged for decodeNode, built as one object. */
 export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob {
+  const groupDepth = readGroupDepth(blob);
+  const bitmapBytes = groupDepth <= 3 ? 1 : 1 << (groupDepth - 3);
+  const depthsStart = HEADER_SIZE + bitmapBytes;
+  const count = checkGroupLayout(blob, groupDepth, bitmapBytes);
+  const hashesStart = depthsStart + packedDepthsSize(count);
+  const positions = new Uint16Array(count);
+  const depthOffsets = new Uint8Array(count);
+  readGroupEntries(blob, groupDepth, bitmapBytes, positions, depthOffsets);
+  return {
+    kind: "group",
+    groupDepth,
+    count,
+    positions,
+    depthOffsets,
+    hashes: blob.subarray(hashesStart, hashesStart + count * HASH_SIZE),
+  };
+}
+
+/** The group depth of a group blob, after checking its type byte and that it has one. */
+function readGroupDepth(blob: Uint8Array): number {
   const length = blob.length;
   if (length === 0) {
     throw new CodecError("INVALID_LENGTH", "group blob is empty");
@@ -239,7 +259,15 @@ export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob
       `invalid group depth ${groupDepth} (expected 1..${MAX_GROUP_DEPTH}) in a ${length}-byte group blob`,
     );
   }
-  const bitmapBytes = groupDepth <= 3 ? 1 : 1 << (groupDepth - 3);
+  return groupDepth;
+}
+
+/**
+ * Checks the blob's length against its bitmap and the canonical zero padding of the bitmap and
+ * of the packed depth fields; returns the entry count (the bitmap's popcount).
+ */
+function checkGroupLayout(blob: Uint8Array, groupDepth: number, bitmapBytes: number): number {
+  const length = blob.length;
   const depthsStart = HEADER_SIZE + bitmapBytes;
   if (length < depthsStart) {
     throw new CodecError(
@@ -255,8 +283,7 @@ export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob
     );
   }
   const count = popcount(blob, HEADER_SIZE, depthsStart);
-  const depthsBytes = packedDepthsSize(count);
-  const hashesStart = depthsStart + depthsBytes;
+  const hashesStart = depthsStart + packedDepthsSize(count);
   const expectedLength = hashesStart + count * HASH_SIZE;
   if (length !== expectedLength) {
     throw new CodecError(
@@ -271,9 +298,23 @@ export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob
       `non-canonical depth padding: last depth byte 0x${blob[hashesStart - 1]!.toString(16).padStart(2, "0")} of a ${count}-entry depth-${groupDepth} group has bits set past its ${usedDepthBits} used bits (${length}-byte blob)`,
     );
   }
+  return count;
+}
 
-  const positions = new Uint16Array(count);
-  const depthOffsets = new Uint8Array(count);
+/**
+ * Reads each entry's bitmap position and depth offset into `positions` / `depthOffsets`,
+ * rejecting depth offsets past the group, positions not aligned to their subtree, and entries
+ * inside an earlier entry's subtree.
+ */
+function readGroupEntries(
+  blob: Uint8Array,
+  groupDepth: number,
+  bitmapBytes: number,
+  positions: Uint16Array,
+  depthOffsets: Uint8Array,
+): void {
+  const length = blob.length;
+  const depthsStart = HEADER_SIZE + bitmapBytes;
   let entry = 0;
   // End (exclusive) of the subtree ranges of the entries seen so far; bitmap positions are
   // dyadic-aligned, so a later entry overlaps an earlier one exactly when it starts before this.
@@ -312,12 +353,4 @@ export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob
       entry++;
     }
   }
-  return {
-    kind: "group",
-    groupDepth,
-    count,
-    positions,
-    depthOffsets,
-    hashes: blob.subarray(hashesStart, expectedLength),
-  };
 }

@@ -7,6 +7,16 @@ import { IdbStore, type IdbStoreLocation } from "./idb-store.js";
  * idb-keyval's `createStore`. The database opens on first use; if it does not exist it is
  * created with this one object store. In Node, install an IndexedDB first (for tests:
  * `import "fake-indexeddb/auto"`).
+ *
+ * @example
+ * ```ts
+ * import { openTree } from "@bintrie/core";
+ * import { createIdbStore } from "@bintrie/store-idb";
+ *
+ * const store = createIdbStore({ database: "bintrie", storeName: "nodes" });
+ * const tree = await openTree(store); // persist() is one IndexedDB transaction
+ * await store.close();
+ * ```
  */
 export function createIdbStore(location: IdbStoreLocation): IdbStore {
   const { database, storeName } = location ?? {};

@@ -25,6 +25,18 @@ export interface IdbStoreLocation {
  * keys (ordered byte-wise, like LevelDB), values are Uint8Arrays. A batch — a commit's node
  * writes, its deletes and the root record — is one readwrite transaction: it lands whole or
  * not at all. Create it with `createIdbStore()`.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree } from "@bintrie/core";
+ * import { createIdbStore } from "@bintrie/store-idb";
+ *
+ * const store = createIdbStore({ database: "bintrie", storeName: "nodes" }); // an IdbStore
+ * const tree = new BinaryTree({ store });
+ * tree.put(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * await tree.persist();
+ * await store.close();
+ * ```
  */
 export class IdbStore implements KVStore {
   readonly database: string;

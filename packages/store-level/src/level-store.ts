@@ -25,6 +25,19 @@ interface LevelStoreInit {
  * browsers. Every key is stored as `prefix ‖ key`, so trees with different prefixes share one
  * database; `batch()` is one LevelDB write batch, atomic across a crash. Create it with
  * `openLevelStore()`.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree, openTree } from "@bintrie/core";
+ * import { openLevelStore } from "@bintrie/store-level";
+ *
+ * const store = await openLevelStore("./state-db"); // a LevelStore
+ * const tree = new BinaryTree({ store });
+ * tree.put(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * await tree.persist();
+ * const trees = store.withPrefix("other/"); // a second tree's keys in the same database
+ * await store.close();
+ * ```
  */
 export class LevelStore implements KVStore {
   /** The directory (Node) or IndexedDB database name (browsers) of the database. */

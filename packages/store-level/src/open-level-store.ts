@@ -29,6 +29,16 @@ export interface LevelStoreOptions {
  * Opens (creating by default) the database at `location` — a directory in Node, an IndexedDB
  * database name in browsers — and returns a ready store. Fails with StoreError('STORE_LOCKED')
  * when another process holds the LevelDB lock, StoreError('STORE_IO') for any other open failure.
+ *
+ * @example
+ * ```ts
+ * import { openTree } from "@bintrie/core";
+ * import { openLevelStore } from "@bintrie/store-level";
+ *
+ * const store = await openLevelStore("./state-db", { prefix: "mainnet/" });
+ * const tree = await openTree(store); // the latest committed root, or an empty tree
+ * await store.close();
+ * ```
  */
 export async function openLevelStore(
   location: string,

@@ -23,6 +23,17 @@ export interface BuildMptBaseResult {
  * the layout's node prefix, code under its code prefix. Accounts are RLP([nonce, balance,
  * storageRoot, codeHash]) under keccak(address); storage tries hold RLP(value without leading
  * zeros) under keccak(slot). This is what `MptBase.open(store, root)` reads.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { buildMptBase } from "@bintrie/transition";
+ *
+ * const store = new MemoryStore();
+ * const { root } = await buildMptBase(store, {
+ *   "0x0100000000000000000000000000000000000000": { balance: "0x1" },
+ * }); // the MPT state root of the alloc, its nodes in `store`
+ * ```
  */
 export async function buildMptBase(
   store: KVStore,

@@ -19,6 +19,15 @@ export type ConversionCursor =
 /** Where one account stands: nothing of it converted, part of it, or all of it. */
 export type AccountProgress = "untouched" | "partial" | "converted";
 
+/**
+ * @example
+ * ```ts
+ * import { accountProgress } from "@bintrie/transition";
+ *
+ * accountProgress({ phase: "pending" }, new Uint8Array(32)); // "untouched"
+ * accountProgress({ phase: "done" }, new Uint8Array(32)); // "converted"
+ * ```
+ */
 export function accountProgress(
   cursor: ConversionCursor,
   hashedAddress: Uint8Array,

@@ -11,6 +11,15 @@ import { concatBytes } from "@noble/hashes/utils.js";
  *
  * With `buffered: true` writes stay in memory until `flush()` writes them in one atomic batch
  * (building a trie puts each node many times; only the last value matters).
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { KVStoreDB } from "@bintrie/transition";
+ *
+ * // @ethereumjs/trie's DB interface over any KVStore, its keys under a prefix.
+ * const db = new KVStoreDB(new MemoryStore(), Uint8Array.of(0x6d));
+ * ```
  */
 export class KVStoreDB implements DB<string, string | Uint8Array> {
   readonly store: KVStore;

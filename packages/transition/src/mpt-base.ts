@@ -27,6 +27,18 @@ export interface BaseAccount {
  * trie (keys keccak(address), values account RLP), one storage trie per account (keys
  * keccak(slot), values RLP of the value without leading zeros) and code keyed by its hash.
  * Read-only: nothing here writes to the store.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { buildMptBase, MptBase } from "@bintrie/transition";
+ *
+ * const store = new MemoryStore();
+ * const address = "0x0100000000000000000000000000000000000000";
+ * const { root } = await buildMptBase(store, { [address]: { balance: "0x1" } });
+ * const base = await MptBase.open(store, root);
+ * // base.getAccount(address bytes) → { nonce, balance, storageRoot, codeHash }
+ * ```
  */
 export class MptBase {
   readonly store: KVStore;

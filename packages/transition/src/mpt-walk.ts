@@ -38,6 +38,20 @@ interface Frame {
  * each branch, so a full walk costs one round trip per branch. A node missing from the store is
  * a TransitionError('MISSING_BASE_DATA') naming its hash: a conversion must never skip data
  * silently (ethereumjs's own walker swallows missing nodes).
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { buildMptBase, MptBase, walkMptLeaves } from "@bintrie/transition";
+ *
+ * const store = new MemoryStore();
+ * const { root } = await buildMptBase(store, {
+ *   "0x0100000000000000000000000000000000000000": { balance: "0x1" },
+ * });
+ * const base = await MptBase.open(store, root);
+ * for await (const leaf of base.accounts()) console.log(leaf.hashedKey.length); // 32
+ * // walkMptLeaves(reader, root) is the same walk over any MptNodeReader
+ * ```
  */
 export async function* walkMptLeaves(
   read: MptNodeReader,

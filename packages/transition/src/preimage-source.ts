@@ -13,7 +13,17 @@ export interface PreimageSource {
   preimage(hashedKey: Uint8Array): Uint8Array | undefined | PromiseLike<Uint8Array | undefined>;
 }
 
-/** A preimage source over an in-memory map keyed by the hashed key. */
+/**
+ * A preimage source over an in-memory map keyed by the hashed key.
+ *
+ * @example
+ * ```ts
+ * import { MapPreimageSource } from "@bintrie/transition";
+ *
+ * const source = new MapPreimageSource();
+ * const hashed = source.add(new Uint8Array(20)); // keccak256 of the address, now resolvable
+ * ```
+ */
 export class MapPreimageSource implements PreimageSource {
   readonly #map = new Map<string, Uint8Array>();
 
@@ -34,7 +44,18 @@ export class MapPreimageSource implements PreimageSource {
   }
 }
 
-/** Preimages of every address and storage slot of an alloc. */
+/**
+ * Preimages of every address and storage slot of an alloc.
+ *
+ * @example
+ * ```ts
+ * import { preimagesFromAlloc } from "@bintrie/transition";
+ *
+ * const preimages = preimagesFromAlloc({
+ *   "0x0100000000000000000000000000000000000000": { storage: { "0x01": "0x2a" } },
+ * }); // the address and the slot, by their keccak-256
+ * ```
+ */
 export function preimagesFromAlloc(
   alloc: GenesisAlloc | readonly AllocAccount[],
 ): MapPreimageSource {
@@ -52,6 +73,16 @@ export function preimagesFromAlloc(
 /**
  * Preimages from a map of hashed key → preimage, as 0x-hex strings or bytes (e.g. a geth
  * preimage dump). Every entry is checked: keccak(preimage) must equal its key.
+ *
+ * @example
+ * ```ts
+ * import { bytesToHex } from "@bintrie/core";
+ * import { keccak_256 } from "@noble/hashes/sha3.js";
+ * import { preimagesFromMap } from "@bintrie/transition";
+ *
+ * const address = new Uint8Array(20);
+ * const preimages = preimagesFromMap([[bytesToHex(keccak_256(address)), bytesToHex(address)]]);
+ * ```
  */
 export function preimagesFromMap(
   entries: Iterable<readonly [string | Uint8Array, string | Uint8Array]>,

@@ -24,7 +24,21 @@ export type TransitionErrorCode =
   /** The overlay holds something the transition never writes (e.g. code chunks missing). */
   | "CORRUPT_STATE";
 
-/** Every error this package throws on purpose; `code` is stable, the message names the input. */
+/**
+ * Every error this package throws on purpose; `code` is stable, the message names the input.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { TransitionError, TransitionState } from "@bintrie/transition";
+ *
+ * try {
+ *   await TransitionState.open(new MemoryStore()); // no transition yet, no base root given
+ * } catch (error) {
+ *   console.log(error instanceof TransitionError && error.code); // "NO_BASE_ROOT"
+ * }
+ * ```
+ */
 export class TransitionError extends BintrieError<TransitionErrorCode> {
   override name = "TransitionError";
   /** For MISSING_PREIMAGE / BAD_PREIMAGE: the hashed key (32 bytes). */

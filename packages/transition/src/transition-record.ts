@@ -58,6 +58,21 @@ export function isTransitionRecord(extra: Uint8Array | undefined): boolean {
   return true;
 }
 
+/**
+ * @example
+ * ```ts
+ * import { decodeTransitionRecord, encodeTransitionRecord } from "@bintrie/transition";
+ *
+ * const bytes = encodeTransitionRecord({
+ *   baseRoot: new Uint8Array(32),
+ *   deletionMode: "zero",
+ *   cursor: { phase: "pending" },
+ *   counters: { accounts: 0, storageSlots: 0, codeChunks: 0, leavesWritten: 0, leavesKept: 0 },
+ *   markedAccounts: 0,
+ * });
+ * decodeTransitionRecord(bytes).cursor.phase; // "pending"
+ * ```
+ */
 export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
   const out = new Uint8Array(SIZE);
   const view = new DataView(out.buffer);
@@ -81,6 +96,18 @@ export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
   return out;
 }
 
+/**
+ * @example
+ * ```ts
+ * import { decodeTransitionRecord } from "@bintrie/transition";
+ *
+ * try {
+ *   decodeTransitionRecord(Uint8Array.of(1, 2, 3));
+ * } catch (error) {
+ *   console.log((error as { code?: string }).code); // "INVALID_RECORD"
+ * }
+ * ```
+ */
 export function decodeTransitionRecord(bytes: Uint8Array): TransitionRecord {
   const bad = (why: string) =>
     new TransitionError("INVALID_RECORD", `transition record (${bytes.length} bytes): ${why}`);

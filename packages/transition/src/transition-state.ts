@@ -1,7 +1,9 @@
 import {
   type Account,
+  type AccountInput,
   type BatchOperation,
   BinaryTree,
+  type BytesLike,
   type DeletionMode,
   type KeyScheme,
   type KVStore,
@@ -9,8 +11,9 @@ import {
   ROOT_RECORD_KEY,
   SerialQueue,
   type StorageSlot,
+  type StorageSlotLike,
 } from "@bintrie/core";
-import { bytesToHex, equalBytes, isZero } from "@bintrie/core/bytes";
+import { bytesToHex, equalBytes, isZero, toBytes } from "@bintrie/core/bytes";
 import {
   accountFromLeaves,
   BASIC_DATA_LEAF_KEY,
@@ -19,6 +22,7 @@ import {
   chunkifyCode,
   codeFromChunks,
   storageSlotToBytes,
+  toStorageSlot,
 } from "@bintrie/core/embedding";
 import { decodeRootRecord } from "@bintrie/core/store";
 import { codeChunkKeys } from "./account-leaves.js";
@@ -100,6 +104,19 @@ export interface ConvertOptions {
  * value is the overlay leaf if there is one, otherwise — unless the account was deleted in the
  * overlay (wiped) or the key tombstoned — the value the base implies for that key. Conversion
  * copies base leaves the overlay lacks, so it never changes what is visible.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore } from "@bintrie/core";
+ * import { buildMptBase, preimagesFromAlloc, TransitionState } from "@bintrie/transition";
+ *
+ * const alloc = { "0x0100000000000000000000000000000000000000": { balance: "0x1" } };
+ * const store = new MemoryStore();
+ * const { root: baseRoot } = await buildMptBase(store, alloc);
+ * const state = await TransitionState.open(store, { baseRoot, preimages: preimagesFromAlloc(alloc) });
+ * await state.convertAll(); // MPT leaves → binary overlay, resumable
+ * state.converted; // true
+ * ```
  */
 export class TransitionState {
   readonly store: KVStore;
@@ -243,14 +260,14 @@ export class TransitionState {
   // ---- reads ----------------------------------------------------------------------------
 
   /** The account, or undefined when absent or deleted (in the overlay, or never existing). */
-  getAccount(address: Uint8Array): Promise<Account | undefined> {
-    assertAddress(address);
+  getAccount(addressLike: BytesLike): Promise<Account | undefined> {
+    const address = addressOf(addressLike);
     return this.#queue.run(() => this.#getAccount(address));
   }
 
   /** The storage value (32 bytes; all zero when unset or deleted). */
-  getStorage(address: Uint8Array, slot: StorageSlot): Promise<Uint8Array> {
-    assertAddress(address);
+  getStorage(addressLike: BytesLike, slot: StorageSlotLike): Promise<Uint8Array> {
+    const address = addressOf(addressLike);
     const slot32 = slotBytes(slot);
     return this.#queue.run(async () => {
       const key = this.overlay.keys.storageSlotKey(address, slot32);
@@ -266,8 +283,8 @@ export class TransitionState {
   }
 
   /** The contract code (empty when the account has none or does not exist). */
-  getCode(address: Uint8Array): Promise<Uint8Array> {
-    assertAddress(address);
+  getCode(addressLike: BytesLike): Promise<Uint8Array> {
+    const address = addressOf(addressLike);
     return this.#queue.run(async () => {
       const account = await this.#getAccount(address);
       if (account === undefined || account.codeSize === 0) return new Uint8Array(0);
@@ -297,8 +314,8 @@ export class TransitionState {
   // ---- writes (overlay only) ------------------------------------------------------------
 
   /** Writes the account header (BASIC_DATA and CODE_HASH); storage and code are untouched. */
-  putAccount(address: Uint8Array, account: Account): Promise<void> {
-    assertAddress(address);
+  putAccount(addressLike: BytesLike, account: AccountInput): Promise<void> {
+    const address = addressOf(addressLike);
     return this.#queue.run(async () => {
       await this.overlay.load([this.overlay.keys.accountStem(address)]);
       this.overlay.putAccount(address, account);
@@ -306,10 +323,11 @@ export class TransitionState {
   }
 
   /** Writes a storage value (at most 32 bytes, left-padded); a zero value deletes the slot. */
-  putStorage(address: Uint8Array, slot: StorageSlot, value: Uint8Array): Promise<void> {
-    assertAddress(address);
+  putStorage(addressLike: BytesLike, slot: StorageSlotLike, valueLike: BytesLike): Promise<void> {
+    const address = addressOf(addressLike);
     const slot32 = slotBytes(slot);
-    if (!(value instanceof Uint8Array) || value.length > 32) {
+    const value = bytesArgument(valueLike, `storage value for ${bytesToHex(address)}`);
+    if (value.length > 32) {
       throw new TransitionError(
         "INVALID_ARGUMENT",
         `storage value for ${bytesToHex(address)} must be at most 32 bytes`,
@@ -327,8 +345,8 @@ export class TransitionState {
    * Deletes a storage slot: a zero leaf in 'zero' mode (go-ethereum's DeleteStorage), which hides
    * the base value; in 'remove' mode the leaf is removed and a leaf tombstone hides the base.
    */
-  deleteStorage(address: Uint8Array, slot: StorageSlot): Promise<void> {
-    assertAddress(address);
+  deleteStorage(addressLike: BytesLike, slot: StorageSlotLike): Promise<void> {
+    const address = addressOf(addressLike);
     const slot32 = slotBytes(slot);
     return this.#queue.run(async () => {
       const key = this.overlay.keys.storageSlotKey(address, slot32);
@@ -341,14 +359,9 @@ export class TransitionState {
    * longer earlier code are removed, so the tree matches a fresh build; 'zero' mode leaves them,
    * as go-ethereum does (they are past codeSize and never read).
    */
-  putCode(address: Uint8Array, code: Uint8Array): Promise<void> {
-    assertAddress(address);
-    if (!(code instanceof Uint8Array)) {
-      throw new TransitionError(
-        "INVALID_ARGUMENT",
-        `code for ${bytesToHex(address)} must be bytes`,
-      );
-    }
+  putCode(addressLike: BytesLike, codeLike: BytesLike): Promise<void> {
+    const address = addressOf(addressLike);
+    const code = bytesArgument(codeLike, `code for ${bytesToHex(address)}`);
     return this.#queue.run(async () => {
       const count = chunkCount(code.length);
       if (this.deletionMode === "remove") {
@@ -372,8 +385,8 @@ export class TransitionState {
    * cleared now; base keys of an account not yet converted are hidden by a wipe mark, and
    * conversion later writes them as deleted.
    */
-  deleteAccount(address: Uint8Array): Promise<void> {
-    assertAddress(address);
+  deleteAccount(addressLike: BytesLike): Promise<void> {
+    const address = addressOf(addressLike);
     return this.#queue.run(async () => {
       const keys = this.overlay.keys;
       const progress = this.#progressOf(address);
@@ -632,16 +645,34 @@ export class TransitionState {
   }
 }
 
-function assertAddress(address: Uint8Array): void {
-  if (!(address instanceof Uint8Array) || address.length !== 20) {
-    throw new TransitionError(
-      "INVALID_ARGUMENT",
-      `address must be 20 bytes, got ${address instanceof Uint8Array ? `${address.length} bytes` : typeof address}`,
-    );
+/** Bytes or hex at the API's edge; malformed hex is TransitionError('INVALID_ARGUMENT'). */
+function bytesArgument(input: BytesLike, what: string): Uint8Array {
+  try {
+    return toBytes(input, what);
+  } catch (error) {
+    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
   }
 }
 
-function slotBytes(slot: StorageSlot): Uint8Array {
+/** A 20-byte address given as bytes or hex. */
+function addressOf(input: BytesLike): Uint8Array {
+  const address = bytesArgument(input, "address");
+  if (address.length !== 20) {
+    throw new TransitionError(
+      "INVALID_ARGUMENT",
+      `address must be 20 bytes, got ${address.length} bytes`,
+    );
+  }
+  return address;
+}
+
+function slotBytes(slotLike: StorageSlotLike): Uint8Array {
+  let slot: StorageSlot;
+  try {
+    slot = toStorageSlot(slotLike);
+  } catch (error) {
+    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
+  }
   if (typeof slot === "bigint") return storageSlotToBytes(slot);
   if (!(slot instanceof Uint8Array) || slot.length !== 32) {
     throw new TransitionError("INVALID_ARGUMENT", "storage slot must be a bigint or 32 bytes");

@@ -1,5 +1,6 @@
 import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "@bintrie/core";
+import { equalBitPrefix } from "@bintrie/core/bytes";
 import { CliError } from "../cli-error.js";
 import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
@@ -107,16 +108,6 @@ function where(at: NodePath): string {
     : `path ${bytesToHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
 }
 
-/** Whether the first `depth` bits of `a` and `b` agree. */
-function samePrefix(a: Uint8Array, b: Uint8Array, depth: number): boolean {
-  const whole = depth >>> 3;
-  for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
-  const rest = depth & 7;
-  if (rest === 0) return true;
-  const mask = (0xff00 >>> rest) & 0xff;
-  return (a[whole]! & mask) === (b[whole]! & mask);
-}
-
 /**
  * `inspect --key KEY`: from the root down the key's stem bits, blob by blob (groups, flat
  * internal nodes), to the stem that holds KEY; prints the stem, the value and the path.
@@ -153,7 +144,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
         );
       }
       if (node.kind === "stem") {
-        if (!samePrefix(node.stem, stemBits, 248)) {
+        if (!equalBitPrefix(node.stem, stemBits, 248)) {
           throw new CliError(
             "NOT_FOUND",
             `no stem holds key ${bytesToHex(key)}: the path ends at ${where(at)} in stem ${bytesToHex(node.stem)}`,
@@ -169,7 +160,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
           const offset = node.depthOffsets[e]!;
           const bits = at.bits.slice();
           appendPositionBits(bits, at.depth, node.positions[e]!, offset, node.groupDepth);
-          if (samePrefix(bits, stemBits, at.depth + offset)) {
+          if (equalBitPrefix(bits, stemBits, at.depth + offset)) {
             next = { bits, depth: at.depth + offset, key: encodePathKey(bits, at.depth + offset) };
           }
         }

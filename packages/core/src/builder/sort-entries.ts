@@ -66,31 +66,7 @@ export async function* sortEntries(
   source: Iterable<TreeEntry> | AsyncIterable<TreeEntry>,
   options: SortEntriesOptions,
 ): AsyncGenerator<TreeEntry> {
-  const storage = options.runStorage;
-  if (storage === undefined || typeof storage.writeRun !== "function") {
-    throw new BuilderError("INVALID_OPTION", "sortEntries: options.runStorage is required");
-  }
-  const runBytes = options.runBytes ?? DEFAULT_RUN_BYTES;
-  if (!Number.isSafeInteger(runBytes) || runBytes < ENTRY_RECORD_SIZE) {
-    throw new BuilderError(
-      "INVALID_OPTION",
-      `runBytes must be an integer >= ${ENTRY_RECORD_SIZE}, got ${String(runBytes)}`,
-    );
-  }
-  const maxFanIn = options.maxFanIn ?? DEFAULT_MAX_MERGE_FAN_IN;
-  if (!Number.isInteger(maxFanIn) || maxFanIn < 2 || maxFanIn > 4096) {
-    throw new BuilderError(
-      "INVALID_OPTION",
-      `maxFanIn must be an integer 2..4096, got ${String(maxFanIn)}`,
-    );
-  }
-  const duplicates = options.duplicates ?? "error";
-  if (duplicates !== "error" && duplicates !== "last") {
-    throw new BuilderError(
-      "INVALID_OPTION",
-      `duplicates must be 'error' or 'last', got ${JSON.stringify(duplicates)}`,
-    );
-  }
+  const { storage, runBytes, maxFanIn, duplicates } = checkedSortOptions(options);
   const capacity = Math.floor(runBytes / ENTRY_RECORD_SIZE);
   // Grown on demand so small inputs do not pay for a full run buffer.
   let records = new Uint8Array(Math.min(capacity, 4096) * ENTRY_RECORD_SIZE);
@@ -151,6 +127,41 @@ export async function* sortEntries(
   } finally {
     for (const handle of live) await storage.deleteRun(handle);
   }
+}
+
+/** The options with their defaults, each checked (BuilderError('INVALID_OPTION') naming it). */
+function checkedSortOptions(options: SortEntriesOptions): {
+  storage: RunStorage;
+  runBytes: number;
+  maxFanIn: number;
+  duplicates: "error" | "last";
+} {
+  const storage = options.runStorage;
+  if (storage === undefined || typeof storage.writeRun !== "function") {
+    throw new BuilderError("INVALID_OPTION", "sortEntries: options.runStorage is required");
+  }
+  const runBytes = options.runBytes ?? DEFAULT_RUN_BYTES;
+  if (!Number.isSafeInteger(runBytes) || runBytes < ENTRY_RECORD_SIZE) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `runBytes must be an integer >= ${ENTRY_RECORD_SIZE}, got ${String(runBytes)}`,
+    );
+  }
+  const maxFanIn = options.maxFanIn ?? DEFAULT_MAX_MERGE_FAN_IN;
+  if (!Number.isInteger(maxFanIn) || maxFanIn < 2 || maxFanIn > 4096) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `maxFanIn must be an integer 2..4096, got ${String(maxFanIn)}`,
+    );
+  }
+  const duplicates = options.duplicates ?? "error";
+  if (duplicates !== "error" && duplicates !== "last") {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `duplicates must be 'error' or 'last', got ${JSON.stringify(duplicates)}`,
+    );
+  }
+  return { storage, runBytes, maxFanIn, duplicates };
 }
 
 /** A one-chunk stream. */

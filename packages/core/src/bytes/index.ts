@@ -5,5 +5,6 @@ export {
   equalBytes,
   keyStringToBytes,
 } from "../store/bytes-order.js";
+export { equalBitPrefix } from "./bit-prefix.js";
 export { type BytesLike, bytesToHex, hexToBytes, toBytes } from "./hex.js";
 export { isZero } from "./is-zero.js";

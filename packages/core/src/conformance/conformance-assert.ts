@@ -1,9 +1,25 @@
+import { BintrieError } from "@bintrie/codec";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { compareBytes } from "../store/bytes-order.js";
 
-/** Thrown by the suite's own assertions (so it needs no assertion library). */
-export class ConformanceFailure extends Error {
-  override readonly name = "ConformanceFailure";
+/**
+ * Thrown by the suite's own assertions (so it needs no assertion library): a store that breaks
+ * the contract. Part of the error family, code "CONFORMANCE_FAILURE".
+ *
+ * @example
+ * ```ts
+ * import { ConformanceFailure } from "@bintrie/core/conformance";
+ *
+ * const failure = new ConformanceFailure("getMany returned 2 values for 3 keys");
+ * failure.code; // "CONFORMANCE_FAILURE"
+ * ```
+ */
+export class ConformanceFailure extends BintrieError<"CONFORMANCE_FAILURE"> {
+  override name = "ConformanceFailure";
+
+  constructor(message: string) {
+    super("CONFORMANCE_FAILURE", message);
+  }
 }
 
 /** Plain hex (no 0x) for failure messages and order comparisons. */

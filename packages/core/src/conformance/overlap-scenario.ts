@@ -91,6 +91,7 @@ export function randomScenarioOps(
  * content — its root equals a fresh in-memory tree of the model's entries (an independent
  * path: a new tree, no loads, no eviction), every value reads back, and, when the store is
  * ordered, its node blobs equal those of that fresh tree persisted to a new MemoryStore.
+ * One function by design: the model and the store advance in lockstep, call by call.
  */
 export async function runOverlapScenario(store: KVStore, s: OverlapScenario): Promise<void> {
   const mode = s.deletionMode ?? "zero";

@@ -22,14 +22,19 @@ export interface StoreConformanceOptions {
 
 /**
  * The contract every KVStore must meet, as a test suite a store package runs against its own
- * factory (the pattern of abstract-level's exported tests):
+ * factory (the pattern of abstract-level's exported tests). The factory must return a fresh,
+ * empty store each call.
  *
+ * @example
  * ```ts
- * import { describe, it } from "vitest";
+ * import { MemoryStore } from "@bintrie/core";
  * import { storeConformanceSuite } from "@bintrie/core/conformance";
- * storeConformanceSuite({ describe, it }, () => new MyStore(...));
+ * import { describe, it } from "vitest";
+ *
+ * storeConformanceSuite({ describe, it }, () => new MemoryStore(), { name: "MemoryStore" });
  * ```
- * The factory must return a fresh, empty store each call.
+ *
+ * Long by design: one `it` per clause of the contract, read top to bottom like the spec it is.
  */
 export function storeConformanceSuite(
   runner: ConformanceRunner,

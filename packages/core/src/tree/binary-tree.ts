@@ -122,6 +122,18 @@ export function arenaOf(tree: BinaryTree): Arena {
  * generations or pinning would each cover one hazard. Synchronous methods act at once, also
  * while an async call is suspended; a write made during a persist lands in that persist's
  * successor (see TreePersister), never lost.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree, bytesToHex, MemoryStore, openTree } from "@bintrie/core";
+ *
+ * const store = new MemoryStore();
+ * const tree = new BinaryTree({ store, groupDepth: 5 });
+ * tree.put(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)); // tree level: bytes
+ * tree.putStorage("0x00000000000000000000000000000000000000aa", "0x01", "0x2a"); // accounts: hex too
+ * const root = await tree.persist();
+ * bytesToHex((await openTree(store)).hash()) === bytesToHex(root); // true
+ * ```
  */
 export class BinaryTree {
   readonly scheme: KeyScheme;

@@ -1,5 +1,7 @@
 import { CodecError, decodeNode, type GroupBlob } from "@bintrie/codec";
+import { equalBitPrefix } from "../bytes/bit-prefix.js";
 import { bytesToHex } from "../bytes/hex.js";
+import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { Arena } from "./arena.js";
 import {
@@ -52,7 +54,7 @@ export class NodeLoader {
     expectedOffset: number,
   ): NodeRef {
     if (blob === undefined || blob.length === 0) {
-      if (isZero(expected, expectedOffset)) return EMPTY_REF;
+      if (isZero(expected, expectedOffset, 32)) return EMPTY_REF;
       throw new TreeError(
         "MISSING_NODE",
         `missing trie node at path ${describePath(pathBits, depth)} (expected hash ${bytesToHex(expected.subarray(expectedOffset, expectedOffset + 32))})`,
@@ -73,7 +75,7 @@ export class NodeLoader {
     }
     let ref: NodeRef;
     if (node.kind === "stem") {
-      if (depth > 248 || !prefixMatches(node.stem, pathBits, depth)) {
+      if (depth > 248 || !equalBitPrefix(node.stem, pathBits, depth)) {
         throw new TreeError(
           "CORRUPT_NODE",
           `stem blob at path ${describePath(pathBits, depth)} holds a stem outside that path`,
@@ -207,7 +209,7 @@ export class NodeLoader {
 
   /** A hashed placeholder for a child that stays in the store; a zero hash is an empty child. */
   #placeholder(source: Uint8Array, offset: number): NodeRef {
-    if (isZero(source, offset)) return EMPTY_REF;
+    if (isZero(source, offset, 32)) return EMPTY_REF;
     return makeRef(KIND_HASHED, this.#arena.hashed.alloc(source, offset));
   }
 
@@ -224,20 +226,6 @@ export class NodeLoader {
       arena.internals.release(index);
     }
   }
-}
-
-function isZero(bytes: Uint8Array, offset: number): boolean {
-  for (let i = 0; i < 32; i++) if (bytes[offset + i] !== 0) return false;
-  return true;
-}
-
-function prefixMatches(stem: Uint8Array, pathBits: Uint8Array, depth: number): boolean {
-  const full = depth >>> 3;
-  for (let i = 0; i < full; i++) if (stem[i] !== pathBits[i]) return false;
-  const rest = depth & 7;
-  if (rest === 0) return true;
-  const mask = (0xff00 >>> rest) & 0xff;
-  return (stem[full]! & mask) === (pathBits[full]! & mask);
 }
 
 /** A path for error messages: its bits as 0/1 text, or "root". */

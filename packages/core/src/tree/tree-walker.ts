@@ -185,6 +185,7 @@ export class TreeWalker {
    * left with a single stem below it collapses, the stem moving up. Returns 0 when done (or
    * nothing to do), LOOKUP_UNRESOLVED (nothing changed) when a needed node is not loaded.
    */
+  // One function: the walk down and the collapse up share one path stack and its indices.
   removeKey(key: Uint8Array): number {
     const arena = this.#arena;
     const { internals, stems } = arena;
