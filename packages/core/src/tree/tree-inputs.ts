@@ -1,4 +1,4 @@
-import { hexOf } from "../hex-of.js";
+import { bytesToHex } from "../bytes/hex.js";
 import type { TreeEntry } from "./binary-tree.js";
 import { TreeError } from "./tree-error.js";
 
@@ -47,7 +47,7 @@ export function assertValue(value: Uint8Array, key: Uint8Array): void {
 
 export function describeInput(x: unknown): string {
   if (x instanceof Uint8Array) {
-    const shown = hexOf(x.subarray(0, 40));
+    const shown = bytesToHex(x.subarray(0, 40));
     return `${x.length <= 40 ? shown : `${shown}…`} (${x.length} bytes)`;
   }
   return x === null ? "null" : typeof x;

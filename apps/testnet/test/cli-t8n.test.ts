@@ -1,0 +1,317 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliFixture, readCliFixture, runBuilt } from "./cli-process.js";
+
+const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-t8n-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Json = Record<string, unknown>;
+const INPUTS = ["alloc", "env", "txs"] as const;
+const input = (name: (typeof INPUTS)[number]): string => cliFixture(`t8n/transfer/${name}.json`);
+const FILES = [
+  "--input.alloc",
+  input("alloc"),
+  "--input.env",
+  input("env"),
+  "--input.txs",
+  input("txs"),
+  "--state.fork",
+  "Shanghai",
+];
+const COMBINED = JSON.stringify({
+  alloc: readCliFixture("t8n/transfer/alloc.json"),
+  env: readCliFixture("t8n/transfer/env.json"),
+  txs: readCliFixture("t8n/transfer/txs.json"),
+});
+/** geth's own `evm t8n` outputs for these inputs (cli-fixtures/PROVENANCE.md). */
+const GETH = {
+  result: readCliFixture<Json>("t8n/transfer/geth-Shanghai/result.json"),
+  alloc: readCliFixture<Record<string, Json>>("t8n/transfer/geth-Shanghai/alloc.json"),
+  body: readCliFixture<string>("t8n/transfer/geth-Shanghai/body.json"),
+};
+/**
+ * A result without `stateRoot` (ours is the binary root, geth's Shanghai one the MPT root), as
+ * JSON text: equal texts mean the same fields, values and key order.
+ */
+function stateFree(result: unknown): string {
+  const { stateRoot: _root, ...rest } = result as Json;
+  return JSON.stringify(rest);
+}
+
+/** Our output is geth's (the result byte for byte as JSON), except the state root. */
+function expectGethOutcome(output: { result?: unknown; alloc?: unknown; body?: unknown }): void {
+  expect(stateFree(output.result)).toBe(stateFree(GETH.result));
+  expect((output.result as Json).stateRoot).toMatch(/^0x[0-9a-f]{64}$/);
+  // Equal accounts; the order of addresses is not a convention (geth's own files differ in it).
+  expect(output.alloc).toStrictEqual(GETH.alloc);
+  if (output.body !== undefined) expect(output.body).toBe(GETH.body);
+}
+
+describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () => {
+  it("--output.result stdout --output.alloc stdout: ONE JSON object {alloc, result} on stdout, no files", () => {
+    const cwd = mkdtempSync(join(dir, "stdout-"));
+    const ran = runBuilt(
+      ["t8n", ...FILES, "--output.result", "stdout", "--output.alloc", "stdout"],
+      { cwd },
+    );
+    expect(ran.status).toBe(0);
+    const printed = JSON.parse(ran.stdout) as Json;
+    expect(Object.keys(printed)).toEqual(["alloc", "result"]);
+    expect(ran.stdout).toBe(`${JSON.stringify(printed, null, 2)}\n`);
+    expectGethOutcome(printed);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(ran.stderr).toMatch(
+      /^t8n Shanghai: 1 applied, 0 rejected, binary stateRoot 0x[0-9a-f]{64}\n$/,
+    );
+  });
+
+  it("body to stdout, alloc to stderr, result to a file under a new nested --output.basedir", () => {
+    const basedir = join(dir, "out", "nested");
+    const ran = runBuilt([
+      "t8n",
+      ...FILES,
+      "--output.body",
+      "stdout",
+      "--output.alloc",
+      "stderr",
+      "--output.result",
+      "r.json",
+      "--output.basedir",
+      basedir,
+    ]);
+    expect(ran.status).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ body: GETH.body });
+    // stderr carries an output object, so it holds that object alone (no summary line).
+    const onStderr = JSON.parse(ran.stderr) as Json;
+    expect(Object.keys(onStderr)).toEqual(["alloc"]);
+    expect(ran.stderr).toBe(`${JSON.stringify(onStderr, null, 2)}\n`);
+    expect(readdirSync(basedir)).toEqual(["r.json"]);
+    const result = readFileSync(join(basedir, "r.json"), "utf8");
+    expect(result).toBe(JSON.stringify(JSON.parse(result), null, 1)); // geth's one-space indent
+    expectGethOutcome({ result: JSON.parse(result), alloc: onStderr.alloc });
+  });
+
+  it("defaults: result.json and alloc.json in the working directory; an empty name writes nothing", () => {
+    const cwd = mkdtempSync(join(dir, "defaults-"));
+    const ran = runBuilt(["t8n", ...FILES], { cwd });
+    expect(ran.status).toBe(0);
+    expect(readdirSync(cwd).sort()).toEqual(["alloc.json", "result.json"]);
+    expect(ran.stderr).toContain("; wrote alloc.json, result.json\n");
+    const none = mkdtempSync(join(dir, "none-"));
+    const quiet = runBuilt(["t8n", ...FILES, "--output.result", "", "--output.alloc", ""], {
+      cwd: none,
+    });
+    expect(quiet.status).toBe(0);
+    expect(quiet.stdout).toBe("");
+    expect(readdirSync(none)).toEqual([]);
+  });
+
+  it("--input.* stdin: the combined {alloc, env, txs} object from stdin", () => {
+    const ran = runBuilt(
+      [
+        "t8n",
+        "--input.alloc",
+        "stdin",
+        "--input.env",
+        "stdin",
+        "--input.txs",
+        "stdin",
+        "--state.fork",
+        "Shanghai",
+        "--output.result",
+        "stdout",
+        "--output.alloc",
+        "stdout",
+        "--output.body",
+        "stdout",
+      ],
+      { input: COMBINED },
+    );
+    expect(ran.status).toBe(0);
+    const printed = JSON.parse(ran.stdout) as Json;
+    expect(Object.keys(printed)).toEqual(["alloc", "body", "result"]);
+    expectGethOutcome(printed);
+  });
+
+  it("stdin for some inputs (txsRlp: signed transactions) and a file for the others", () => {
+    const ran = runBuilt(
+      [
+        "t8n",
+        ...FILES,
+        "--input.alloc",
+        "stdin",
+        "--input.txs",
+        "stdin",
+        "--output.result",
+        "stdout",
+        "--output.alloc",
+        "stdout",
+      ],
+      {
+        input: JSON.stringify({
+          alloc: readCliFixture("t8n/transfer/alloc.json"),
+          txsRlp: GETH.body,
+        }),
+      },
+    );
+    expect(ran.status).toBe(0);
+    expectGethOutcome(JSON.parse(ran.stdout));
+  });
+
+  it("a txs file ending in .rlp holds a JSON string of the RLP list", () => {
+    const txs = join(dir, "txs.rlp");
+    writeFileSync(txs, JSON.stringify(GETH.body));
+    const ran = runBuilt([
+      "t8n",
+      ...FILES,
+      "--input.txs",
+      txs,
+      "--output.result",
+      "stdout",
+      "--output.alloc",
+      "stdout",
+    ]);
+    expect(ran.status).toBe(0);
+    expectGethOutcome(JSON.parse(ran.stdout));
+  });
+
+  it("bad input exits 2 with one line naming it", () => {
+    const stdinArgs = [
+      "t8n",
+      "--input.alloc",
+      "stdin",
+      "--input.env",
+      "stdin",
+      "--input.txs",
+      "stdin",
+      "--output.result",
+      "stdout",
+    ];
+    const notJson = runBuilt(stdinArgs, { input: "{ nope" });
+    expect(notJson.status).toBe(2);
+    expect(notJson.stdout).toBe("");
+    expect(notJson.stderr).toMatch(/^bintrie-testnet t8n: stdin: not JSON \(.*\)\n$/);
+    expect(runBuilt(stdinArgs, { input: "[1]" }).stderr).toBe(
+      'bintrie-testnet t8n: stdin: expected one JSON object {"alloc", "env", "txs"}\n',
+    );
+    expect(runBuilt(stdinArgs, { input: "{}" }).stderr).toBe(
+      'bintrie-testnet t8n: stdin: the input object has no "env"\n',
+    );
+    const missing = join(dir, "missing-alloc.json");
+    expect(runBuilt(["t8n", ...FILES, "--input.alloc", missing])).toMatchObject({
+      status: 2,
+      stderr: `bintrie-testnet t8n: ${missing}: cannot read it (ENOENT)\n`,
+    });
+    const rlpNotString = join(dir, "bad.rlp");
+    writeFileSync(rlpNotString, "[]");
+    expect(runBuilt(["t8n", ...FILES, "--input.txs", rlpNotString]).stderr).toBe(
+      `bintrie-testnet t8n: ${rlpNotString}: expected a JSON string of hex RLP\n`,
+    );
+  });
+});
+
+/** The real geth `evm` next to the workspace (absent on other machines: these tests then skip). */
+const GETH_EVM = fileURLToPath(
+  new URL("../../../../shared/tools/geth-evm/bin/evm", import.meta.url),
+);
+
+describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t8n", () => {
+  function gethT8n(args: readonly string[], options: { cwd?: string; input?: string } = {}) {
+    const ran = spawnSync(GETH_EVM, ["t8n", ...args], { ...options, encoding: "utf8" });
+    return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+  }
+  const OUTPUTS: readonly (readonly string[])[] = [
+    ["--output.result", "stdout", "--output.alloc", "stdout"],
+    ["--output.result", "stdout", "--output.alloc", "stdout", "--output.body", "stdout"],
+    ["--output.result", "stdout", "--output.alloc", "", "--output.body", "stdout"],
+    ["--output.alloc", "stdout", "--output.result", "r.json"],
+  ];
+
+  it("stdout objects: the same keys in the same order, the same values but the state root", () => {
+    for (const outputs of OUTPUTS) {
+      const cwdGeth = mkdtempSync(join(dir, "geth-"));
+      const cwdOurs = mkdtempSync(join(dir, "ours-"));
+      const geth = gethT8n([...FILES, ...outputs], { cwd: cwdGeth });
+      const ours = runBuilt(["t8n", ...FILES, ...outputs], { cwd: cwdOurs });
+      expect({ outputs, status: ours.status }).toEqual({ outputs, status: geth.status });
+      const g = JSON.parse(geth.stdout) as Json;
+      const o = JSON.parse(ours.stdout) as Json;
+      expect({ outputs, keys: Object.keys(o) }).toEqual({ outputs, keys: Object.keys(g) });
+      if (g.result !== undefined) expect(stateFree(o.result)).toBe(stateFree(g.result));
+      if (g.alloc !== undefined) expect(JSON.stringify(o.alloc)).toBe(JSON.stringify(g.alloc));
+      if (g.body !== undefined) expect(o.body).toBe(g.body);
+      expect(readdirSync(cwdOurs).sort()).toEqual(readdirSync(cwdGeth).sort());
+    }
+  });
+
+  it("stdin: the combined object is read the same way (all three, or some)", () => {
+    const cases: readonly [readonly string[], string][] = [
+      [
+        [
+          "--input.alloc",
+          "stdin",
+          "--input.env",
+          "stdin",
+          "--input.txs",
+          "stdin",
+          "--state.fork",
+          "Shanghai",
+        ],
+        COMBINED,
+      ],
+      [
+        [...FILES, "--input.env", "stdin"],
+        JSON.stringify({ env: readCliFixture("t8n/transfer/env.json") }),
+      ],
+      [[...FILES, "--input.txs", "stdin"], JSON.stringify({ txsRlp: GETH.body })],
+    ];
+    for (const [inputs, stdin] of cases) {
+      const args = [
+        ...inputs,
+        "--output.result",
+        "stdout",
+        "--output.alloc",
+        "stdout",
+        "--output.body",
+        "stdout",
+      ];
+      const geth = gethT8n(args, { cwd: dir, input: stdin });
+      const ours = runBuilt(["t8n", ...args], { cwd: dir, input: stdin });
+      expect(ours.status).toBe(geth.status);
+      const g = JSON.parse(geth.stdout) as Json;
+      const o = JSON.parse(ours.stdout) as Json;
+      expect(Object.keys(o)).toEqual(Object.keys(g));
+      expect(o.body).toBe(g.body);
+      expect(JSON.stringify(o.alloc)).toBe(JSON.stringify(g.alloc));
+      expect(stateFree(o.result)).toBe(stateFree(g.result));
+    }
+  });
+
+  it("stderr objects and basedir files: the same places", () => {
+    const args = [
+      "--output.result",
+      "stderr",
+      "--output.alloc",
+      "a.json",
+      "--output.body",
+      "b.json",
+    ];
+    const baseGeth = join(dir, "geth-base", "x");
+    const baseOurs = join(dir, "ours-base", "x");
+    const geth = gethT8n([...FILES, ...args, "--output.basedir", baseGeth]);
+    const ours = runBuilt(["t8n", ...FILES, ...args, "--output.basedir", baseOurs]);
+    expect(ours.status).toBe(geth.status);
+    expect(ours.stdout).toBe(geth.stdout);
+    // geth logs on stderr before its object; the object is the last thing there.
+    const gethObject = JSON.parse(geth.stderr.slice(geth.stderr.lastIndexOf("\n{") + 1)) as Json;
+    expect(Object.keys(JSON.parse(ours.stderr))).toEqual(Object.keys(gethObject));
+    expect(readdirSync(baseOurs).sort()).toEqual(readdirSync(baseGeth).sort());
+    expect(JSON.parse(readFileSync(join(baseOurs, "b.json"), "utf8"))).toBe(
+      JSON.parse(readFileSync(join(baseGeth, "b.json"), "utf8")),
+    );
+  });
+});
