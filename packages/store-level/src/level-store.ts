@@ -124,7 +124,6 @@ export class LevelStore implements KVStore {
       chained = this.#db.batch();
       for (let i = 0; i < operations.length; i++) {
         const op = operations[i]!;
-        // browser-level keeps values by structured clone (a view's whole buffer): store owned bytes.
         if (op.type === "put") chained.put(prefixed(prefix, op.key), ownedBytes(op.value));
         else chained.del(prefixed(prefix, op.key));
       }
