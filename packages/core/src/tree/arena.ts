@@ -21,9 +21,9 @@ export interface OrphanPath {
 
 /** The node pools and the root: everything the tree is, as typed arrays. */
 export class Arena {
-  readonly internals = new InternalPool();
-  readonly stems = new StemPool();
-  readonly hashed = new HashedPool();
+  internals = new InternalPool();
+  stems = new StemPool();
+  hashed = new HashedPool();
   root: NodeRef = EMPTY_REF;
   orphans: OrphanPath[] = [];
 
@@ -64,6 +64,18 @@ export class Arena {
     }
     const at = (index & CHUNK_MASK) << 3;
     for (let w = 0; w < 8; w++) words[wordOffset + w] = src[at + w]!;
+  }
+
+  /**
+   * Makes this (empty) arena hold the same tree as `source`, sharing the pools' chunks
+   * copy-on-write: O(chunks), and each side clones a chunk the first time it writes to it.
+   */
+  adoptTwinOf(source: Arena): void {
+    this.internals = source.internals.twin();
+    this.stems = source.stems.twin();
+    this.hashed = source.hashed.twin();
+    this.root = source.root;
+    this.orphans = source.orphans.slice();
   }
 
   /** Live node counts per kind. */

@@ -14,6 +14,7 @@ import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import type { Account } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
+import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor } from "./evictor.js";
 import { NodeLoader } from "./node-loader.js";
@@ -105,6 +106,7 @@ export class BinaryTree {
   readonly #evictor: Evictor;
   readonly #walker: TreeWalker;
   readonly #writes = new WriteLog();
+  #journal: CheckpointJournal | undefined;
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
 
@@ -344,6 +346,7 @@ export class BinaryTree {
    */
   async persist(options: PersistOptions = {}): Promise<Uint8Array> {
     const store = this.#requireStore("persist");
+    this.#refuseInCheckpoint("persist");
     const set = this.commit();
     const ops = this.nodeSetOperations(set, options);
     if (options.operations !== undefined) ops.push(...options.operations);
@@ -505,6 +508,78 @@ export class BinaryTree {
     }
     const blob = await store.get(nodeDbKey(new Uint8Array(0), this.keyPrefix));
     this.#arena.root = this.#loader.load(blob, 0, new Uint8Array(32), root, 0);
+  }
+
+  // ---- checkpoints and copies (see checkpoint-journal.ts) --------------------------------
+
+  /**
+   * Opens a checkpoint (they nest). `revertCheckpoint()` undoes every change since then,
+   * `commitCheckpoint()` keeps them. While one is open `persist()` is refused: the store cannot
+   * be reverted. Cost: O(nodes changed), nothing per node of the tree.
+   */
+  checkpoint(): void {
+    this.#flushWrites();
+    this.#journal ??= new CheckpointJournal(this.#arena);
+    this.#journal.open();
+  }
+
+  /** Undoes every write, delete, load and structural change since the matching checkpoint(). */
+  revertCheckpoint(): void {
+    this.#flushWrites();
+    if (this.#journal === undefined) this.#noCheckpoint("revertCheckpoint");
+    this.#journal.revert();
+  }
+
+  /** Keeps the changes since the matching checkpoint(), as part of the enclosing one. */
+  commitCheckpoint(): void {
+    this.#flushWrites();
+    if (this.#journal === undefined) this.#noCheckpoint("commitCheckpoint");
+    this.#journal.commit();
+  }
+
+  /** Number of open checkpoints. */
+  get checkpointDepth(): number {
+    return this.#journal?.depth ?? 0;
+  }
+
+  /**
+   * An independent tree with the same contents, options and store, in O(chunks): the pools'
+   * chunks are shared copy-on-write, each side cloning a chunk the first time it writes to it.
+   * The copy has no open checkpoints (it starts from the current state).
+   */
+  copy(): BinaryTree {
+    this.#flushWrites();
+    const twin = new BinaryTree({
+      scheme: this.scheme,
+      hasher: this.hasher,
+      groupDepth: this.groupDepth,
+      store: this.store,
+      keyPrefix: this.keyPrefix,
+      rootRecordKey: this.rootRecordKey,
+      deletionMode: this.deletionMode,
+      maxNodes: this.maxNodes,
+    });
+    twin.#arena.adoptTwinOf(this.#arena);
+    if (this.#journal !== undefined && this.#journal.depth > 0) {
+      this.#journal.applyDeferredTo(twin.#arena);
+    }
+    return twin;
+  }
+
+  #refuseInCheckpoint(operation: string): void {
+    if (this.#journal !== undefined && this.#journal.depth > 0) {
+      throw new TreeError(
+        "CHECKPOINT_OPEN",
+        `${operation}: ${this.#journal.depth} checkpoint(s) open; commit or revert them first (the store cannot be reverted)`,
+      );
+    }
+  }
+
+  #noCheckpoint(operation: string): never {
+    throw new TreeError(
+      "NO_CHECKPOINT",
+      `${operation}: no checkpoint is open (call checkpoint() first)`,
+    );
   }
 
   // ---- statistics -----------------------------------------------------------------------

@@ -8,7 +8,13 @@ export type TreeErrorCode =
   | "CORRUPT_NODE"
   | "TREE_TOO_DEEP"
   | "POOL_EXHAUSTED"
-  | "NO_STORE";
+  | "NO_STORE"
+  | "NO_CHECKPOINT"
+  | "CHECKPOINT_OPEN"
+  | "WITNESS_NOT_STARTED"
+  | "WITNESS_ACTIVE"
+  | "MALFORMED_WITNESS"
+  | "NOT_IN_WITNESS";
 
 /** A failure of a tree operation, naming the key, path or option that caused it. */
 export class TreeError extends Error {
