@@ -20,6 +20,7 @@ import { Evictor } from "./evictor.js";
 import { NodeLoader } from "./node-loader.js";
 import { EMPTY_REF, KIND_HASHED, refIndex, refKind } from "./node-ref.js";
 import type { NodeSet } from "./node-set.js";
+import { type EntryRange, entries, entriesSync } from "./ordered-entries.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
 import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, sharedPrefixBits, TreeWalker } from "./tree-walker.js";
@@ -581,6 +582,27 @@ export class BinaryTree {
       `${operation}: no checkpoint is open (call checkpoint() first)`,
     );
   }
+
+  // ---- ordered iteration (see ordered-entries.ts) ----------------------------------------
+
+  /**
+   * `[key, value]` pairs in key order from `start` (inclusive) to `end` (exclusive), loading
+   * nodes from the store as the walk reaches them and keeping to the memory bound. Each step
+   * starts again from the root after the last key, so writes between steps are safe.
+   */
+  entries(range: EntryRange = {}): AsyncGenerator<[Uint8Array, Uint8Array], void, undefined> {
+    return entries(this, this.#flushedArena, range);
+  }
+
+  /** `entries()` for trees in memory: a node still in the store is TreeError('MISSING_NODE'). */
+  entriesSync(range: EntryRange = {}): Generator<[Uint8Array, Uint8Array], void, undefined> {
+    return entriesSync(this.#flushedArena, range);
+  }
+
+  readonly #flushedArena = (): Arena => {
+    this.#flushWrites();
+    return this.#arena;
+  };
 
   // ---- statistics -----------------------------------------------------------------------
 
