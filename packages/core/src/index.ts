@@ -34,4 +34,6 @@ export {
 } from "./tree/binary-tree.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
+export type { EntryRange } from "./tree/ordered-entries.js";
 export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";
+export * from "./witness/index.js";

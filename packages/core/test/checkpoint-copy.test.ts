@@ -181,7 +181,7 @@ describe("checkpoints and copies against a Map model", () => {
           fc.constantFrom(0, 1, 5),
           async (ops, groupDepth) => runOps(ops, groupDepth, deletionMode),
         ),
-        { numRuns: 150 },
+        { numRuns: 100 },
       );
     });
   }
@@ -213,7 +213,7 @@ describe("checkpoints and copies against a Map model", () => {
           expect(describeSet(tree.commit())).toEqual(describeSet(reference.commit()));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 120 },
     );
   });
 });

@@ -57,7 +57,7 @@ describe("entries: key order from a start key", () => {
           expect(got).toEqual(want);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -79,7 +79,7 @@ describe("entries: key order from a start key", () => {
     const maxNodes = 400;
     const lazy = await openTree(store, { maxNodes });
     let count = 0;
-    let previous = new Uint8Array(0);
+    let previous: Uint8Array = new Uint8Array(0);
     let peak = 0;
     for await (const [key, value] of lazy.entries()) {
       expect(compareBytes(previous, key)).toBeLessThan(0);

@@ -11,6 +11,8 @@ import type { Hasher } from "../hash/hasher.js";
 import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
+import type { Witness } from "../witness/witness.js";
+import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
@@ -108,6 +110,7 @@ export class BinaryTree {
   readonly #walker: TreeWalker;
   readonly #writes = new WriteLog();
   #journal: CheckpointJournal | undefined;
+  #recorder: WitnessRecorder | undefined;
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
 
@@ -581,6 +584,36 @@ export class BinaryTree {
       "NO_CHECKPOINT",
       `${operation}: no checkpoint is open (call checkpoint() first)`,
     );
+  }
+
+  // ---- witnesses (see src/witness/) -------------------------------------------------------
+
+  /**
+   * Starts recording a witness: hashes the tree (the pre-state root) and from now on captures
+   * the stored blob of every pre-state node a read, write or delete walks through.
+   */
+  beginWitness(): void {
+    if (this.#recorder !== undefined) {
+      throw new TreeError("WITNESS_ACTIVE", "beginWitness: a witness is already being recorded");
+    }
+    const root = this.hash();
+    this.#recorder = new WitnessRecorder(this.#arena, this.groupDepth, root, this.scheme);
+    this.#walker.recorder = this.#recorder;
+  }
+
+  /** Stops recording; the pre-state root and the nodes every recorded operation needs. */
+  endWitness(): Witness {
+    const recorder = this.#recorder;
+    if (recorder === undefined) {
+      throw new TreeError(
+        "WITNESS_NOT_STARTED",
+        "endWitness: no witness is being recorded (call beginWitness() first)",
+      );
+    }
+    this.#flushWrites();
+    this.#recorder = undefined;
+    this.#walker.recorder = undefined;
+    return recorder.finish();
   }
 
   // ---- ordered iteration (see ordered-entries.ts) ----------------------------------------

@@ -45,7 +45,7 @@ export class HashedPool {
   }
 
   release(index: number): void {
-    if (this.journal !== undefined && this.journal.deferRelease(index)) return;
+    if (this.journal?.deferRelease(index)) return;
     this.#free.push(index);
   }
 

@@ -58,7 +58,7 @@ export class InternalPool {
   }
 
   release(index: number): void {
-    if (this.journal !== undefined && this.journal.deferRelease(index)) return;
+    if (this.journal?.deferRelease(index)) return;
     this.#free.push(index);
   }
 

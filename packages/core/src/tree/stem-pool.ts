@@ -66,7 +66,7 @@ export class StemPool {
   }
 
   release(index: number): void {
-    if (this.journal !== undefined && this.journal.deferRelease(index)) return;
+    if (this.journal?.deferRelease(index)) return;
     if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;

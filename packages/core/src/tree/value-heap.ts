@@ -64,7 +64,7 @@ export class ValueHeap {
   }
 
   release(address: number, sizeClass: number): void {
-    if (this.journal !== undefined && this.journal.deferRelease(address, sizeClass)) return;
+    if (this.journal?.deferRelease(address, sizeClass)) return;
     this.#free[sizeClass]!.push(address);
   }
 
