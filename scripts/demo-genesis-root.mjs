@@ -1,15 +1,12 @@
 // Builds the binary-tree genesis state of a geth-style genesis file and prints its root.
 // Usage: node scripts/demo-genesis-root.mjs [GENESIS_JSON]
-// Default input: go-ethereum's TestBinaryGenesisCommit genesis (../shared/fixtures/eip7864-geth/).
+// Default input: go-ethereum's TestBinaryGenesisCommit genesis (vendored: testdata/geth/).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { applyGenesisAlloc, BinaryTree } from "../packages/core/dist/index.js";
 
 const defaultGenesis = fileURLToPath(
-  new URL(
-    "../../shared/fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
-    import.meta.url,
-  ),
+  new URL("../testdata/geth/TestBinaryGenesisCommit.genesis.json", import.meta.url),
 );
 const file = process.argv[2] ?? defaultGenesis;
 const genesis = JSON.parse(readFileSync(file, "utf8"));

@@ -1,12 +1,13 @@
 // Automated check of the page in Debian's headless Chromium: add three accounts, reload, and
 // expect the same root and count after the reload.
+import { requireChromium } from "@bintrie/store-testkit/chromium";
 import { chromium } from "playwright-core";
 import { serve } from "./serve.mjs";
 
 const server = await serve(0);
 const { port } = server.address();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: requireChromium(),
   args: [
     "--no-sandbox",
     "--disable-gpu",

@@ -1,3 +1,4 @@
+import { BintrieError } from "@bintrie/core";
 import { EXIT_FAILURE, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
 
 export type CliErrorCode =
@@ -24,14 +25,12 @@ const EXIT_OF: Record<CliErrorCode, ExitCode> = {
 };
 
 /** A failure the CLI reports as one line on stderr, with the exit code its `code` implies. */
-export class CliError extends Error {
-  override readonly name = "CliError";
-  readonly code: CliErrorCode;
+export class CliError extends BintrieError<CliErrorCode> {
+  override name = "CliError";
   readonly exitCode: ExitCode;
 
   constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
     this.exitCode = EXIT_OF[code];
   }
 }

@@ -1,4 +1,5 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
+import { CliError } from "./cli-error.js";
 
 /** The store key range of every node blob: keys starting with "vA" (go-ethereum's layout). */
 export function nodeKeyRange(prefix: Uint8Array = NODE_KEY_PREFIX): {
@@ -13,7 +14,7 @@ export function nodeKeyRange(prefix: Uint8Array = NODE_KEY_PREFIX): {
       return { gte: prefix, lt: lt.subarray(0, i + 1) };
     }
   }
-  throw new Error("node key prefix cannot be all 0xff bytes");
+  throw new CliError("BAD_INPUT", "node key prefix cannot be all 0xff bytes");
 }
 
 /** The path key part of a node's store key. */

@@ -3,21 +3,22 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyGenesisAlloc, BinaryTree, codeHash, type GenesisAlloc } from "@bintrie/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lines, runCli, sharedPath, tempDir } from "./helpers/run-cli.js";
+import { lines, runCli, tempDir, testdataPath } from "./helpers/run-cli.js";
 
-const GETH_GENESIS = sharedPath("fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json");
+const GETH_GENESIS = testdataPath("geth/TestBinaryGenesisCommit.genesis.json");
 const GETH_ROOT = "0x0870fd587c41dc778019de8c5cb3193fe4ef1f417976461952d3712ba39163f5";
 
 /** A real blockchain test: its `pre` alloc and the MPT root geth/EEST put in the genesis header. */
 function blockchainGenesis(): { alloc: GenesisAlloc; mptRoot: string } {
-  const file = sharedPath(
-    "fixtures/blockchain/eest-tests-v5.4.0/cancun/eip1153_tstore/test_tload_after_sstore.json",
-  );
-  const tests = JSON.parse(readFileSync(file, "utf8")) as Record<
-    string,
-    { pre: GenesisAlloc; genesisBlockHeader: { stateRoot: string } }
-  >;
-  const [, test] = Object.entries(tests).find(([name]) => name.includes("fork_Osaka"))!;
+  const { cases } = JSON.parse(
+    readFileSync(testdataPath("blockchain/pre-states.json"), "utf8"),
+  ) as { cases: { file: string; name: string; stateRoot: string; pre: GenesisAlloc }[] };
+  const found = cases.find(
+    (c) =>
+      c.file.endsWith("eip1153_tstore/test_tload_after_sstore.json") &&
+      c.name.includes("fork_Osaka"),
+  )!;
+  const test = { pre: found.pre, genesisBlockHeader: { stateRoot: found.stateRoot } };
   return { alloc: test.pre, mptRoot: test.genesisBlockHeader.stateRoot };
 }
 

@@ -1,3 +1,4 @@
+export { BintrieError } from "@bintrie/core";
 export { commonForNetwork, ethereumjsForkName, parseNetwork } from "./chain/common-for-network.js";
 export { getKzg } from "./chain/kzg.js";
 export { TestnetError, type TestnetErrorCode } from "./chain/testnet-error.js";

@@ -56,9 +56,9 @@ describe("bintrie-testnet CLI", () => {
     expect(r.out().trim().split("\n").at(-1)).toBe("2 passed, 0 failed");
   });
 
-  it("run exits 1 on a missing path and 2 on an unknown command", async () => {
+  it("run exits 2 on a missing path and on an unknown command", async () => {
     const c = capture();
-    expect(await runCli(["run", join(dir, "nope")], c.io)).toBe(1);
+    expect(await runCli(["run", join(dir, "nope")], c.io)).toBe(2);
     expect(c.err()).toContain("no such file or folder");
     expect(await runCli(["frobnicate"], capture().io)).toBe(2);
   });

@@ -1,3 +1,5 @@
+import { BintrieError } from "./bintrie-error.js";
+
 /** Stable machine-readable reasons a codec call can fail. */
 export type CodecErrorCode =
   | "INVALID_NODE_TYPE"
@@ -17,12 +19,10 @@ export type CodecErrorCode =
  * The only error type the codec throws. Branch on `code`; the message is for humans and names the
  * offending input (its length, group depth, bit position, ...).
  */
-export class CodecError extends Error {
-  override readonly name = "CodecError";
-  readonly code: CodecErrorCode;
+export class CodecError extends BintrieError<CodecErrorCode> {
+  override name = "CodecError";
 
   constructor(code: CodecErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,3 +1,4 @@
+export { BintrieError } from "./bintrie-error.js";
 export { BitArray } from "./bit-array.js";
 export { bitmapHas, bitmapRank, popcount } from "./bitmap.js";
 export { childPathKey } from "./child-path-key.js";

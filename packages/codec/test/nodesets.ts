@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
-// Shared vectors live in /work/shared, next to the repository root; never copy them into the repo.
-const NODESETS_URL = new URL("../../../../shared/vectors/geth-nodesets.json", import.meta.url);
+// The vendored subset of geth's node sets (testdata/geth/PROVENANCE.md).
+const NODESETS_URL = new URL("../../../testdata/geth/geth-nodesets.json", import.meta.url);
 
 export interface NodesetNode {
   path: string;

@@ -1,3 +1,4 @@
+export { BintrieError } from "@bintrie/codec";
 export * from "./builder/index.js";
 export * from "./embedding/index.js";
 export * from "./genesis/index.js";

@@ -12,7 +12,7 @@ import {
   sortedByPath,
   type ValueShape,
 } from "./helpers/builder-fixtures.js";
-import { bytes, hex, readShared } from "./helpers/shared.js";
+import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 const GROUP_DEPTHS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const SIZES = [1, 2, 4, 8, 32, 128, 1000, 20000];
@@ -114,7 +114,7 @@ interface NodeSetCase {
 }
 
 describe("geth-nodesets.json: built from sorted entries, exactly the vector node sets", () => {
-  const { cases } = readShared<{ cases: NodeSetCase[] }>("vectors/geth-nodesets.json");
+  const { cases } = readTestdata<{ cases: NodeSetCase[] }>("geth/geth-nodesets.json");
   it("has the state-actor StreamingGroundtruth cases", () => {
     const names = cases.map((c) => c.name).filter((n) => n.startsWith("StreamingGroundtruth"));
     expect(names).toEqual([

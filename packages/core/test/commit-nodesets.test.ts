@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BinaryTree } from "../src/index.js";
-import { bytes, hex, readShared } from "./helpers/shared.js";
+import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 interface NodeSetCase {
   name: string;
@@ -9,7 +9,7 @@ interface NodeSetCase {
   nodesets: Record<string, { path: string; hash: string; blob: string }[]>;
 }
 
-const { cases } = readShared<{ cases: NodeSetCase[] }>("vectors/geth-nodesets.json");
+const { cases } = readTestdata<{ cases: NodeSetCase[] }>("geth/geth-nodesets.json");
 
 describe("geth-nodesets: full commit node sets, byte for byte and in emission order", () => {
   let checkedNodes = 0;

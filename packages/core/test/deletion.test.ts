@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, type DeletionMode, MemoryStore, openTree, TreeError } from "../src/index.js";
-import { bytes, hex, readShared } from "./helpers/shared.js";
+import { bytes, hex, readTestdata } from "./helpers/shared.js";
 import { adversarialKeys, freshNodes, prng, storedNodes } from "./helpers/tree-fixtures.js";
 
 interface DeletionVector {
@@ -12,10 +12,10 @@ interface DeletionVector {
   expected_root_removed: Record<string, string>;
 }
 
-const reference = readShared<{
+const reference = readTestdata<{
   tree_vectors: { name: string; ops: { key: string; value: string }[] }[];
   deletion_vectors: { vectors: DeletionVector[] };
-}>("vectors/eip7864-reference.json");
+}>("reference/eip7864-reference.json");
 
 async function sha256(data: Uint8Array): Promise<Uint8Array> {
   const { sha256: h } = await import("@noble/hashes/sha2.js");

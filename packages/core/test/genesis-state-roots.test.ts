@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { applyGenesisAlloc, BinaryTree, type GenesisAlloc, KEY_SCHEMES } from "../src/index.js";
-import { hex, readShared } from "./helpers/shared.js";
+import { hex, readTestdata } from "./helpers/shared.js";
 
 interface StateVector {
   name: string;
@@ -10,8 +10,8 @@ interface StateVector {
   leaves_sha256_be?: Record<string, string> | { key: string; value: string }[];
 }
 
-const { vectors } = readShared<{ state_root_vectors: { vectors: StateVector[] } }>(
-  "vectors/eip7864-reference.json",
+const { vectors } = readTestdata<{ state_root_vectors: { vectors: StateVector[] } }>(
+  "reference/eip7864-reference.json",
 ).state_root_vectors;
 
 describe("state_root_vectors: genesis alloc → binary-tree root, every key scheme", () => {
@@ -26,8 +26,8 @@ describe("state_root_vectors: genesis alloc → binary-tree root, every key sche
   }
 
   it("the geth genesis fixture file yields geth's TestBinaryGenesisCommit root", () => {
-    const genesis = readShared<{ alloc: GenesisAlloc; expectedStateRoot: string }>(
-      "fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
+    const genesis = readTestdata<{ alloc: GenesisAlloc; expectedStateRoot: string }>(
+      "geth/TestBinaryGenesisCommit.genesis.json",
     );
     const tree = new BinaryTree({ groupDepth: 5 });
     applyGenesisAlloc(tree, genesis.alloc);

@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, getHasher, hashStem, type KeyScheme } from "../src/index.js";
 import { prove, proveSync, verifyProof } from "../src/proof/index.js";
-import { bytes, hex, readShared } from "./helpers/shared.js";
+import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 interface TreeVector {
   name: string;
@@ -16,7 +16,7 @@ interface Reference {
   clustered_1000: { expected_root: { blake3: string; sha256: string } };
 }
 
-const reference = readShared<Reference>("vectors/eip7864-reference.json");
+const reference = readTestdata<Reference>("reference/eip7864-reference.json");
 const SCHEMES = [
   ["sha256", "sha256-be"],
   ["blake3", "blake3-be"],

@@ -11,12 +11,14 @@ import { IdbStore, type IdbStoreLocation } from "./idb-store.js";
 export function createIdbStore(location: IdbStoreLocation): IdbStore {
   const { database, storeName } = location ?? {};
   if (typeof database !== "string" || database.length === 0) {
-    throw new TypeError(
+    throw new StoreError(
+      "INVALID_ARGUMENT",
       `createIdbStore: database must be a non-empty string, got ${String(database)}`,
     );
   }
   if (typeof storeName !== "string" || storeName.length === 0) {
-    throw new TypeError(
+    throw new StoreError(
+      "INVALID_ARGUMENT",
       `createIdbStore: storeName must be a non-empty string, got ${String(storeName)}`,
     );
   }

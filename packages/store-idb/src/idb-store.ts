@@ -162,7 +162,7 @@ function idbKey(key: Uint8Array): IDBValidKey {
 
 function assertKey(key: unknown, what: string): asserts key is Uint8Array {
   if (!(key instanceof Uint8Array)) {
-    throw new TypeError(`${what} must be a Uint8Array, got ${typeof key}`);
+    throw new StoreError("INVALID_ARGUMENT", `${what} must be a Uint8Array, got ${typeof key}`);
   }
 }
 

@@ -202,13 +202,15 @@ describe("IdbStore", () => {
     expect(error.message).toContain("0x05");
   });
 
-  it("validates arguments with TypeErrors before touching IndexedDB", async () => {
-    expect(() => createIdbStore({ database: "", storeName: "x" })).toThrow(TypeError);
+  it("validates arguments with StoreError INVALID_ARGUMENT before touching IndexedDB", async () => {
+    expect(() => createIdbStore({ database: "", storeName: "x" })).toThrow(
+      expect.objectContaining({ name: "StoreError", code: "INVALID_ARGUMENT" }),
+    );
     expect(() =>
       createIdbStore({ database: "x", storeName: undefined as unknown as string }),
     ).toThrow(/storeName must be a non-empty string/);
     const store: IdbStore = freshStore();
-    await expect(store.get("k" as unknown as Uint8Array)).rejects.toThrow(TypeError);
+    await expect(store.get("k" as unknown as Uint8Array)).rejects.toThrow(StoreError);
     await expect(
       store.batch([{ type: "put", key: Uint8Array.of(1), value: [1] as unknown as Uint8Array }]),
     ).rejects.toThrow(/operation 0 \(put\) value must be a Uint8Array/);

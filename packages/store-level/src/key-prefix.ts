@@ -1,3 +1,5 @@
+import { StoreError } from "@bintrie/core";
+
 /** Key-prefix arithmetic: how several trees share one LevelDB without seeing each other's keys. */
 
 const EMPTY = new Uint8Array(0);
@@ -7,7 +9,10 @@ export function normalizePrefix(prefix: Uint8Array | string | undefined): Uint8A
   if (prefix === undefined) return EMPTY;
   if (typeof prefix === "string") return new TextEncoder().encode(prefix);
   if (prefix instanceof Uint8Array) return prefix.slice();
-  throw new TypeError(`prefix must be a Uint8Array or a string, got ${typeof prefix}`);
+  throw new StoreError(
+    "INVALID_ARGUMENT",
+    `prefix must be a Uint8Array or a string, got ${typeof prefix}`,
+  );
 }
 
 /** `prefix ‖ key` (the key itself, uncopied, when there is no prefix). */

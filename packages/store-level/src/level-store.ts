@@ -60,7 +60,8 @@ export class LevelStore implements KVStore {
     this.#assertOpen("withPrefix");
     const extra = typeof prefix === "string" ? new TextEncoder().encode(prefix) : prefix;
     if (!(extra instanceof Uint8Array)) {
-      throw new TypeError(
+      throw new StoreError(
+        "INVALID_ARGUMENT",
         `withPrefix: prefix must be a Uint8Array or a string, got ${typeof prefix}`,
       );
     }
@@ -76,7 +77,7 @@ export class LevelStore implements KVStore {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen("get");
     if (!(key instanceof Uint8Array)) {
-      throw new TypeError(`get: key must be a Uint8Array, got ${typeof key}`);
+      throw new StoreError("INVALID_ARGUMENT", `get: key must be a Uint8Array, got ${typeof key}`);
     }
     try {
       const value = await this.#db.get(prefixed(this.prefix, key));
@@ -93,7 +94,10 @@ export class LevelStore implements KVStore {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (!(key instanceof Uint8Array)) {
-        throw new TypeError(`getMany: key ${i} must be a Uint8Array, got ${typeof key}`);
+        throw new StoreError(
+          "INVALID_ARGUMENT",
+          `getMany: key ${i} must be a Uint8Array, got ${typeof key}`,
+        );
       }
       full[i] = prefixed(this.prefix, key);
     }

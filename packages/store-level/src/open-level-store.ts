@@ -1,3 +1,4 @@
+import { StoreError } from "@bintrie/core";
 import { Level } from "level";
 import { normalizePrefix } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";
@@ -34,7 +35,8 @@ export async function openLevelStore(
   options: LevelStoreOptions = {},
 ): Promise<LevelStore> {
   if (typeof location !== "string" || location.length === 0) {
-    throw new TypeError(
+    throw new StoreError(
+      "INVALID_ARGUMENT",
       `openLevelStore: location must be a non-empty string, got ${String(location)}`,
     );
   }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { StoreError } from "@bintrie/core";
 import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import { afterAll, describe, expect, it } from "vitest";
 import { openLevelStore } from "../src/index.js";
@@ -93,8 +94,8 @@ describe("openLevelStore", () => {
     expect(error.message).toContain(location);
   });
 
-  it("rejects a location or prefix of the wrong type with a TypeError", async () => {
-    await expect(openLevelStore("")).rejects.toThrow(TypeError);
+  it("rejects a location or prefix of the wrong type with a StoreError", async () => {
+    await expect(openLevelStore("")).rejects.toThrow(StoreError);
     await expect(
       openLevelStore(join(dirs.make(), "db"), { prefix: 7 as unknown as string }),
     ).rejects.toThrow(/prefix must be a Uint8Array or a string/);

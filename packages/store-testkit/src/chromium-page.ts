@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import { chromium, type Page } from "playwright-core";
+import { findChromium } from "./find-chromium.js";
 
 /**
  * Serves `entry` (bundled for the browser by esbuild, in memory) on 127.0.0.1 and opens it in
@@ -36,7 +37,7 @@ export async function withChromiumPage(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: findChromium(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   try {

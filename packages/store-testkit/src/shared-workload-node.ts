@@ -18,10 +18,10 @@ interface ReferenceVectors {
   };
 }
 
-/** Expected roots of the shared workload's first N keys, from shared/vectors (not copied). */
+/** Expected roots of the shared workload's first N keys, from the vendored testdata/reference. */
 export function random1000Checkpoints(): ReferenceVectors["random_1000"]["checkpoints"] {
-  // From src/ or dist/ of packages/store-testkit up to the folder holding the repository.
-  const url = new URL("../../../../shared/vectors/eip7864-reference.json", import.meta.url);
+  // From src/ or dist/ of packages/store-testkit up to the repository root.
+  const url = new URL("../../../testdata/reference/eip7864-reference.json", import.meta.url);
   const vectors = JSON.parse(readFileSync(url, "utf8")) as ReferenceVectors;
   return vectors.random_1000.checkpoints;
 }

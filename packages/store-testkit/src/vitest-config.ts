@@ -1,6 +1,9 @@
+import { requireChromium } from "./find-chromium.js";
+
 /**
  * vitest browser mode in Debian's Chromium (no browser download), as the `browser` block of a
- * store package's test or benchmark config. CHROMIUM_PATH overrides the binary.
+ * store package's test or benchmark config. The binary comes from `requireChromium()`:
+ * CHROMIUM_PATH, the usual paths, or apt-get's `chromium` installed on the spot.
  */
 export function chromiumBrowser() {
   return {
@@ -12,7 +15,7 @@ export function chromiumBrowser() {
       {
         browser: "chromium" as const,
         launch: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          executablePath: requireChromium(),
           args: [
             "--no-sandbox",
             "--disable-gpu",

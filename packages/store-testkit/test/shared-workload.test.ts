@@ -23,7 +23,7 @@ describe("the shared workload", () => {
     }
   });
 
-  it("gives the reference vectors' roots at their small checkpoints (vectors read from shared/)", () => {
+  it("gives the reference vectors' roots at their small checkpoints (vendored reference vectors)", () => {
     const checkpoints = random1000Checkpoints().filter((c) => c.inserted <= 100);
     expect(checkpoints.length).toBeGreaterThan(0);
     for (const checkpoint of checkpoints) {

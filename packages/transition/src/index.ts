@@ -1,3 +1,4 @@
+export { BintrieError } from "@bintrie/core";
 export { type BuildMptBaseResult, buildMptBase } from "./build-mpt-base.js";
 export {
   type AccountProgress,

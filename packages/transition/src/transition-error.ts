@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/core";
+
 export type TransitionErrorCode =
   /** Conversion (or a wipe of a converted account) met a hashed MPT key without a preimage. */
   | "MISSING_PREIMAGE"
@@ -23,15 +25,13 @@ export type TransitionErrorCode =
   | "CORRUPT_STATE";
 
 /** Every error this package throws on purpose; `code` is stable, the message names the input. */
-export class TransitionError extends Error {
-  override readonly name = "TransitionError";
-  readonly code: TransitionErrorCode;
+export class TransitionError extends BintrieError<TransitionErrorCode> {
+  override name = "TransitionError";
   /** For MISSING_PREIMAGE / BAD_PREIMAGE: the hashed key (32 bytes). */
   readonly hashedKey: Uint8Array | undefined;
 
   constructor(code: TransitionErrorCode, message: string, hashedKey?: Uint8Array) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.hashedKey = hashedKey;
   }
 }

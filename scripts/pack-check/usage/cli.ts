@@ -1,7 +1,17 @@
 import { CliError, createProgram, EXIT_OK, EXIT_USAGE, FsRunStorage, runCli } from "@bintrie/cli";
 
 const names = createProgram().commands.map((c) => c.name());
-for (const name of ["build", "nodes", "root", "get", "put", "genesis", "key", "verify", "convert"]) {
+for (const name of [
+  "build",
+  "nodes",
+  "root",
+  "get",
+  "put",
+  "genesis",
+  "key",
+  "verify",
+  "convert",
+]) {
   if (!names.includes(name)) throw new Error(`cli: command ${name} missing`);
 }
 const code = await runCli(["node", "bintrie", "key", "0x0000000000000000000000000000000000000000"]);

@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 /** The built binary, run exactly as a user's `bintrie` would run it. */
 export const BIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 
-/** /work/shared (fixtures and vectors), relative to this file. */
-export const SHARED = new URL("../../../../../shared/", import.meta.url);
+/** The repository's vendored test data (each folder has a PROVENANCE.md). */
+export const TESTDATA = new URL("../../../../testdata/", import.meta.url);
 
-export function sharedPath(relative: string): string {
-  return fileURLToPath(new URL(relative, SHARED));
+export function testdataPath(relative: string): string {
+  return fileURLToPath(new URL(relative, TESTDATA));
 }
 
 export interface CliResult {

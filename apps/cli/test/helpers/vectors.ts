@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { sharedPath } from "./run-cli.js";
+import { testdataPath } from "./run-cli.js";
 
 export interface NodeRecord {
   readonly path: string;
@@ -15,7 +15,7 @@ export interface NodesetCase {
 }
 
 export function nodesetCases(): NodesetCase[] {
-  const file = sharedPath("vectors/geth-nodesets.json");
+  const file = testdataPath("geth/geth-nodesets.json");
   return (JSON.parse(readFileSync(file, "utf8")) as { cases: NodesetCase[] }).cases;
 }
 
@@ -37,7 +37,7 @@ export function referenceVectors(): {
   };
   chunkify_vectors: { name: string; code: string; chunks: string[] }[];
 } {
-  return JSON.parse(readFileSync(sharedPath("vectors/eip7864-reference.json"), "utf8"));
+  return JSON.parse(readFileSync(testdataPath("reference/eip7864-reference.json"), "utf8"));
 }
 
 /** JSON lines of entries, the build input format. */

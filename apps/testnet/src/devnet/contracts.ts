@@ -1,4 +1,5 @@
 import { hexToBytes } from "@ethereumjs/util";
+import { TestnetError } from "../chain/testnet-error.js";
 
 /**
  * Devnet contracts, hand-assembled (tiny, so their bytecode is easy to check by eye).
@@ -21,7 +22,11 @@ export const COUNTER_RUNTIME: Uint8Array = hexToBytes("0x60005460010160005500");
  *   runtime
  */
 export function deployCode(runtime: Uint8Array): Uint8Array {
-  if (runtime.length > 255) throw new RangeError("deployCode: runtime over 255 bytes");
+  if (runtime.length > 255)
+    throw new TestnetError(
+      "INVALID_INPUT",
+      `deployCode: runtime is ${runtime.length} bytes, at most 255 fit`,
+    );
   const prefix = [0x60, 0x2a, 0x60, 0x01, 0x55, 0x60, runtime.length, 0x80, 0x60, 16, 0x60, 0x00];
   prefix.push(0x39, 0x60, 0x00, 0xf3);
   const out = new Uint8Array(prefix.length + runtime.length);

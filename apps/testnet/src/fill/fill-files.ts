@@ -2,12 +2,13 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { findFixtureFiles, readFixtureFile } from "../fixtures/load-fixtures.js";
+import { compileTestFilter, matchesTestFilter } from "../fixtures/test-filter.js";
 import type { ExecuteOptions } from "../runner/execute-chain.js";
 import { type FillResult, fillBlockchainTest } from "./fill-blockchain-test.js";
 
 export interface FillFilesOptions extends Omit<ExecuteOptions, "rebuild"> {
-  /** Only tests whose name or file contains this text. */
-  readonly filter?: string;
+  /** Only tests whose `file :: name` matches this regular expression (as `run --filter`). */
+  readonly filter?: string | RegExp;
   /** Called after each test. */
   readonly onResult?: (result: FillResult, file: string) => void;
 }
@@ -31,16 +32,13 @@ export async function fillFiles(
   let filled = 0;
   let failed = 0;
   const written: string[] = [];
+  const filter = options.filter === undefined ? undefined : compileTestFilter(options.filter);
   for (const input of inputs) {
     const isFolder = (await stat(input)).isDirectory();
     for (const file of await findFixtureFiles([input])) {
       const out: Record<string, BlockchainTest> = {};
       for (const named of await readFixtureFile(file)) {
-        const matches =
-          options.filter === undefined ||
-          named.name.includes(options.filter) ||
-          named.file.includes(options.filter);
-        if (!matches) continue;
+        if (!matchesTestFilter(filter, named.file, named.name)) continue;
         const sourceFile = isFolder ? relative(input, file) : basename(file);
         const result = await fillBlockchainTest(named, { ...options, sourceFile });
         options.onResult?.(result, file);

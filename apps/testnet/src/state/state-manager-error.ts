@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/core";
+
 export type StateManagerErrorCode =
   | "INVALID_STORAGE_KEY"
   | "INVALID_STORAGE_VALUE"
@@ -7,12 +9,10 @@ export type StateManagerErrorCode =
   | "CORRUPT_INDEX";
 
 /** A state-manager misuse or an inconsistency between the tree and what the VM asked for. */
-export class StateManagerError extends Error {
-  override readonly name = "StateManagerError";
-  readonly code: StateManagerErrorCode;
+export class StateManagerError extends BintrieError<StateManagerErrorCode> {
+  override name = "StateManagerError";
 
   constructor(code: StateManagerErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 export type BuilderErrorCode =
   | "STEM_OUT_OF_ORDER"
   | "DUPLICATE_STEM"
@@ -13,12 +15,10 @@ export type BuilderErrorCode =
   | "INVALID_RUN";
 
 /** A failure of the streaming builder or its input adapters, naming the input that caused it. */
-export class BuilderError extends Error {
-  override readonly name = "BuilderError";
-  readonly code: BuilderErrorCode;
+export class BuilderError extends BintrieError<BuilderErrorCode> {
+  override name = "BuilderError";
 
   constructor(code: BuilderErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
   }
 }

@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 /** Stable machine-readable reasons for {@link KeyDerivationError}. */
 export type KeyDerivationErrorCode =
   | "INVALID_ADDRESS"
@@ -10,13 +12,11 @@ export type KeyDerivationErrorCode =
   | "HASHER_MISMATCH";
 
 /** Thrown when a tree key cannot be derived; `message` names the bad input. */
-export class KeyDerivationError extends Error {
-  readonly code: KeyDerivationErrorCode;
+export class KeyDerivationError extends BintrieError<KeyDerivationErrorCode> {
+  override name = "KeyDerivationError";
 
   constructor(code: KeyDerivationErrorCode, message: string) {
-    super(message);
-    this.name = "KeyDerivationError";
-    this.code = code;
+    super(code, message);
   }
 }
 
@@ -29,13 +29,11 @@ export type BasicDataErrorCode =
   | "INVALID_LENGTH";
 
 /** Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input. */
-export class BasicDataError extends Error {
-  readonly code: BasicDataErrorCode;
+export class BasicDataError extends BintrieError<BasicDataErrorCode> {
+  override name = "BasicDataError";
 
   constructor(code: BasicDataErrorCode, message: string) {
-    super(message);
-    this.name = "BasicDataError";
-    this.code = code;
+    super(code, message);
   }
 }
 
@@ -43,12 +41,10 @@ export class BasicDataError extends Error {
 export type CodeChunkErrorCode = "INVALID_CODE_SIZE" | "INVALID_CHUNKS";
 
 /** Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input. */
-export class CodeChunkError extends Error {
-  readonly code: CodeChunkErrorCode;
+export class CodeChunkError extends BintrieError<CodeChunkErrorCode> {
+  override name = "CodeChunkError";
 
   constructor(code: CodeChunkErrorCode, message: string) {
-    super(message);
-    this.name = "CodeChunkError";
-    this.code = code;
+    super(code, message);
   }
 }

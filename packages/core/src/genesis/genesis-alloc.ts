@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 /** One account of a geth-style genesis `alloc` (hex quantities, as in genesis.json). */
 export interface GenesisAccount {
   readonly balance?: string;
@@ -11,12 +13,10 @@ export type GenesisAlloc = Readonly<Record<string, GenesisAccount>>;
 
 export type GenesisErrorCode = "INVALID_ALLOC";
 
-export class GenesisError extends Error {
-  override readonly name = "GenesisError";
-  readonly code: GenesisErrorCode;
+export class GenesisError extends BintrieError<GenesisErrorCode> {
+  override name = "GenesisError";
 
   constructor(code: GenesisErrorCode, message: string) {
-    super(message);
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 /** Stable machine-readable reasons for {@link HashError}. */
 export type HashErrorCode =
   /** A message, stem or value does not have the length the hash rule requires. */
@@ -7,15 +9,15 @@ export type HashErrorCode =
   /** Stem subindices are not integers in 0..255 in strictly increasing order. */
   | "INVALID_SUBINDICES"
   /** A hash function name other than 'sha256' or 'blake3'. */
-  | "UNKNOWN_HASH_FUNCTION";
+  | "UNKNOWN_HASH_FUNCTION"
+  /** A kernel option (e.g. the wasm chunk size) outside its range. */
+  | "INVALID_OPTION";
 
 /** Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input. */
-export class HashError extends Error {
-  readonly code: HashErrorCode;
+export class HashError extends BintrieError<HashErrorCode> {
+  override name = "HashError";
 
   constructor(code: HashErrorCode, message: string) {
-    super(message);
-    this.name = "HashError";
-    this.code = code;
+    super(code, message);
   }
 }

@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 /** Stable machine-readable reasons for {@link ProofError}. */
 export type ProofErrorCode =
   /** A key is not a 32-byte Uint8Array. */
@@ -37,12 +39,10 @@ export type ProofErrorCode =
   | "INCONSISTENT_TREE";
 
 /** A proof could not be made or did not verify; `code` is stable, `message` says what and where. */
-export class ProofError extends Error {
-  override readonly name = "ProofError";
-  readonly code: ProofErrorCode;
+export class ProofError extends BintrieError<ProofErrorCode> {
+  override name = "ProofError";
 
   constructor(code: ProofErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
   }
 }

@@ -1,3 +1,4 @@
+import { HashError } from "../hash/errors.js";
 /**
  * Batch SHA-256 over fixed-size messages stored back to back in one byte array.
  *
@@ -56,7 +57,8 @@ export function checkBatchArgs(
   dstOffset: number,
 ): void {
   if (!isBatchInRange(src, srcOffset, count, msgSize, dst, dstOffset)) {
-    throw new RangeError(
+    throw new HashError(
+      "BATCH_OUT_OF_RANGE",
       `sha256 batch out of range: count=${count} srcOffset=${srcOffset} (length ${src.length}) dstOffset=${dstOffset} (length ${dst.length})`,
     );
   }

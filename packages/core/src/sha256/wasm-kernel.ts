@@ -1,3 +1,4 @@
+import { HashError } from "../hash/errors.js";
 import { checkBatchArgs, type Sha256BatchKernel } from "./kernel.js";
 import { SHA256_WASM_BASE64, SHA256_WASM_LAYOUT } from "./wasm-module.generated.js";
 
@@ -83,7 +84,10 @@ export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256Batch
   const layout = SHA256_WASM_LAYOUT;
   const CHUNK = options?.chunk ?? layout.chunk;
   if (!Number.isInteger(CHUNK) || CHUNK < 4 || CHUNK % 4 !== 0 || CHUNK > layout.chunk) {
-    throw new RangeError(`chunk must be a multiple of 4 in [4, ${layout.chunk}], got ${CHUNK}`);
+    throw new HashError(
+      "INVALID_OPTION",
+      `chunk must be a multiple of 4 in [4, ${layout.chunk}], got ${CHUNK}`,
+    );
   }
   const IN = layout.inPtr;
   const OUT = layout.outPtr;

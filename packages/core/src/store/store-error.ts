@@ -1,4 +1,8 @@
+import { BintrieError } from "@bintrie/codec";
+
 export type StoreErrorCode =
+  /** An argument of the wrong shape (a batch operation, a key that is not bytes, a bad location). */
+  | "INVALID_ARGUMENT"
   | "STORE_CLOSED"
   | "STORE_LOCKED"
   | "STORE_IO"
@@ -6,12 +10,10 @@ export type StoreErrorCode =
   | "ROOT_RECORD_MISMATCH";
 
 /** A failure of a KVStore backend or of the records the tree keeps in it. */
-export class StoreError extends Error {
-  override readonly name = "StoreError";
-  readonly code: StoreErrorCode;
+export class StoreError extends BintrieError<StoreErrorCode> {
+  override name = "StoreError";
 
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
   }
 }

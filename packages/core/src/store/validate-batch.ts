@@ -1,4 +1,5 @@
 import type { BatchOperation } from "./kv-store.js";
+import { StoreError } from "./store-error.js";
 
 /**
  * Checks a whole batch before any of it reaches the backend, so a bad operation rejects the
@@ -6,20 +7,28 @@ import type { BatchOperation } from "./kv-store.js";
  */
 export function validateBatchOperations(operations: readonly BatchOperation[]): void {
   if (!Array.isArray(operations)) {
-    throw new TypeError(`batch: operations must be an array, got ${typeof operations}`);
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `batch: operations must be an array, got ${typeof operations}`,
+    );
   }
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
     if (op.type !== "put" && op.type !== "del") {
-      throw new TypeError(
+      throw new StoreError(
+        "INVALID_ARGUMENT",
         `batch: operation ${i} has type ${JSON.stringify(op.type)}, expected "put" or "del"`,
       );
     }
     if (!(op.key instanceof Uint8Array)) {
-      throw new TypeError(`batch: operation ${i} key must be a Uint8Array, got ${typeof op.key}`);
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `batch: operation ${i} key must be a Uint8Array, got ${typeof op.key}`,
+      );
     }
     if (op.type === "put" && !(op.value instanceof Uint8Array)) {
-      throw new TypeError(
+      throw new StoreError(
+        "INVALID_ARGUMENT",
         `batch: operation ${i} (put) value must be a Uint8Array, got ${typeof op.value}`,
       );
     }

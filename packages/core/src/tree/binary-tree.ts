@@ -337,7 +337,13 @@ export class BinaryTree {
   commit(options: { groupDepth?: number } = {}): NodeSet {
     this.#flushWrites();
     const groupDepth = options.groupDepth ?? this.groupDepth;
-    assertGroupDepth(groupDepth);
+    // The store holds one grouping: blobs of another depth would not load back into this tree.
+    if (groupDepth !== this.groupDepth) {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `commit: groupDepth ${String(groupDepth)} differs from the tree's groupDepth ${this.groupDepth}; a tree commits at its own depth`,
+      );
+    }
     const root = this.hash();
     return this.#collector.collect(groupDepth, root);
   }

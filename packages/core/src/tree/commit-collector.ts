@@ -19,6 +19,7 @@ import {
   refKind,
 } from "./node-ref.js";
 import type { NodeSet, NodeWrite } from "./node-set.js";
+import { TreeError } from "./tree-error.js";
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -61,7 +62,10 @@ export class CommitCollector {
 
   collect(groupDepth: number, rootHash: Uint8Array): NodeSet {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
-      throw new RangeError(`commit: group depth must be an integer 0..8, got ${groupDepth}`);
+      throw new TreeError(
+        "INVALID_OPTION",
+        `commit: group depth must be an integer 0..8, got ${groupDepth}`,
+      );
     }
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;

@@ -1,3 +1,5 @@
+import { BintrieError } from "@bintrie/codec";
+
 export type TreeErrorCode =
   | "INVALID_KEY"
   | "INVALID_STEM"
@@ -17,12 +19,10 @@ export type TreeErrorCode =
   | "NOT_IN_WITNESS";
 
 /** A failure of a tree operation, naming the key, path or option that caused it. */
-export class TreeError extends Error {
-  override readonly name = "TreeError";
-  readonly code: TreeErrorCode;
+export class TreeError extends BintrieError<TreeErrorCode> {
+  override name = "TreeError";
 
   constructor(code: TreeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, message, options);
   }
 }

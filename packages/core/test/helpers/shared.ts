@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js";
 
-/** Reads a JSON file from the shared folder next to the repository (never copied into it). */
-export function readShared<T = unknown>(relative: string): T {
-  const url = new URL(`../../../../../shared/${relative}`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")) as T;
+/** Reads a vendored JSON file of the repository's testdata/ (each folder has a PROVENANCE.md). */
+export function readTestdata<T = unknown>(relative: string): T {
+  return JSON.parse(readFileSync(testdataUrl(relative), "utf8")) as T;
+}
+
+export function testdataUrl(relative: string): URL {
+  return new URL(`../../../../testdata/${relative}`, import.meta.url);
 }
 
 export function hex(bytes: Uint8Array): string {

@@ -1,12 +1,11 @@
 /**
- * Loader for the shared vector files (/work/shared/vectors, /work/shared/spec), read in place so
- * no fixture data is copied into the repo, plus the hex and tree helpers the tests need.
+ * Loader for the vendored vector files (testdata/reference, testdata/geth; see their
+ * PROVENANCE.md), plus the hex and tree helpers the tests need.
  */
 import { readFileSync } from "node:fs";
 import type { Hasher } from "../../src/hash/hasher.js";
 import { hashInternal, hashStem } from "../../src/hash/node-hash.js";
-
-const SHARED = new URL("../../../../../shared/", import.meta.url);
+import { testdataUrl } from "./shared.js";
 
 export type Variant = "blake3-le" | "blake3-be" | "sha256-le" | "sha256-be";
 export const VARIANTS: readonly Variant[] = ["blake3-le", "blake3-be", "sha256-le", "sha256-be"];
@@ -104,21 +103,21 @@ export interface EthereumjsVectors {
   };
 }
 
-function readShared(path: string): string {
-  return readFileSync(new URL(path, SHARED), "utf8");
+function readText(path: string): string {
+  return readFileSync(testdataUrl(path), "utf8");
 }
 
 export function loadReferenceVectors(): ReferenceVectors {
-  return JSON.parse(readShared("vectors/eip7864-reference.json")) as ReferenceVectors;
+  return JSON.parse(readText("reference/eip7864-reference.json")) as ReferenceVectors;
 }
 
 export function loadEthereumjsVectors(): EthereumjsVectors {
-  return JSON.parse(readShared("vectors/ethereumjs-vectors.json")) as EthereumjsVectors;
+  return JSON.parse(readText("reference/ethereumjs-vectors.json")) as EthereumjsVectors;
 }
 
-/** The geth spec (markdown), for the tables that exist only there (§6.2, §6.3). */
+/** The geth spec's §6 (markdown, vendored), for the tables that exist only there (§6.2, §6.3). */
 export function loadGethSpec(): string {
-  return readShared("spec/geth-bintrie.md");
+  return readText("geth/geth-bintrie-section-6.md");
 }
 
 /** Lines of the first fenced block after the line containing `heading` in `markdown`. */

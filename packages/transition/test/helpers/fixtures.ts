@@ -1,11 +1,14 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import type { GenesisAlloc } from "@bintrie/core";
 import { ChainGenesis } from "@ethereumjs/common";
 import { getGenesis } from "@ethereumjs/genesis";
 
-const SHARED = fileURLToPath(new URL("../../../../../shared/", import.meta.url));
+/** The repository's vendored test data (each folder has a PROVENANCE.md). */
+const TESTDATA = new URL("../../../../testdata/", import.meta.url);
+
+function readTestdata<T>(relative: string): T {
+  return JSON.parse(readFileSync(new URL(relative, TESTDATA), "utf8")) as T;
+}
 
 /** A real alloc and the MPT root published for it. */
 export interface PublishedAlloc {
@@ -15,53 +18,35 @@ export interface PublishedAlloc {
   readonly mptRoot: string;
 }
 
-function jsonFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...jsonFiles(path));
-    else if (name.endsWith(".json")) out.push(path);
-  }
-  return out;
-}
-
-interface BlockchainTest {
+interface PreStateCase {
+  readonly file: string;
+  readonly name: string;
+  /** The genesis header's stateRoot: the MPT root of `pre`. */
+  readonly stateRoot: string;
   readonly pre: GenesisAlloc;
-  readonly genesisBlockHeader: { readonly stateRoot: string };
 }
 
 /**
- * The `pre` alloc of every blockchain test in shared/fixtures/blockchain with its genesis
- * header's stateRoot (the MPT root of `pre`), one entry per distinct pre state.
+ * The `pre` alloc of real blockchain tests with their genesis header's stateRoot (the MPT root
+ * of `pre`), one entry per distinct pre state: testdata/blockchain/pre-states.json.
  */
 export function blockchainTestAllocs(): PublishedAlloc[] {
-  const root = join(SHARED, "fixtures/blockchain");
+  const { cases } = readTestdata<{ cases: PreStateCase[] }>("blockchain/pre-states.json");
   const seen = new Set<string>();
   const out: PublishedAlloc[] = [];
-  for (const file of jsonFiles(root)) {
-    const cases = JSON.parse(readFileSync(file, "utf8")) as Record<string, BlockchainTest>;
-    for (const [name, test] of Object.entries(cases)) {
-      const stateRoot = test.genesisBlockHeader.stateRoot;
-      if (seen.has(stateRoot)) continue;
-      seen.add(stateRoot);
-      out.push({
-        name: `${file.slice(root.length + 1)} ${name}`,
-        alloc: test.pre,
-        mptRoot: stateRoot,
-      });
-    }
+  for (const test of cases) {
+    if (seen.has(test.stateRoot)) continue;
+    seen.add(test.stateRoot);
+    out.push({ name: `${test.file} ${test.name}`, alloc: test.pre, mptRoot: test.stateRoot });
   }
   return out;
 }
 
 /** go-ethereum's TestBinaryGenesisCommit alloc and its binary genesis root. */
 export function gethBinaryGenesis(): { alloc: GenesisAlloc; binaryRoot: string } {
-  const g = JSON.parse(
-    readFileSync(
-      join(SHARED, "fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json"),
-      "utf8",
-    ),
-  ) as { alloc: GenesisAlloc; expectedStateRoot: string };
+  const g = readTestdata<{ alloc: GenesisAlloc; expectedStateRoot: string }>(
+    "geth/TestBinaryGenesisCommit.genesis.json",
+  );
   return { alloc: g.alloc, binaryRoot: g.expectedStateRoot };
 }
 

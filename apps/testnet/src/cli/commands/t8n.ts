@@ -1,0 +1,59 @@
+import type { KeyScheme } from "@bintrie/core";
+import { TestnetError } from "../../chain/testnet-error.js";
+import { readT8nInput, writeT8nOutput } from "../../t8n/t8n-io.js";
+import { transition } from "../../t8n/transition.js";
+import { type CliIO, readAllText } from "../cli-io.js";
+import { EXIT_OK, type ExitCode } from "../exit-codes.js";
+
+/** The t8n flags, named as geth's `evm t8n` names them. */
+export interface T8nFlags {
+  readonly "input.alloc": string;
+  readonly "input.env": string;
+  readonly "input.txs": string;
+  readonly "output.result": string;
+  readonly "output.alloc": string;
+  readonly "output.body"?: string;
+  readonly "output.basedir"?: string;
+  readonly "state.fork": string;
+  readonly "state.chainid": number;
+  readonly scheme?: string;
+}
+
+/**
+ * `t8n`: geth's `evm t8n` I/O around `transition()` (inputs from files or the combined stdin
+ * object, outputs to files under --output.basedir or one JSON object per stream). A one-line
+ * summary goes to stderr unless stderr carries an output object.
+ */
+export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
+  const input = await readT8nInput(
+    { alloc: flags["input.alloc"], env: flags["input.env"], txs: flags["input.txs"] },
+    async () => {
+      if (io.stdin === undefined) {
+        throw new TestnetError("INVALID_INPUT", "stdin: this caller gives no standard input");
+      }
+      return readAllText(io.stdin);
+    },
+  );
+  const output = await transition({
+    ...input,
+    fork: flags["state.fork"],
+    chainId: flags["state.chainid"],
+    scheme: flags.scheme as KeyScheme | undefined,
+  });
+  const written = await writeT8nOutput(
+    output,
+    {
+      alloc: flags["output.alloc"],
+      result: flags["output.result"],
+      body: flags["output.body"],
+      basedir: flags["output.basedir"],
+    },
+    io,
+  );
+  if (!written.stderr) {
+    io.stderr.write(
+      `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${written.files.length > 0 ? `; wrote ${written.files.join(", ")}` : ""}\n`,
+    );
+  }
+  return EXIT_OK;
+}

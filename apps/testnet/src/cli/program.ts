@@ -1,0 +1,186 @@
+import { createRequire } from "node:module";
+import { Command, Option } from "commander";
+import type { CliIO } from "./cli-io.js";
+import type { ExitCode } from "./exit-codes.js";
+import { integerParser, parseRegExp, parseReward, SCHEME_CHOICES } from "./option-parsers.js";
+
+/** A paragraph written over several source lines; commander wraps it to the terminal. */
+function para(strings: TemplateStringsArray, ...values: unknown[]): string {
+  return String.raw({ raw: strings }, ...values).replace(/\s*\n\s*/g, " ");
+}
+
+function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`;
+}
+
+/** The package version (package.json sits two levels above dist/cli/ and src/cli/). */
+export function packageVersion(): string {
+  const require = createRequire(import.meta.url);
+  return (require("../../package.json") as { version: string }).version;
+}
+
+function schemeOption(): Option {
+  return new Option(
+    "--scheme <S>",
+    "key scheme of the binary state (default: the fixture's, else sha256-be as geth master)",
+  ).choices(SCHEME_CHOICES);
+}
+
+function filterOption(): Option {
+  return new Option(
+    "--filter <REGEX>",
+    'only tests whose "file :: name" matches this regular expression (as geth\'s --run)',
+  ).argParser(parseRegExp);
+}
+
+/**
+ * The `bintrie-testnet` command line: every command, its flags and help. Command bodies load
+ * lazily (they pull in the EVM), so `--help` and `--version` start fast. Each action hands its
+ * exit code to `setExit`.
+ */
+export function createProgram(io: CliIO, setExit: (code: ExitCode) => void): Command {
+  const version = packageVersion();
+  const program = new Command("bintrie-testnet")
+    .description(
+      para`Runs Ethereum blockchain tests through @ethereumjs/vm on EIP-7864 binary-tree state, fills
+binary-root fixtures, applies state transitions as geth's evm t8n, and runs a local devnet.`,
+    )
+    .version(version, "-V, --version")
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      "after",
+      `
+Exit codes: 0 success, 1 a test or transition failed, 2 bad usage or bad input
+            (unknown option, invalid filter, a filter matching no test, missing path).
+${examples([
+  "bintrie-testnet run fixtures/ --filter 'Cancun'",
+  "bintrie-testnet fill fixtures/ --out filled/",
+  "bintrie-testnet t8n --input.alloc alloc.json --input.env env.json --input.txs txs.json --output.result stdout --output.alloc stdout",
+  "bintrie-testnet devnet --blocks 8",
+])}`,
+    );
+
+  program
+    .command("run")
+    .summary("run blockchain tests on binary-tree state; one line per test")
+    .description(
+      para`Runs every blockchain test in the given files and folders (folders are searched for .json
+files): a binary genesis from pre, every block through runBlock (receipts, bloom, gas and
+requests checked against the header), lastblockhash and the full postState. Binary fixtures
+(written by fill, with _bintrie) also have every state root checked, the genesis header's
+included. A malformed test is one failed test, and the run goes on. Exit 1 if any test
+failed; exit 2 if no test matches.`,
+    )
+    .version(version, "-V, --version")
+    .argument("<PATH...>", "fixture files or folders")
+    .option("--json", "print one JSON object per test, then a summary object (stdout stays JSON)")
+    .addOption(filterOption())
+    .addOption(schemeOption())
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie-testnet run fixtures/blockchain",
+        "bintrie-testnet run fixtures/ --filter 'SimpleTx|logRevert' --json",
+        "bintrie-testnet run fixtures/ --filter 'bcStateTests/.* :: .*_Cancun$'",
+      ]),
+    )
+    .action(async (paths: string[], flags) => {
+      const { runTests } = await import("./commands/run.js");
+      setExit(await runTests(paths, flags, io));
+    });
+
+  program
+    .command("fill")
+    .summary("re-execute fixtures on binary-tree state and write binary-root fixtures")
+    .description(
+      para`Re-executes each blockchain test on binary-tree state and writes it to --out with every state
+root (genesis included) replaced by the binary one, the chain re-linked, and a _bintrie section
+listing the roots; run checks them. Each input file keeps its path relative to the folder it was
+found in.`,
+    )
+    .version(version, "-V, --version")
+    .argument("<IN...>", "fixture files or folders")
+    .requiredOption("--out <DIR>", "folder the filled fixtures are written to")
+    .addOption(filterOption())
+    .addOption(schemeOption())
+    .addHelpText("after", examples(["bintrie-testnet fill fixtures/ --out filled/"]))
+    .action(async (inputs: string[], flags) => {
+      const { fillTests } = await import("./commands/fill.js");
+      setExit(await fillTests(inputs, flags, io));
+    });
+
+  program
+    .command("t8n")
+    .summary("one state transition with geth's evm t8n inputs and outputs")
+    .description(
+      para`Applies the transactions of --input.txs to the --input.alloc state in the --input.env block, on
+binary-tree state (stateRoot is the binary root), with geth's evm t8n conventions: an input
+named stdin is read from one JSON object {"alloc", "env", "txs"} (or "txsRlp") on standard input;
+an output named stdout or stderr goes into one JSON object {"alloc", "body", "result"} on that
+stream; any other output name is a file under --output.basedir; an empty name writes nothing.
+A txs file ending in .rlp holds a JSON string of the hex RLP list of signed transactions.`,
+    )
+    .version(version, "-V, --version")
+    .option("--input.alloc <FILE>", "prestate alloc: a file or stdin", "alloc.json")
+    .option("--input.env <FILE>", "block environment: a file or stdin", "env.json")
+    .option("--input.txs <FILE>", "transactions: a file (.json, or .rlp) or stdin", "txs.json")
+    .option(
+      "--output.result <NAME>",
+      "result (roots, receipts): a file, stdout or stderr",
+      "result.json",
+    )
+    .option("--output.alloc <NAME>", "post-state alloc: a file, stdout or stderr", "alloc.json")
+    .option("--output.body <NAME>", "RLP of the applied transactions: a file, stdout or stderr")
+    .option("--output.basedir <DIR>", "where output files are written (created if missing)")
+    .option(
+      "--state.fork <FORK>",
+      "fork name as geth's (Shanghai, Cancun, Prague, Osaka…)",
+      "Prague",
+    )
+    .addOption(new Option("--state.chainid <N>", "chain id").argParser(integerParser(0)).default(1))
+    .addOption(
+      new Option("--state.reward <N>", "block reward; only 0 or -1 (none): forks here are PoS")
+        .argParser(parseReward)
+        .default(0),
+    )
+    .addOption(schemeOption())
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie-testnet t8n --input.alloc alloc.json --input.env env.json --input.txs txs.json --state.fork Shanghai --output.basedir out",
+        "bintrie-testnet t8n --input.alloc alloc.json --input.env env.json --input.txs txs.json --output.result stdout --output.alloc stdout",
+        "bintrie-testnet t8n --input.alloc stdin --input.env stdin --input.txs stdin --output.result stdout < combined.json",
+      ]),
+    )
+    .action(async (flags) => {
+      const { runT8n } = await import("./commands/t8n.js");
+      setExit(await runT8n(flags, io));
+    });
+
+  program
+    .command("devnet")
+    .summary("produce blocks on binary-tree state, write them as a fixture, re-execute it")
+    .description(
+      para`Produces --blocks blocks of transfers, contract creations and calls from the dev accounts of
+--genesis, on binary-tree state, writes the chain as a binary blockchain-test fixture to --out,
+and runs it again with every root checked.`,
+    )
+    .version(version, "-V, --version")
+    .option("--genesis <FILE>", "genesis file (default: the shipped genesis/devnet.json)")
+    .addOption(
+      new Option("--blocks <N>", "blocks to produce").argParser(integerParser(1)).default(32),
+    )
+    .addOption(
+      new Option("--seed <N>", "workload seed (same seed, same chain)")
+        .argParser(integerParser(0))
+        .default(7864),
+    )
+    .option("--out <FILE>", "where the fixture is written", ".reports/devnet.fixture.json")
+    .addHelpText("after", examples(["bintrie-testnet devnet --blocks 8 --out devnet.json"]))
+    .action(async (flags) => {
+      const { runDevnet } = await import("./commands/devnet.js");
+      setExit(await runDevnet(flags, io));
+    });
+
+  return program;
+}

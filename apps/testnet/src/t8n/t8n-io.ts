@@ -1,0 +1,170 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TestnetError } from "../chain/testnet-error.js";
+import type { T8nEnv, T8nInput, T8nOutput, T8nTxJson } from "./transition.js";
+
+/** The input name that reads the combined `{alloc, env, txs | txsRlp}` object from stdin. */
+export const STDIN = "stdin";
+
+/** The output names that collect into one JSON object on that stream (geth's `dispatchOutput`). */
+export const STDOUT = "stdout";
+export const STDERR = "stderr";
+
+/** `--input.alloc/env/txs`: a file each, or `stdin`. */
+export interface T8nInputNames {
+  readonly alloc: string;
+  readonly env: string;
+  readonly txs: string;
+}
+
+/**
+ * `--output.alloc/result/body`: a file under `basedir`, `stdout`, `stderr`, or "" (not written;
+ * `body` is not written when absent either).
+ */
+export interface T8nOutputNames {
+  readonly alloc: string;
+  readonly result: string;
+  readonly body?: string;
+  /** Where files go (created when missing); "" or absent: the working directory. */
+  readonly basedir?: string;
+}
+
+/** The three inputs of a transition, as `transition()` takes them. */
+export type T8nInputFiles = Pick<T8nInput, "alloc" | "env" | "txs">;
+
+/** What `writeT8nOutput` wrote: the streams that got an object, and the files. */
+export interface T8nWritten {
+  readonly stdout: boolean;
+  readonly stderr: boolean;
+  readonly files: readonly string[];
+}
+
+/**
+ * Reads the inputs as geth's `evm t8n` does: each from its file, except those named `stdin`,
+ * which come from one JSON object on stdin, `{"alloc": …, "env": …, "txs": […]}` (or
+ * `"txsRlp": "0x…"` for signed transactions). A txs file whose name ends in `.rlp` holds a
+ * JSON string of the hex RLP list. Every fault is a TestnetError (INVALID_INPUT) naming it.
+ */
+export async function readT8nInput(
+  names: T8nInputNames,
+  readStdin: () => Promise<string>,
+): Promise<T8nInputFiles> {
+  let combined: Record<string, unknown> = {};
+  if (names.alloc === STDIN || names.env === STDIN || names.txs === STDIN) {
+    const parsed = parseJson(await readStdin(), STDIN);
+    if (!isObject(parsed)) {
+      throw invalid(`${STDIN}: expected one JSON object {"alloc", "env", "txs"}`, STDIN);
+    }
+    combined = parsed;
+  }
+  const alloc = names.alloc === STDIN ? (combined.alloc ?? {}) : await readJson(names.alloc);
+  if (!isObject(alloc)) throw invalid(`${where(names.alloc, "alloc")}: expected an object`);
+  const env = names.env === STDIN ? combined.env : await readJson(names.env);
+  if (env === undefined) throw invalid(`${STDIN}: the input object has no "env"`, STDIN);
+  if (!isObject(env)) throw invalid(`${where(names.env, "env")}: expected an object`);
+  return {
+    alloc: alloc as T8nInputFiles["alloc"],
+    env: env as T8nEnv,
+    txs: names.txs === STDIN ? stdinTxs(combined) : await fileTxs(names.txs),
+  };
+}
+
+function stdinTxs(combined: Record<string, unknown>): readonly T8nTxJson[] | string {
+  const rlp = combined.txsRlp;
+  if (rlp !== undefined && rlp !== "") {
+    if (typeof rlp !== "string") throw invalid(`${STDIN}.txsRlp: expected a hex string`, STDIN);
+    return rlp;
+  }
+  const txs = combined.txs ?? [];
+  if (!Array.isArray(txs)) throw invalid(`${STDIN}.txs: expected an array`, STDIN);
+  return txs as T8nTxJson[];
+}
+
+async function fileTxs(path: string): Promise<readonly T8nTxJson[] | string> {
+  const txs = await readJson(path);
+  if (path.endsWith(".rlp")) {
+    if (typeof txs !== "string") throw invalid(`${path}: expected a JSON string of hex RLP`);
+    return txs;
+  }
+  if (!Array.isArray(txs)) throw invalid(`${path}: expected a JSON array of transactions`);
+  return txs as T8nTxJson[];
+}
+
+/**
+ * Writes the outputs as geth's `evm t8n` does: each named file under `basedir` (JSON indented
+ * by one space), and the ones named `stdout` or `stderr` gathered into ONE object per stream,
+ * `{"alloc": …, "body": …, "result": …}` (keys in that order, indented by two spaces, one
+ * trailing newline).
+ */
+export async function writeT8nOutput(
+  output: T8nOutput,
+  names: T8nOutputNames,
+  streams: { readonly stdout: Writable; readonly stderr: Writable },
+): Promise<T8nWritten> {
+  const basedir = names.basedir ?? "";
+  if (basedir !== "") await mkdir(basedir, { recursive: true });
+  const toStdout: Record<string, unknown> = {};
+  const toStderr: Record<string, unknown> = {};
+  const files: string[] = [];
+  const parts: readonly [string, string | undefined, unknown][] = [
+    ["alloc", names.alloc, output.alloc],
+    ["body", names.body, output.body],
+    ["result", names.result, output.result],
+  ];
+  for (const [key, name, data] of parts) {
+    if (name === undefined || name === "") continue;
+    if (name === STDOUT) toStdout[key] = data;
+    else if (name === STDERR) toStderr[key] = data;
+    else {
+      const path = join(basedir, name);
+      try {
+        await writeFile(path, JSON.stringify(data, null, 1));
+      } catch (cause) {
+        throw invalid(`--output.${key} ${path}: ${(cause as Error).message}`, path);
+      }
+      files.push(path);
+    }
+  }
+  const stdout = Object.keys(toStdout).length > 0;
+  const stderr = Object.keys(toStderr).length > 0;
+  if (stdout) streams.stdout.write(`${JSON.stringify(toStdout, null, 2)}\n`);
+  if (stderr) streams.stderr.write(`${JSON.stringify(toStderr, null, 2)}\n`);
+  return { stdout, stderr, files };
+}
+
+interface Writable {
+  write(text: string): unknown;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    throw invalid(
+      `${path}: cannot read it (${(cause as NodeJS.ErrnoException).code ?? cause})`,
+      path,
+    );
+  }
+  return parseJson(text, path);
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch (cause) {
+    throw invalid(`${path}: not JSON (${(cause as Error).message})`, path);
+  }
+}
+
+function where(name: string, part: string): string {
+  return name === STDIN ? `${STDIN}.${part}` : name;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function invalid(message: string, file?: string): TestnetError {
+  return new TestnetError("INVALID_INPUT", message, file === undefined ? {} : { file });
+}
