@@ -19,6 +19,8 @@ export interface EntryRange {
   readonly end?: Uint8Array;
 }
 
+/** Placeholders loaded per store round by `entries()`. */
+const PREFETCH_ROUTES = 64;
 const SEEK_NONE = -1;
 const SEEK_LOAD = -2;
 
@@ -151,6 +153,7 @@ class EntryCursor {
   #firstSub: number;
   #done = false;
   readonly #subs = new Uint16Array(256);
+  readonly #probe = new Uint8Array(32);
 
   constructor(arena: () => Arena, range: EntryRange) {
     assertRangeKey("start", range.start);
@@ -173,6 +176,39 @@ class EntryCursor {
 
   get missDepth(): number {
     return this.#seeker.missDepth;
+  }
+
+  /**
+   * After `step()` asked for a load: routes to that placeholder and to up to `limit - 1` more
+   * after it in key order (skipping what is in memory), so one `load()` (one store round per
+   * level) brings in the next stretch of the walk instead of one subtree.
+   */
+  pendingRoutes(limit: number): Uint8Array[] {
+    const routes = [this.#seeker.route.slice()];
+    const probe = this.#probe;
+    let depth = this.#seeker.missDepth;
+    probe.set(this.#seeker.route);
+    for (let guard = 0; routes.length < limit && guard < limit * 4; guard++) {
+      // Skip the subtree at the placeholder's path: all ones below it, then one more.
+      for (let d = depth; d < 248; d++) probe[d >>> 3]! |= 0x80 >>> (d & 7);
+      if (!nextStem(probe)) break;
+      const end = this.#end;
+      if (end !== undefined && compareStem(probe, 0, end) > 0) break;
+      const found = this.#seeker.seek(probe);
+      if (found === SEEK_NONE) break;
+      if (found === SEEK_LOAD) {
+        routes.push(this.#seeker.route.slice());
+        depth = this.#seeker.missDepth;
+        probe.set(this.#seeker.route);
+        continue;
+      }
+      const { stems } = this.#arena();
+      probe.set(
+        stems.stemChunk(found).subarray(stems.stemOffset(found), stems.stemOffset(found) + 31),
+      );
+      depth = 248;
+    }
+    return routes;
   }
 
   /** The next stem's entries, [] when done, or undefined when a node must be loaded first. */
@@ -248,6 +284,11 @@ export async function* entries(
   range: EntryRange = {},
 ): AsyncGenerator<[Uint8Array, Uint8Array], void, undefined> {
   const cursor = new EntryCursor(arena, range);
+  // Under a memory bound, prefetch only a small part of it (a route can load a group and a stem).
+  const prefetch =
+    tree.maxNodes === Number.POSITIVE_INFINITY
+      ? PREFETCH_ROUTES
+      : Math.max(1, Math.min(PREFETCH_ROUTES, Math.floor(tree.maxNodes / 64)));
   let mayEvict = false;
   for (;;) {
     const batch = cursor.step();
@@ -256,7 +297,7 @@ export async function* entries(
         enforceBound(tree);
         mayEvict = false;
       }
-      await tree.load([cursor.route.slice()]);
+      await tree.load(cursor.pendingRoutes(prefetch));
       continue;
     }
     mayEvict = true;
