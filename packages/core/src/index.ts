@@ -28,6 +28,7 @@ export type { Account } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,
+  type CommitOptions,
   DEFAULT_GROUP_DEPTH,
   type DeletionMode,
   type PersistOptions,
@@ -36,5 +37,6 @@ export {
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
 export type { EntryRange } from "./tree/ordered-entries.js";
+export { SerialQueue } from "./tree/serial-queue.js";
 export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";
 export * from "./witness/index.js";

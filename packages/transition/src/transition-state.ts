@@ -14,6 +14,7 @@ import {
   type KVStore,
   openTree,
   ROOT_RECORD_KEY,
+  SerialQueue,
   type StorageSlot,
   storageSlotToBytes,
   unpackBasicData,
@@ -30,7 +31,6 @@ import { Converter } from "./converter.js";
 import { type BaseAccount, MptBase } from "./mpt-base.js";
 import { lookupPreimage } from "./preimage-lookup.js";
 import type { PreimageSource } from "./preimage-source.js";
-import { SerialQueue } from "./serial-queue.js";
 import { MARK_HAS_TOMBSTONES, MARK_WIPED, SideTables } from "./side-tables.js";
 import { assertLayout, DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
@@ -59,6 +59,8 @@ export interface OpenTransitionOptions {
   readonly deletionMode?: DeletionMode;
   /** Overlay memory bound (core's `maxNodes`): evict clean stored subtrees after each persist. */
   readonly maxNodes?: number;
+  /** Overlay memory bound in bytes (core's `maxBytes`). */
+  readonly maxBytes?: number;
   /** Store key of the overlay root record, which also carries the transition record. */
   readonly rootRecordKey?: Uint8Array;
   /** Overlay node key prefix. Default "vA". */
@@ -149,6 +151,7 @@ export class TransitionState {
       keyPrefix: options.keyPrefix,
       rootRecordKey,
       maxNodes: options.maxNodes,
+      maxBytes: options.maxBytes,
     };
     let overlay: BinaryTree;
     let baseRoot: Uint8Array;
@@ -533,26 +536,38 @@ export class TransitionState {
     return accountProgress(this.cursor, keccak256(address));
   }
 
-  #commitOperations(): { root: Uint8Array; operations: BatchOperation[] } {
-    const set = this.overlay.commit();
-    const extra = encodeTransitionRecord({
+  /** The transition record, carried in the overlay's root record (same atomic batch). */
+  #record(): Uint8Array {
+    return encodeTransitionRecord({
       baseRoot: this.baseRoot,
       deletionMode: this.deletionMode,
       cursor: this.cursor,
       counters: this.counters,
       markedAccounts: this.#side.markedAccounts,
     });
-    // The overlay's root record carries the transition state, in the same atomic batch.
-    const operations = this.overlay.nodeSetOperations(set, { extra });
+  }
+
+  /** Hands the commit over to the caller: the overlay is marked clean, the side tables dropped. */
+  #commitOperations(): { root: Uint8Array; operations: BatchOperation[] } {
+    const set = this.overlay.commit();
+    const operations = this.overlay.nodeSetOperations(set, { extra: this.#record() });
     operations.push(...this.#side.operations());
     this.#side.clearPending();
     return { root: set.root, operations };
   }
 
+  /**
+   * Two-phase, like the overlay's persist (which it is): the side tables go into the overlay's
+   * batch and are dropped only after it resolved; a rejected batch leaves overlay and side
+   * tables exactly as they were, so the next persist writes all of it. Nothing else can stage
+   * side-table writes meanwhile: every transition operation runs in this state's queue.
+   */
   async #persist(): Promise<Uint8Array> {
-    const { root, operations } = this.#commitOperations();
-    await this.store.batch(operations);
-    if (Number.isFinite(this.overlay.maxNodes)) this.overlay.evict();
+    const root = await this.overlay.persist({
+      extra: this.#record(),
+      operations: this.#side.operations(),
+    });
+    this.#side.clearPending();
     return root;
   }
 

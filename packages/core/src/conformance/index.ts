@@ -1,5 +1,14 @@
+export { ConformanceFailure } from "./conformance-assert.js";
+export { FaultyStore, type FaultyStoreOptions } from "./faulty-store.js";
 export {
-  ConformanceFailure,
+  type OverlapScenario,
+  randomScenarioOps,
+  runOverlapScenario,
+  type ScenarioOp,
+  scenarioKey,
+  scenarioValue,
+} from "./overlap-scenario.js";
+export {
   type ConformanceRunner,
   type StoreConformanceOptions,
   storeConformanceSuite,

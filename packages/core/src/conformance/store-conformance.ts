@@ -1,8 +1,11 @@
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { compareBytes } from "../store/bytes-order.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { openTree } from "../tree/open-tree.js";
+import { ConformanceFailure, equalValue, fail, hex } from "./conformance-assert.js";
+import { randomScenarioOps, runOverlapScenario, type ScenarioOp } from "./overlap-scenario.js";
+
+export { ConformanceFailure };
 
 /** The test-runner functions the suite needs (vitest, node:test, mocha and jest all fit). */
 export interface ConformanceRunner {
@@ -15,11 +18,6 @@ export interface StoreConformanceOptions {
   readonly name?: string;
   /** Whether the store implements `entries()` (ordered iteration). Default: detected. */
   readonly ordered?: boolean;
-}
-
-/** Thrown by the suite's own assertions (so it needs no assertion library). */
-export class ConformanceFailure extends Error {
-  override readonly name = "ConformanceFailure";
 }
 
 /**
@@ -317,6 +315,89 @@ export function storeConformanceSuite(
         }
       }),
     );
+
+    // ---- faults and overlap: the tree on this store never loses data ---------------------
+
+    it(
+      "fault: a batch rejected once leaves the tree dirty; the next persist writes everything",
+      withStore(async (store) => {
+        const entries = (from: number, to: number, v: number) =>
+          Array.from({ length: to - from }, (_, i) => [from + i, v] as const);
+        for (const groupDepth of [0, 5]) {
+          const prefix = b(0x60 + groupDepth);
+          const ops: ScenarioOp[] = [
+            { op: "putMany", entries: entries(0, 120, 7) },
+            { op: "persist", fail: true },
+            { op: "settle" },
+            { op: "persist" },
+            { op: "putMany", entries: entries(100, 160, 9) },
+            { op: "deleteMany", keys: [3, 4, 5, 130] },
+            { op: "persist", fail: true },
+            { op: "settle" },
+            { op: "getMany", keys: [1, 3, 110, 150] },
+            { op: "persist" },
+          ];
+          await runOverlapScenario(prefixed(store, prefix), {
+            groupDepth,
+            initialKeys: 0,
+            keySpace: 200,
+            ops,
+          });
+          await runOverlapScenario(prefixed(store, b(0x68 + groupDepth)), {
+            groupDepth,
+            deletionMode: "remove",
+            initialKeys: 150,
+            keySpace: 200,
+            ops,
+          });
+        }
+      }),
+    );
+
+    it(
+      "overlap: random latency and out-of-order completion give some serial order",
+      withStore(async (store) => {
+        for (const [n, groupDepth] of [0, 3, 5].entries()) {
+          await runOverlapScenario(prefixed(store, b(0x50 + n)), {
+            groupDepth,
+            deletionMode: n === 1 ? "remove" : "zero",
+            latencyMs: 2,
+            seed: 11 + n,
+            initialKeys: 200,
+            keySpace: 300,
+            ops: randomScenarioOps(100 + n, 30, 300, { failures: true }),
+          });
+        }
+        // A tree built in memory: synchronous puts land in the middle of persists in flight.
+        await runOverlapScenario(prefixed(store, b(0x58)), {
+          groupDepth: 5,
+          latencyMs: 2,
+          seed: 17,
+          initialKeys: 0,
+          keySpace: 300,
+          ops: randomScenarioOps(107, 40, 300, { failures: true, syncPuts: true }),
+        });
+      }),
+    );
+
+    it(
+      "overlap under a memory bound: eviction never frees what a call in flight uses",
+      withStore(async (store) => {
+        const bounds = [{ maxNodes: 40 }, { maxBytes: 24_000 }, { maxNodes: 25 }];
+        for (const [n, bound] of bounds.entries()) {
+          await runOverlapScenario(prefixed(store, b(0x40 + n)), {
+            groupDepth: [5, 3, 0][n]!,
+            deletionMode: n === 2 ? "remove" : "zero",
+            ...bound,
+            latencyMs: 1,
+            seed: 21 + n,
+            initialKeys: 400,
+            keySpace: 450,
+            ops: randomScenarioOps(200 + n, 30, 450, { failures: true, syncPuts: true }),
+          });
+        }
+      }),
+    );
   });
 }
 
@@ -328,30 +409,43 @@ function filled(n: number, byte: number): Uint8Array {
   return new Uint8Array(n).fill(byte);
 }
 
-/** Plain hex (no 0x) for failure messages and order comparisons. */
-const hex = bytesToHex;
-
-function fail(message: string): never {
-  throw new ConformanceFailure(message);
+/**
+ * The store seen under a key prefix (a fresh namespace per scenario, so several scenarios can
+ * share one store and each still checks the exact node content of its own part).
+ */
+function prefixed(store: KVStore, prefix: Uint8Array): KVStore {
+  const wrap = (key: Uint8Array) => {
+    const out = new Uint8Array(prefix.length + key.length);
+    out.set(prefix);
+    out.set(key, prefix.length);
+    return out;
+  };
+  const view: KVStore = {
+    get: (key) => store.get(wrap(key)),
+    getMany: (keys) => store.getMany(keys.map(wrap)),
+    batch: (operations) =>
+      store.batch(operations.map((op) => ({ ...op, key: wrap(op.key) }) as BatchOperation)),
+    close: () => Promise.resolve(),
+  };
+  if (store.entries !== undefined) {
+    const entries = store.entries.bind(store);
+    return {
+      ...view,
+      async *entries(range = {}) {
+        const gte = wrap(range.gte ?? new Uint8Array(0));
+        const lt = range.lt === undefined ? increment(prefix) : wrap(range.lt);
+        for await (const [key, value] of entries({ gte, lt })) {
+          yield [key.slice(prefix.length), value] as const;
+        }
+      },
+    };
+  }
+  return view;
 }
 
-function equalValue(
-  actual: Uint8Array | undefined,
-  expected: Uint8Array | undefined,
-  what: string,
-): void {
-  if (actual === undefined || expected === undefined) {
-    if (actual !== expected) {
-      fail(
-        `${what}: expected ${expected === undefined ? "undefined" : hex(expected)}, got ${actual === undefined ? "undefined" : hex(actual)}`,
-      );
-    }
-    return;
-  }
-  if (!(actual instanceof Uint8Array)) fail(`${what}: expected a Uint8Array, got ${typeof actual}`);
-  if (actual.length !== expected.length || compareBytes(actual, expected) !== 0) {
-    fail(
-      `${what}: expected ${hex(expected).slice(0, 80)} (${expected.length} bytes), got ${hex(actual).slice(0, 80)} (${actual.length} bytes)`,
-    );
-  }
+/** The smallest key greater than every key starting with `prefix` (prefix bytes < 0xff). */
+function increment(prefix: Uint8Array): Uint8Array {
+  const out = prefix.slice();
+  out[out.length - 1]!++;
+  return out;
 }

@@ -1,5 +1,5 @@
 import { HashedPool } from "./hashed-pool.js";
-import { InternalPool } from "./internal-pool.js";
+import { INTERNAL_NODE_BYTES, InternalPool } from "./internal-pool.js";
 import {
   EMPTY_REF,
   KIND_HASHED,
@@ -10,7 +10,7 @@ import {
   refKind,
 } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
-import { StemPool } from "./stem-pool.js";
+import { STEM_NODE_BYTES, StemPool } from "./stem-pool.js";
 
 /** A stored blob whose node moved or disappeared: its path is deleted unless rewritten. */
 export interface OrphanPath {
@@ -21,11 +21,26 @@ export interface OrphanPath {
 
 /** The node pools and the root: everything the tree is, as typed arrays. */
 export class Arena {
-  internals = new InternalPool();
-  stems = new StemPool();
-  hashed = new HashedPool();
+  internals: InternalPool;
+  stems: StemPool;
+  hashed: HashedPool;
   root: NodeRef = EMPTY_REF;
   orphans: OrphanPath[] = [];
+  /**
+   * Counts changes of the tree's content or shape (writes, splits, removals). A persist compares
+   * it before and after its store batch: a write made meanwhile means the snapshot it wrote is
+   * not the tree any more, so it must not mark the tree clean (see TreePersister).
+   */
+  mutations = 0;
+  /** Counts commits applied to the flags (each consumes the orphans it wrote deletes for). */
+  commits = 0;
+
+  /** `limits`: the largest index of each pool (tests lower them to reach exhaustion). */
+  constructor(limits: { internal?: number; stem?: number; hashed?: number } = {}) {
+    this.internals = new InternalPool(limits.internal);
+    this.stems = new StemPool(limits.stem);
+    this.hashed = new HashedPool(limits.hashed);
+  }
 
   /** Writes the 32-byte hash of `ref` (cached or stored; zero for empty) to out[offset]. */
   writeHash(ref: NodeRef, out: Uint8Array, offset: number): void {
@@ -76,6 +91,8 @@ export class Arena {
     this.hashed = source.hashed.twin();
     this.root = source.root;
     this.orphans = source.orphans.slice();
+    this.mutations = source.mutations;
+    this.commits = source.commits;
   }
 
   /** Live node counts per kind. */
@@ -86,5 +103,19 @@ export class Arena {
   /** Bytes held by every pool's typed arrays. */
   bytes(): number {
     return this.internals.bytes + this.stems.bytes + this.hashed.bytes;
+  }
+
+  /**
+   * Bytes the live nodes occupy (nodes, placeholders and value blocks): what a memory bound
+   * counts. Kept by the pools' counters, so it costs nothing to read; the typed arrays hold
+   * at most this plus the free slots, which later allocations reuse first.
+   */
+  liveBytes(): number {
+    return (
+      this.internals.live * INTERNAL_NODE_BYTES +
+      this.stems.live * STEM_NODE_BYTES +
+      this.hashed.live * 32 +
+      this.stems.values.liveSlots * 33
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { encodePathKey, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import { NODE_KEY_PREFIX } from "@bintrie/codec";
 import { createKeyDeriver, type KeyDeriver } from "../embedding/key-deriver.js";
 import {
   DEFAULT_KEY_SCHEME,
@@ -10,7 +10,7 @@ import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
-import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
+import { ROOT_RECORD_KEY } from "../store/root-record.js";
 import type { Witness } from "../witness/witness.js";
 import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account } from "./account.js";
@@ -18,14 +18,18 @@ import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
-import { Evictor } from "./evictor.js";
+import { Evictor, type MemoryLimits } from "./evictor.js";
 import { NodeLoader } from "./node-loader.js";
-import { EMPTY_REF, KIND_HASHED, refIndex, refKind } from "./node-ref.js";
 import type { NodeSet } from "./node-set.js";
 import { type EntryRange, entries, entriesSync } from "./ordered-entries.js";
+import { PathLoader } from "./path-loader.js";
+import { SerialQueue } from "./serial-queue.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
-import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, sharedPrefixBits, TreeWalker } from "./tree-walker.js";
+import { assertLimit, validateTreeOptions } from "./tree-options.js";
+import { TreePersister } from "./tree-persister.js";
+import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, TreeWalker } from "./tree-walker.js";
+import { applyWriteLog } from "./write-flusher.js";
 import { WriteLog } from "./write-log.js";
 
 /** geth's default group depth (`--bintrie.groupdepth`). */
@@ -52,11 +56,19 @@ export interface BinaryTreeOptions {
    */
   readonly deletionMode?: DeletionMode;
   /**
-   * Memory bound: after `persist()` and after loads, clean stored subtrees are turned back
-   * into hashed placeholders (reloaded on demand) until about this many internal + stem nodes
-   * stay in memory. Default: unbounded.
+   * Memory bound in nodes: at the end of `persist()`, `getMany()`, `putMany()` and
+   * `deleteMany()` (not `load()`, whose caller uses the nodes next), clean stored group subtrees are turned back into hashed placeholders
+   * (reloaded on demand), least recently used first, until at most this many internal + stem
+   * nodes stay in memory. A positive integer; default unbounded.
    */
   readonly maxNodes?: number;
+  /**
+   * Memory bound in bytes of the arena's live nodes, placeholders and value heap (see
+   * `stats().liveBytes`), enforced like `maxNodes`. Freed slots are reused before the pools
+   * grow, so the arena's typed arrays stay near this size plus one call's working set.
+   * A positive integer; default unbounded.
+   */
+  readonly maxBytes?: number;
 }
 
 export type DeletionMode = "zero" | "remove";
@@ -69,6 +81,12 @@ export interface PersistOptions {
   readonly extra?: Uint8Array;
   /** More operations for the same atomic batch. */
   readonly operations?: readonly BatchOperation[];
+}
+
+/** Options of `commit()`. */
+export interface CommitOptions {
+  /** Must equal the tree's group depth (a node set of another layout would not match the flags). */
+  readonly groupDepth?: number;
 }
 
 /** A key/value entry of a batch write. */
@@ -90,8 +108,16 @@ export function arenaOf(tree: BinaryTree): Arena {
  * Writes mark their path stale; `hash()` rehashes only stale nodes, level by level in batches;
  * `commit()` serializes only nodes whose stored blob is stale. Synchronous methods work on
  * nodes in memory and throw TreeError('MISSING_NODE') when they reach a node still in the
- * store; the async batch methods (`getMany`, `putMany`, `load`) load what they need first, one
- * store round per tree level.
+ * store; the async methods (`getMany`, `putMany`, `deleteMany`, `load`, `persist`, `openRoot`)
+ * load what they need first, one store round per tree level.
+ *
+ * Async methods run one at a time, in call order (a per-tree serial queue): overlapping calls
+ * have the outcome of running them one after another, whatever the store's latency or the
+ * order its requests complete in. A queue is the one mechanism that makes every interleaving
+ * serial at once — loads keep arena slots across awaits, persists must land in order — where
+ * generations or pinning would each cover one hazard. Synchronous methods act at once, also
+ * while an async call is suspended; a write made during a persist lands in that persist's
+ * successor (see TreePersister), never lost.
  */
 export class BinaryTree {
   readonly scheme: KeyScheme;
@@ -102,15 +128,18 @@ export class BinaryTree {
   readonly rootRecordKey: Uint8Array;
   readonly deletionMode: DeletionMode;
   readonly maxNodes: number;
+  readonly maxBytes: number;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
   readonly #collector: CommitCollector;
-  readonly #loader: NodeLoader;
+  readonly #paths: PathLoader;
+  readonly #persister: TreePersister;
   readonly #evictor: Evictor;
   readonly #walker: TreeWalker;
   readonly #writes = new WriteLog();
   #journal: CheckpointJournal | undefined;
   #recorder: WitnessRecorder | undefined;
+  readonly #queue = new SerialQueue();
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
 
@@ -122,6 +151,7 @@ export class BinaryTree {
   }
 
   constructor(options: BinaryTreeOptions = {}) {
+    validateTreeOptions(options, "BinaryTree");
     this.scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
     const hashName = hashFunctionOfScheme(this.scheme);
     this.hasher = options.hasher ?? getHasher(hashName);
@@ -131,31 +161,22 @@ export class BinaryTree {
         `hasher '${this.hasher.name}' does not match key scheme '${this.scheme}'`,
       );
     }
-    const groupDepth = options.groupDepth ?? DEFAULT_GROUP_DEPTH;
-    assertGroupDepth(groupDepth);
-    this.groupDepth = groupDepth;
+    this.groupDepth = options.groupDepth ?? DEFAULT_GROUP_DEPTH;
     this.store = options.store;
     this.keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
     this.rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
     this.deletionMode = options.deletionMode ?? "zero";
     this.maxNodes = options.maxNodes ?? Number.POSITIVE_INFINITY;
-    if (!(this.maxNodes >= 1)) {
-      throw new TreeError(
-        "INVALID_OPTION",
-        `maxNodes must be a positive number, got ${options.maxNodes}`,
-      );
-    }
-    if (this.deletionMode !== "zero" && this.deletionMode !== "remove") {
-      throw new TreeError(
-        "INVALID_OPTION",
-        `deletionMode must be 'zero' or 'remove', got ${String(this.deletionMode)}`,
-      );
-    }
-    this.#staleHasher = new StaleHasher(this.#arena, this.hasher);
-    this.#collector = new CommitCollector(this.#arena);
-    this.#loader = new NodeLoader(this.#arena, this.#staleHasher, groupDepth);
-    this.#evictor = new Evictor(this.#arena);
-    this.#walker = new TreeWalker(this.#arena);
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const arena = this.#arena;
+    this.#staleHasher = new StaleHasher(arena, this.hasher);
+    this.#collector = new CommitCollector(arena);
+    this.#walker = new TreeWalker(arena);
+    this.#walker.touching = this.#bounded;
+    const loader = new NodeLoader(arena, this.#staleHasher, this.groupDepth);
+    this.#paths = new PathLoader(arena, this.#walker, loader, this.keyPrefix);
+    this.#persister = new TreePersister(arena, this.#collector, this);
+    this.#evictor = new Evictor(arena);
   }
 
   // ---- reads ----------------------------------------------------------------------------
@@ -242,30 +263,6 @@ export class BinaryTree {
     if (this.#walker.removeKey(key) === LOOKUP_UNRESOLVED) throw this.#walker.missingError(key);
   }
 
-  /** Deletes many keys, loading what the deletions (and collapses) need from the store first. */
-  async deleteMany(keys: readonly Uint8Array[]): Promise<void> {
-    for (const key of keys) assertKey(key);
-    if (this.deletionMode === "zero") {
-      await this.putMany(keys.map((key) => ({ key, value: ZERO_VALUE })));
-      return;
-    }
-    await this.load(keys);
-    for (const key of keys) {
-      while (this.#walker.removeKey(key) === LOOKUP_UNRESOLVED) {
-        // A node the removal touches (the path, or a sibling a collapse pulls up) is still in the
-        // store: load it through a key that routes to it, then retry.
-        const route = key.slice();
-        const depth = this.#walker.missDepth - 1;
-        if (depth >= 0) {
-          const mask = 0x80 >>> (depth & 7);
-          route[depth >>> 3] =
-            this.#walker.missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
-        }
-        await this.load([route]);
-      }
-    }
-  }
-
   // ---- accounts (EIP-7864 layout, go-ethereum semantics) --------------------------------
 
   /** The key deriver of this tree's scheme (reuses one preimage buffer). */
@@ -332,192 +329,132 @@ export class BinaryTree {
 
   /**
    * Serializes every node whose stored blob is stale (post-order, children first) and marks the
-   * tree clean. A second commit without changes returns no writes.
+   * tree clean at once: the caller takes over making the node set durable. A second commit
+   * without changes returns no writes. Use `persist()` to write to the tree's store, which marks
+   * the tree clean only once the store batch has landed.
    */
-  commit(options: { groupDepth?: number } = {}): NodeSet {
-    this.#flushWrites();
-    const groupDepth = options.groupDepth ?? this.groupDepth;
-    // The store holds one grouping: blobs of another depth would not load back into this tree.
-    if (groupDepth !== this.groupDepth) {
+  commit(options: CommitOptions = {}): NodeSet {
+    validateTreeOptions(options, "commit", ["groupDepth"]);
+    if (options.groupDepth !== undefined && options.groupDepth !== this.groupDepth) {
       throw new TreeError(
         "INVALID_OPTION",
-        `commit: groupDepth ${String(groupDepth)} differs from the tree's groupDepth ${this.groupDepth}; a tree commits at its own depth`,
+        `commit: groupDepth ${options.groupDepth} differs from the tree's group depth ${this.groupDepth} (a tree commits in its own layout)`,
       );
     }
     const root = this.hash();
-    return this.#collector.collect(groupDepth, root);
+    const { set, marks } = this.#collector.collect(this.groupDepth, root);
+    marks.apply(this.#arena);
+    return set;
   }
 
   /**
    * Commits and writes the node set, its deletions and the root record to the store in one
-   * atomic batch. `extra` is kept in the root record (e.g. a conversion cursor); `operations`
-   * are added to the same batch (side tables an upper layer keeps in step with the tree).
-   * Returns the root.
+   * atomic batch; returns the root. `extra` is kept in the root record (e.g. a conversion
+   * cursor); `operations` are added to the same batch (side tables an upper layer keeps in step
+   * with the tree). Two-phase: the tree is marked clean only after the batch resolved, so after
+   * a rejection it is as dirty as before and the next persist writes everything. Refuses
+   * (StoreError 'ROOT_RECORD_MISMATCH') a store whose root record has another layout.
    */
   async persist(options: PersistOptions = {}): Promise<Uint8Array> {
-    const store = this.#requireStore("persist");
-    this.#refuseInCheckpoint("persist");
-    const set = this.commit();
-    const ops = this.nodeSetOperations(set, options);
-    if (options.operations !== undefined) ops.push(...options.operations);
-    await store.batch(ops);
-    this.#enforceMemoryBound();
-    return set.root;
+    validateTreeOptions(options, "persist", ["extra", "operations"]);
+    const extra = options.extra?.slice();
+    const more = options.operations === undefined ? undefined : [...options.operations];
+    return this.#serial(async () => {
+      const store = this.#requireStore("persist");
+      this.#refuseInCheckpoint("persist");
+      const snapshot = this.#persister.snapshot(this.hash());
+      await this.#persister.write(store, snapshot, extra, more);
+      this.#persister.settle(snapshot);
+      this.#enforceMemoryBound();
+      return snapshot.set.root;
+    });
   }
 
   /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
   nodeSetOperations(set: NodeSet, options: { extra?: Uint8Array } = {}): BatchOperation[] {
-    const ops: BatchOperation[] = [];
-    for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, this.keyPrefix) });
-    for (const w of set.writes) {
-      ops.push({ type: "put", key: nodeDbKey(w.path, this.keyPrefix), value: w.blob });
-    }
-    const record = {
-      root: set.root,
-      groupDepth: set.groupDepth,
-      scheme: this.scheme,
-      extra: options.extra,
-    };
-    ops.push({ type: "put", key: this.rootRecordKey, value: encodeRootRecord(record) });
-    return ops;
+    return this.#persister.operations(set, options.extra);
   }
 
   // ---- async batch operations -----------------------------------------------------------
 
   /** Loads from the store every node on the paths of these keys or stems. */
   async load(keysOrStems: readonly Uint8Array[]): Promise<void> {
-    this.#flushWrites();
-    for (const k of keysOrStems) {
+    const keys = keysOrStems.map((k) => {
       if (!(k instanceof Uint8Array) || (k.length !== 31 && k.length !== 32)) {
         throw new TreeError(
           "INVALID_KEY",
           `load: expected 31- or 32-byte keys, got ${describeInput(k)}`,
         );
       }
-    }
-    let pending: readonly Uint8Array[] = keysOrStems;
-    // No eviction here: callers load in order to use the nodes next.
-    while (pending.length > 0) pending = await this.#loadRound(pending);
+      return k.slice();
+    });
+    // No eviction here: callers load in order to use the nodes next (`prove`, sync reads).
+    return this.#serial(() => this.#load(keys));
   }
 
   /** Values for many keys, loading missing nodes with one store round per tree level. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
-    this.#flushWrites();
-    for (const key of keys) assertKey(key);
-    const out: (Uint8Array | undefined)[] = new Array(keys.length);
-    let pending: Uint8Array[] = [];
-    let indexes: number[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
-        pending.push(key);
-        indexes.push(i);
-      } else {
-        out[i] = this.get(key);
-      }
-    }
-    // Read each key as soon as its path is loaded, so a memory bound cannot evict it first.
-    while (pending.length > 0) {
-      await this.#loadRound(pending);
-      const nextKeys: Uint8Array[] = [];
-      const nextIndexes: number[] = [];
-      for (let k = 0; k < pending.length; k++) {
-        const key = pending[k]!;
-        if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
-          nextKeys.push(key);
-          nextIndexes.push(indexes[k]!);
-        } else {
-          out[indexes[k]!] = this.get(key);
-        }
-      }
-      pending = nextKeys;
-      indexes = nextIndexes;
-    }
-    this.#enforceMemoryBound();
-    return out;
-  }
-
-  /** Evicts clean stored subtrees now, down to about `maxNodes` nodes; returns nodes released. */
-  evict(maxNodes: number = this.maxNodes): number {
-    this.#flushWrites();
-    return this.#evictor.evict(maxNodes, this.groupDepth);
-  }
-
-  #enforceMemoryBound(): void {
-    if (this.maxNodes !== Number.POSITIVE_INFINITY)
-      this.#evictor.evict(this.maxNodes, this.groupDepth);
+    const copies = copyKeys(keys);
+    return this.#serial(async () => {
+      this.#flushWrites();
+      const read = (key: Uint8Array) => this.get(key);
+      const out = await this.#paths.getMany(this.#storeOf("load"), copies, read);
+      this.#enforceMemoryBound();
+      return out;
+    });
   }
 
   /** Writes many entries, loading the nodes on their paths first. */
   async putMany(entries: Iterable<TreeEntry>): Promise<void> {
-    const list = Array.isArray(entries) ? (entries as TreeEntry[]) : [...entries];
-    for (const { key, value } of list) {
-      assertKey(key);
-      assertValue(value, key);
-    }
-    await this.load(list.map((e) => e.key));
-    for (const { key, value } of list) this.put(key, value);
+    const list = copyEntries(entries);
+    return this.#serial(async () => {
+      await this.#load(list.map((e) => e.key));
+      for (const { key, value } of list) this.put(key, value);
+      this.#enforceMemoryBound();
+    });
   }
 
-  /** One store round: finds the unresolved nodes blocking these keys and loads them. */
-  async #loadRound(keys: readonly Uint8Array[]): Promise<Uint8Array[]> {
-    const requests = new Map<
-      number,
-      { parent: number; side: number; depth: number; key: Uint8Array }
-    >();
-    const blocked: Uint8Array[] = [];
-    for (const key of keys) {
-      if (this.#walker.lookup(key) !== LOOKUP_UNRESOLVED) continue;
-      blocked.push(key);
-      const slot = this.#walker.missParent * 2 + this.#walker.missSide;
-      if (!requests.has(slot)) {
-        requests.set(slot, {
-          parent: this.#walker.missParent,
-          side: this.#walker.missSide,
-          depth: this.#walker.missDepth,
-          key,
-        });
+  /** Deletes many keys, loading what the deletions (and collapses) need from the store first. */
+  async deleteMany(keys: readonly Uint8Array[]): Promise<void> {
+    const copies = copyKeys(keys);
+    return this.#serial(async () => {
+      if (this.deletionMode === "zero") {
+        await this.#load(copies);
+        for (const key of copies) this.put(key, ZERO_VALUE);
+      } else {
+        this.#flushWrites();
+        await this.#paths.removeMany(this.#storeOf("load"), copies);
       }
-    }
-    if (requests.size === 0) return [];
-    const store = this.#requireStore("load");
-    const list = [...requests.values()];
-    const blobs = await store.getMany(
-      list.map((r) => nodeDbKey(encodePathKey(r.key, r.depth), this.keyPrefix)),
-    );
-    const { internals, hashed } = this.#arena;
-    for (let i = 0; i < list.length; i++) {
-      const r = list[i]!;
-      const child = internals.getChild(r.parent, r.side);
-      if (refKind(child) !== KIND_HASHED) continue;
-      const h = refIndex(child);
-      const ref = this.#loader.load(
-        blobs[i],
-        r.depth,
-        r.key,
-        hashed.hashChunk(h),
-        hashed.hashOffset(h),
-      );
-      internals.setChild(r.parent, r.side, ref);
-      hashed.release(h);
-    }
-    return blocked;
+      this.#enforceMemoryBound();
+    });
+  }
+
+  /**
+   * Evicts clean stored subtrees now, least recently used first, down to `maxNodes` nodes
+   * (default: the tree's bounds); returns the nodes released. While an async call is in flight
+   * it evicts nothing (that call may hold slots across an await) and returns 0: the bound is
+   * enforced again when the call ends.
+   */
+  evict(maxNodes?: number): number {
+    if (maxNodes !== undefined) assertLimit(maxNodes, "evict: maxNodes");
+    if (!this.#queue.idle) return 0;
+    this.#flushWrites();
+    const limits: MemoryLimits =
+      maxNodes === undefined
+        ? { maxNodes: this.maxNodes, maxBytes: this.maxBytes }
+        : { maxNodes, maxBytes: Number.POSITIVE_INFINITY };
+    return this.#evictor.evict(limits, this.groupDepth);
   }
 
   // ---- opening ---------------------------------------------------------------------------
 
   /** Replaces the (empty) tree with the stored tree whose root hash is `root`. */
   async openRoot(root: Uint8Array): Promise<void> {
-    this.#flushWrites();
-    const store = this.#requireStore("openRoot");
-    if (root.length !== 32) {
-      throw new TreeError("INVALID_OPTION", `root must be 32 bytes, got ${root.length}`);
-    }
-    if (this.#arena.root !== EMPTY_REF) {
-      throw new TreeError("INVALID_OPTION", "openRoot: the tree already has nodes");
-    }
-    const blob = await store.get(nodeDbKey(new Uint8Array(0), this.keyPrefix));
-    this.#arena.root = this.#loader.load(blob, 0, new Uint8Array(32), root, 0);
+    const copy = root instanceof Uint8Array ? root.slice() : root;
+    return this.#serial(async () => {
+      this.#flushWrites();
+      await this.#paths.openRoot(this.#requireStore("openRoot"), copy);
+    });
   }
 
   // ---- checkpoints and copies (see checkpoint-journal.ts) --------------------------------
@@ -528,6 +465,7 @@ export class BinaryTree {
    * be reverted. Cost: O(nodes changed), nothing per node of the tree.
    */
   checkpoint(): void {
+    this.#refuseWhileBusy("checkpoint");
     this.#flushWrites();
     this.#journal ??= new CheckpointJournal(this.#arena);
     this.#journal.open();
@@ -535,6 +473,7 @@ export class BinaryTree {
 
   /** Undoes every write, delete, load and structural change since the matching checkpoint(). */
   revertCheckpoint(): void {
+    this.#refuseWhileBusy("revertCheckpoint");
     this.#flushWrites();
     if (this.#journal === undefined) this.#noCheckpoint("revertCheckpoint");
     this.#journal.revert();
@@ -542,6 +481,7 @@ export class BinaryTree {
 
   /** Keeps the changes since the matching checkpoint(), as part of the enclosing one. */
   commitCheckpoint(): void {
+    this.#refuseWhileBusy("commitCheckpoint");
     this.#flushWrites();
     if (this.#journal === undefined) this.#noCheckpoint("commitCheckpoint");
     this.#journal.commit();
@@ -568,12 +508,23 @@ export class BinaryTree {
       rootRecordKey: this.rootRecordKey,
       deletionMode: this.deletionMode,
       maxNodes: this.maxNodes,
+      maxBytes: this.maxBytes,
     });
     twin.#arena.adoptTwinOf(this.#arena);
     if (this.#journal !== undefined && this.#journal.depth > 0) {
       this.#journal.applyDeferredTo(twin.#arena);
     }
     return twin;
+  }
+
+  /** Checkpoint levels must not cut through an async call (it may hold slots across an await). */
+  #refuseWhileBusy(operation: string): void {
+    if (!this.#queue.idle) {
+      throw new TreeError(
+        "BUSY",
+        `${operation}: an async call (load, getMany, putMany, deleteMany, persist, openRoot) is still running; await it first`,
+      );
+    }
   }
 
   #refuseInCheckpoint(operation: string): void {
@@ -645,44 +596,52 @@ export class BinaryTree {
 
   // ---- statistics -----------------------------------------------------------------------
 
-  /** Live nodes per kind and the bytes the arena's typed arrays hold. */
-  stats(): { internal: number; stem: number; hashed: number; arenaBytes: number } {
+  /**
+   * Live nodes per kind, the bytes the arena's typed arrays hold (`arenaBytes`) and the bytes
+   * its live nodes, placeholders and values occupy (`liveBytes`, what `maxBytes` bounds).
+   */
+  stats(): {
+    internal: number;
+    stem: number;
+    hashed: number;
+    arenaBytes: number;
+    liveBytes: number;
+  } {
     this.#flushWrites();
-    return { ...this.#arena.counts(), arenaBytes: this.#arena.bytes() };
+    const arena = this.#arena;
+    return { ...arena.counts(), arenaBytes: arena.bytes(), liveBytes: arena.liveBytes() };
   }
 
   // ---- internals ------------------------------------------------------------------------
 
+  get #bounded(): boolean {
+    return this.maxNodes !== Number.POSITIVE_INFINITY || this.maxBytes !== Number.POSITIVE_INFINITY;
+  }
+
   /**
-   * Applies the pending single-key writes in key order: consecutive writes then share most of
-   * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
-   * the later hashing walk the pools nearly sequentially. Equal keys keep their call order.
+   * Runs an async operation in the tree's serial queue (see the class comment). The public
+   * async methods check and copy their arguments before queueing, at call time.
    */
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    return this.#queue.run(operation);
+  }
+
+  async #load(keys: readonly Uint8Array[]): Promise<void> {
+    this.#flushWrites();
+    await this.#paths.load(this.#storeOf("load"), keys);
+  }
+
+  /** Inside the queue, at the end of an operation: nothing holds arena slots across an await. */
+  #enforceMemoryBound(): void {
+    if (!this.#bounded) return;
+    // Pending writes go into the tree first: eviction turns nodes into placeholders, which a
+    // write still in the log could not be applied through afterwards.
+    this.#flushWrites();
+    this.#evictor.evict({ maxNodes: this.maxNodes, maxBytes: this.maxBytes }, this.groupDepth);
+  }
+
   #flushWrites(): void {
-    const log = this.#writes;
-    if (log.count === 0) return;
-    const order = log.sortedOrder();
-    const bytes = log.bytes;
-    const n = log.count;
-    log.clear();
-    let previous = -1;
-    for (let i = 0; i < n; i++) {
-      const at = order[i]! << 6;
-      // Sorted neighbours share a prefix: resume the descent below the shared part of the
-      // previous write's path instead of starting at the root.
-      let keep = 0;
-      if (previous >= 0) {
-        const shared = sharedPrefixBits(bytes, previous, at);
-        const path = this.#walker.path;
-        const internals = this.#arena.internals;
-        keep = path.length;
-        while (keep > 0 && internals.getDepth(path.data[keep - 1]!) >= shared) keep--;
-      }
-      const index = this.#walker.stemForWrite(bytes, at, keep);
-      const changed = this.#arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
-      this.#walker.finishWrite(index, changed);
-      previous = at;
-    }
+    applyWriteLog(this.#writes, this.#walker, this.#arena);
   }
 
   #stemSlots(index: number): (Uint8Array | undefined)[] {
@@ -696,6 +655,11 @@ export class BinaryTree {
     return slots;
   }
 
+  /** The store, looked up only when a load actually needs it (a tree in memory needs none). */
+  #storeOf(operation: string): () => KVStore {
+    return () => this.#requireStore(operation);
+  }
+
   #requireStore(operation: string): KVStore {
     if (this.store === undefined) {
       throw new TreeError("NO_STORE", `${operation}: this tree has no store (pass options.store)`);
@@ -704,10 +668,24 @@ export class BinaryTree {
   }
 }
 
-function assertGroupDepth(groupDepth: number): void {
-  if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
-    throw new TreeError("INVALID_OPTION", `group depth must be an integer 0..8, got ${groupDepth}`);
+/** Copies of the keys, checked now: the call works on what was passed at call time. */
+function copyKeys(keys: readonly Uint8Array[]): Uint8Array[] {
+  const out: Uint8Array[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    assertKey(keys[i]!);
+    out[i] = keys[i]!.slice();
   }
+  return out;
+}
+
+function copyEntries(entries: Iterable<TreeEntry>): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  for (const { key, value } of entries) {
+    assertKey(key);
+    assertValue(value, key);
+    out.push({ key: key.slice(), value: value.slice() });
+  }
+  return out;
 }
 
 function assertKey(key: Uint8Array): void {

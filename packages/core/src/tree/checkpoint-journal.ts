@@ -22,7 +22,6 @@ interface Level {
   readonly deferred: readonly number[];
   readonly root: NodeRef;
   readonly orphans: OrphanPath[];
-  readonly orphanCount: number;
 }
 
 /** Pool ids for the alloc and deferred-release logs. */
@@ -109,8 +108,8 @@ export class CheckpointJournal {
       allocs: this.#allocs.map((log) => log.length),
       deferred: this.#deferred.map((log) => log.length),
       root: arena.root,
-      orphans: arena.orphans,
-      orphanCount: arena.orphans.length,
+      // By value: commits consume orphans in place (O(orphans), and orphans wait for one commit).
+      orphans: arena.orphans.slice(),
     });
   }
 
@@ -144,9 +143,10 @@ export class CheckpointJournal {
     heapAllocs.length = level.allocs[HEAP]!;
     // Frees since the level opened never happened: those nodes are live again.
     for (let k = 0; k < this.#deferred.length; k++) this.#deferred[k]!.length = level.deferred[k]!;
+    // Content changed: an in-flight persist must not take its snapshot for the tree.
+    this.#arena.mutations++;
     this.#arena.root = level.root;
     this.#arena.orphans = level.orphans;
-    level.orphans.length = level.orphanCount;
     this.#closeLevel();
   }
 

@@ -7,9 +7,9 @@ import {
 } from "@bintrie/codec";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import type { Arena } from "./arena.js";
+import { CommitMarks } from "./commit-marks.js";
 import {
   FLAG_BLOB_STALE,
-  FLAG_PERSISTED,
   KIND_EMPTY,
   KIND_HASHED,
   KIND_INTERNAL,
@@ -47,12 +47,14 @@ class GroupScratch {
  * Serializes every blob-stale node into a node set, post-order and left first (go-ethereum's
  * order): stems at their natural path, internal nodes as flat 65-byte blobs (group depth 0) or
  * as one group blob per group root (depth % g == 0). Clean subtrees are skipped whole. Hashes
- * must be up to date.
+ * must be up to date. Collection changes nothing: the flag changes that make the tree clean are
+ * recorded in CommitMarks, applied once the node set is durable (or at once by `commit()`).
  */
 export class CommitCollector {
   readonly #arena: Arena;
   #groupDepth = 0;
   #writes: NodeWrite[] = [];
+  #marks = new CommitMarks();
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
 
@@ -60,13 +62,15 @@ export class CommitCollector {
     this.#arena = arena;
   }
 
-  collect(groupDepth: number, rootHash: Uint8Array): NodeSet {
+  collect(groupDepth: number, rootHash: Uint8Array): { set: NodeSet; marks: CommitMarks } {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
       throw new TreeError(
         "INVALID_OPTION",
         `commit: group depth must be an integer 0..8, got ${groupDepth}`,
       );
     }
+    const marks = new CommitMarks();
+    this.#marks = marks;
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;
     this.#groupDepth = groupDepth;
@@ -75,7 +79,9 @@ export class CommitCollector {
     this.#collectNode(this.#arena.root, 0, this.#path);
     const writes = this.#writes;
     this.#writes = [];
-    return { root: rootHash, groupDepth, writes, deletes: this.#orphanDeletes(writes) };
+    const deletes = this.#orphanDeletes(writes);
+    marks.orphans = this.#arena.orphans.length;
+    return { set: { root: rootHash, groupDepth, writes, deletes }, marks };
   }
 
   #collectNode(ref: NodeRef, depth: number, path: Uint8Array): void {
@@ -85,7 +91,7 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+      this.#marks.stems.push(index);
       return;
     }
     if (kind !== KIND_INTERNAL) return;
@@ -107,7 +113,7 @@ export class CommitCollector {
         this.#internalHash(index),
         encodeInternalBlob(left, right),
       );
-      internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+      this.#marks.stored.push(index);
       return;
     }
     const level = Math.floor(depth / g);
@@ -119,7 +125,7 @@ export class CommitCollector {
     scratch.count = 0;
     scratch.walkPath.set(path);
     this.#gatherGroup(scratch, ref, depth, scratch.walkPath, g, 0);
-    internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+    this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.count;
     for (let k = 0; k < n; k++) {
@@ -150,7 +156,7 @@ export class CommitCollector {
       const { internals } = this.#arena;
       const index = refIndex(ref);
       // Inner nodes of a group have no blob of their own: the group blob covers them.
-      internals.clearFlags(index, FLAG_BLOB_STALE | FLAG_PERSISTED);
+      if (remaining < g) this.#marks.inner.push(index);
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
       setBit(path, depth, 0);
@@ -231,7 +237,6 @@ export class CommitCollector {
       seen.add(key);
       deletes.push(path);
     }
-    arena.orphans = [];
     return deletes;
   }
 }

@@ -1,6 +1,9 @@
 import type { Arena } from "./arena.js";
+import { NO_PARENT } from "./internal-pool.js";
 import {
+  FLAG_FREE,
   FLAG_PERSISTED,
+  FLAG_REFERENCED,
   FLAGS_STALE,
   KIND_HASHED,
   KIND_INTERNAL,
@@ -11,90 +14,103 @@ import {
   refKind,
 } from "./node-ref.js";
 
-const MAX_TREE_DEPTH = 248;
+/** A memory bound: either limit may be infinite. */
+export interface MemoryLimits {
+  /** Internal + stem nodes. */
+  readonly maxNodes: number;
+  /** Arena bytes of live nodes, placeholders and value blocks (Arena.liveBytes). */
+  readonly maxBytes: number;
+}
+
+/** Eviction stops this far under a limit (1/32), so the next few loads do not evict again. */
+const SLACK_SHIFT = 5;
 
 /**
- * Keeps a tree within a node budget by turning clean, stored subtrees back into hashed
- * placeholders (they reload on demand). It keeps the top of the tree, which every path
- * shares, and drops everything below the deepest cut depth that fits the budget. Cuts happen
- * only where a blob is stored: at group roots (depth % g == 0; any depth for g = 0) and stems.
+ * Keeps a tree within a memory bound by turning clean, stored group subtrees back into hashed
+ * placeholders (they reload on demand), least recently used first, with the clock algorithm:
+ * lookups of a bounded tree and loads set FLAG_REFERENCED on the internal nodes they pass; the
+ * hand sweeps the internal pool's slots, gives a referenced group root a second chance (clears
+ * the bit) and evicts an unreferenced one. Why a clock: it needs one flag bit and the parent
+ * slot each node already keeps, no list to relink on every read, and no walk of the tree — the
+ * hand resumes where it stopped, so the cost is proportional to what is evicted. Only group
+ * roots (depth % g == 0; any depth for g = 0) below the root are cut, since only there is a
+ * blob stored; a clean node has only clean descendants (every write marks its whole path).
  */
 export class Evictor {
   readonly #arena: Arena;
   readonly #hashScratch = new Uint8Array(32);
+  #hand = 0;
+  /** (commits, live internals) after a sweep that found nothing: nothing new to evict since. */
+  #fruitlessCommits = -1;
+  #fruitlessLive = -1;
 
   constructor(arena: Arena) {
     this.#arena = arena;
   }
 
-  /** Evicts until at most about `maxNodes` internal+stem nodes stay; returns nodes released. */
-  evict(maxNodes: number, groupDepth: number): number {
-    const { internals, stems } = this.#arena;
-    const live = internals.live + stems.live;
-    if (live <= maxNodes) return 0;
-    const histogram = new Float64Array(MAX_TREE_DEPTH + 2);
-    this.#countDepths(this.#arena.root, histogram);
-    // Deepest cut whose kept part (nodes above the cut) fits the budget.
-    let cut = 1;
-    let kept = histogram[0]!;
-    for (let depth = 1; depth <= MAX_TREE_DEPTH; depth++) {
-      if (kept > maxNodes) break;
-      if (groupDepth === 0 || depth % groupDepth === 0) cut = depth;
-      kept += histogram[depth]!;
-    }
-    if (kept <= maxNodes) return 0;
-    return this.#cutBelow(this.#arena.root, -1, 0, cut, groupDepth);
-  }
-
-  #countDepths(ref: NodeRef, histogram: Float64Array): void {
-    const { internals, stems } = this.#arena;
-    const kind = refKind(ref);
-    const index = refIndex(ref);
-    if (kind === KIND_STEM) {
-      histogram[stems.getDepth(index)]!++;
-    } else if (kind === KIND_INTERNAL) {
-      histogram[internals.getDepth(index)]!++;
-      this.#countDepths(internals.getLeft(index), histogram);
-      this.#countDepths(internals.getRight(index), histogram);
-    }
-  }
-
-  /** Walks internal node `index` (child `side` of `parent`) and evicts evictable nodes at the cut. */
-  #cutBelow(ref: NodeRef, parent: number, side: number, cut: number, groupDepth: number): number {
-    const { internals, stems } = this.#arena;
-    const kind = refKind(ref);
-    const index = refIndex(ref);
-    if (kind === KIND_STEM) {
-      if (parent < 0 || stems.getDepth(index) < cut) return 0;
-      if ((stems.getFlags(index) & (FLAGS_STALE | FLAG_PERSISTED)) !== FLAG_PERSISTED) return 0;
-      this.#replace(parent, side, ref);
-      return 1;
-    }
-    if (kind !== KIND_INTERNAL) return 0;
-    const depth = internals.getDepth(index);
-    const boundary = groupDepth === 0 || depth % groupDepth === 0;
-    if (parent >= 0 && depth >= cut && boundary) {
-      if ((internals.getFlags(index) & (FLAGS_STALE | FLAG_PERSISTED)) === FLAG_PERSISTED) {
-        this.#replace(parent, side, ref);
-        return this.#release(ref);
-      }
-    }
+  /** True when the arena is over either limit. */
+  over(limits: MemoryLimits): boolean {
+    const arena = this.#arena;
     return (
-      this.#cutBelow(internals.getLeft(index), index, 0, cut, groupDepth) +
-      this.#cutBelow(internals.getRight(index), index, 1, cut, groupDepth)
+      arena.internals.live + arena.stems.live > limits.maxNodes ||
+      arena.liveBytes() > limits.maxBytes
     );
   }
 
-  /** Puts a hashed placeholder carrying the node's hash in its parent's slot. */
-  #replace(parent: number, side: number, ref: NodeRef): void {
+  /** When over a limit, evicts to 1/32 under it (or until nothing is evictable); returns nodes released. */
+  evict(limits: MemoryLimits, groupDepth: number): number {
     const arena = this.#arena;
-    arena.writeHash(ref, this.#hashScratch, 0);
-    if (refKind(ref) === KIND_STEM) arena.stems.release(refIndex(ref));
-    const placeholder = makeRef(KIND_HASHED, arena.hashed.alloc(this.#hashScratch, 0));
-    arena.internals.setChild(parent, side, placeholder);
+    const { internals } = arena;
+    if (!this.over(limits)) return 0;
+    if (arena.commits === this.#fruitlessCommits && internals.live === this.#fruitlessLive)
+      return 0;
+    const target: MemoryLimits = {
+      maxNodes: limits.maxNodes - Math.floor(limits.maxNodes / 2 ** SLACK_SHIFT),
+      maxBytes: limits.maxBytes - Math.floor(limits.maxBytes / 2 ** SLACK_SHIFT),
+    };
+    let released = 0;
+    // Two full turns at most: the first may only clear reference bits.
+    let steps = 2 * internals.capacity + 2;
+    let evicted = false;
+    while (steps-- > 0 && this.over(target)) {
+      if (this.#hand >= internals.capacity) this.#hand = 0;
+      const index = this.#hand++;
+      const flags = internals.getFlags(index);
+      if ((flags & FLAG_FREE) !== 0) continue;
+      const depth = internals.getDepth(index);
+      if (depth === 0 || (groupDepth !== 0 && depth % groupDepth !== 0)) continue;
+      if ((flags & (FLAGS_STALE | FLAG_PERSISTED)) !== FLAG_PERSISTED) continue;
+      if ((flags & FLAG_REFERENCED) !== 0) {
+        internals.clearFlags(index, FLAG_REFERENCED);
+        continue;
+      }
+      const slot = internals.getParent(index);
+      if (slot === NO_PARENT) continue;
+      const parent = slot >>> 1;
+      const side = slot & 1;
+      const ref = makeRef(KIND_INTERNAL, index);
+      if (internals.getChild(parent, side) !== ref) continue;
+      released += this.#cut(parent, side, ref);
+      evicted = true;
+    }
+    if (!evicted) {
+      this.#fruitlessCommits = arena.commits;
+      this.#fruitlessLive = internals.live;
+    }
+    return released;
   }
 
-  /** Releases an internal subtree to the free lists; returns the nodes released. */
+  /** Puts a hashed placeholder in the parent's slot, then frees the subtree; returns nodes freed. */
+  #cut(parent: number, side: number, ref: NodeRef): number {
+    const arena = this.#arena;
+    arena.writeHash(ref, this.#hashScratch, 0);
+    // Allocated before anything is freed: a full pool throws with the tree unchanged.
+    const placeholder = makeRef(KIND_HASHED, arena.hashed.alloc(this.#hashScratch, 0));
+    arena.internals.setChild(parent, side, placeholder);
+    return this.#release(ref);
+  }
+
+  /** Releases a subtree to the free lists; returns the internal + stem nodes released. */
   #release(ref: NodeRef): number {
     const arena = this.#arena;
     const kind = refKind(ref);

@@ -1,3 +1,4 @@
+import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
@@ -8,11 +9,17 @@ export class HashedPool {
   /** Word views of `hash` (8 words per node), for copies without per-call view objects. */
   readonly hash32: Uint32Array[] = [];
   #next = 0;
+  readonly #limit: number;
   #free = new U32Stack();
   /** Set while a checkpoint is open (see PoolJournal); placeholders never change once made. */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree. */
   #shared: Uint8Array | undefined = undefined;
+
+  /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
+  constructor(limit: number = MAX_POOL_INDEX) {
+    this.#limit = limit;
+  }
 
   get live(): number {
     return this.#next - this.#free.length;
@@ -28,8 +35,9 @@ export class HashedPool {
     if (this.#free.length > 0) {
       index = this.#free.pop();
     } else {
+      // Checked before the counter moves, so a full pool stays exactly as it was.
+      assertPoolIndex("hashed", this.#next, this.#limit);
       index = this.#next++;
-      assertPoolIndex("hashed", index);
       if ((index & CHUNK_MASK) === 0) {
         const chunk = new Uint8Array(CHUNK_SIZE * 32);
         this.hash.push(chunk);
@@ -56,7 +64,7 @@ export class HashedPool {
 
   /** A pool with the same placeholders, sharing every chunk until either side writes to it. */
   twin(): HashedPool {
-    const twin = new HashedPool();
+    const twin = new HashedPool(this.#limit);
     twin.hash.push(...this.hash);
     twin.hash32.push(...this.hash32);
     twin.#next = this.#next;

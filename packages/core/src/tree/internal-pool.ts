@@ -1,19 +1,26 @@
+import { FLAG_FREE, KIND_INTERNAL, MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
+
+/** `getParent` of a node linked nowhere yet (or the root). */
+export const NO_PARENT = 0xffffffff;
 
 /** Words per node in a chunk: left ref, right ref, meta (depth | flags << 8). */
 const WORDS = 3;
 const LEFT = 0;
 const RIGHT = 1;
 const META = 2;
-/** Words of one node's record as a checkpoint journal saves it: the 3 node words + 8 hash words. */
-export const INTERNAL_RECORD_WORDS = WORDS + 8;
+/** Words of one node's record as a checkpoint journal saves it: 3 node words, parent, 8 hash words. */
+export const INTERNAL_RECORD_WORDS = WORDS + 1 + 8;
 
 /**
  * Internal nodes in chunks: the two child refs and the depth/flags word sit side by side (one
  * cache line serves a whole step of a descent), the 32-byte cached hash in a separate slab
- * (only hashing reads it). 44 bytes per node and no per-node object for the GC to trace.
+ * (only hashing reads it), and the slot that links it (parent * 2 + side, for eviction, which
+ * must put a placeholder there). An internal node never changes parent while it lives: splits
+ * insert new nodes above stems only, and collapses remove only nodes without internal children.
+ * 48 bytes per node and no per-node object for the GC to trace.
  */
 export class InternalPool {
   /** [left, right, depth | flags << 8] per node. */
@@ -21,12 +28,20 @@ export class InternalPool {
   readonly hash: Uint8Array[] = [];
   /** Word views of `hash` (8 words per node). */
   readonly hash32: Uint32Array[] = [];
+  /** parent * 2 + side of each node (NO_PARENT for the root). */
+  readonly parent: Uint32Array[] = [];
   #next = 0;
+  readonly #limit: number;
   #free = new U32Stack();
   /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
   #shared: Uint8Array | undefined = undefined;
+
+  /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
+  constructor(limit: number = MAX_POOL_INDEX) {
+    this.#limit = limit;
+  }
 
   /** Nodes currently allocated. */
   get live(): number {
@@ -35,7 +50,12 @@ export class InternalPool {
 
   /** Bytes held by the typed arrays of this pool. */
   get bytes(): number {
-    return this.nodes.length * CHUNK_SIZE * (WORDS * 4 + 32);
+    return this.nodes.length * CHUNK_SIZE * INTERNAL_NODE_BYTES;
+  }
+
+  /** Slots ever handed out (live or free): indexes below this exist. */
+  get capacity(): number {
+    return this.#next;
   }
 
   alloc(depth: number, flags: number): number {
@@ -43,8 +63,9 @@ export class InternalPool {
     if (this.#free.length > 0) {
       index = this.#free.pop();
     } else {
+      // Checked before the counter moves, so a full pool stays exactly as it was.
+      assertPoolIndex("internal", this.#next, this.#limit);
       index = this.#next++;
-      assertPoolIndex("internal", index);
       if ((index & CHUNK_MASK) === 0) this.#addChunk();
     }
     if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
@@ -54,17 +75,31 @@ export class InternalPool {
     words[at + LEFT] = 0;
     words[at + RIGHT] = 0;
     words[at + META] = depth | (flags << 8);
+    this.parent[index >>> CHUNK_BITS]![index & CHUNK_MASK] = NO_PARENT;
     return index;
   }
 
   release(index: number): void {
-    if (this.journal?.deferRelease(index)) return;
+    if (this.journal !== undefined) {
+      // Kept for a revert: saved as it is, marked free (slot scans skip it), not reusable yet.
+      this.journal.touch(index);
+      if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+      this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! |= FLAG_FREE << 8;
+      if (this.journal.deferRelease(index)) return;
+    }
+    this.freeSlot(index);
+  }
+
+  /** Marks a slot free and returns it to the free list (also: checkpoint journals). */
+  freeSlot(index: number): void {
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+    this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META] = FLAG_FREE << 8;
     this.#free.push(index);
   }
 
-  /** Returns a slot to the free list as is (checkpoint journals only). */
-  freeSlot(index: number): void {
-    this.#free.push(index);
+  /** parent * 2 + side of the slot linking this node, or NO_PARENT. */
+  getParent(index: number): number {
+    return this.parent[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
   }
 
   getLeft(index: number): number {
@@ -83,6 +118,11 @@ export class InternalPool {
   setChild(index: number, bit: number, ref: number): void {
     this.#prepare(index);
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + bit] = ref;
+    if (ref >>> 30 === KIND_INTERNAL) {
+      const child = ref & MAX_POOL_INDEX;
+      if (this.#shared !== undefined) this.#own(child >>> CHUNK_BITS);
+      this.parent[child >>> CHUNK_BITS]![child & CHUNK_MASK] = index * 2 + bit;
+    }
   }
 
   getDepth(index: number): number {
@@ -127,9 +167,10 @@ export class InternalPool {
     out[at] = words[w]!;
     out[at + 1] = words[w + 1]!;
     out[at + 2] = words[w + 2]!;
+    out[at + 3] = this.parent[c]![index & CHUNK_MASK]!;
     const hash = this.hash32[c]!;
     const h = (index & CHUNK_MASK) << 3;
-    for (let k = 0; k < 8; k++) out[at + 3 + k] = hash[h + k]!;
+    for (let k = 0; k < 8; k++) out[at + 4 + k] = hash[h + k]!;
   }
 
   /** Puts back a record saved by `readRecord`. */
@@ -141,9 +182,10 @@ export class InternalPool {
     words[w] = source[at]!;
     words[w + 1] = source[at + 1]!;
     words[w + 2] = source[at + 2]!;
+    this.parent[c]![index & CHUNK_MASK] = source[at + 3]!;
     const hash = this.hash32[c]!;
     const h = (index & CHUNK_MASK) << 3;
-    for (let k = 0; k < 8; k++) hash[h + k] = source[at + 3 + k]!;
+    for (let k = 0; k < 8; k++) hash[h + k] = source[at + 4 + k]!;
   }
 
   /**
@@ -151,10 +193,11 @@ export class InternalPool {
    * clone a shared chunk the first time they write to it.
    */
   twin(): InternalPool {
-    const twin = new InternalPool();
+    const twin = new InternalPool(this.#limit);
     twin.nodes.push(...this.nodes);
     twin.hash.push(...this.hash);
     twin.hash32.push(...this.hash32);
+    twin.parent.push(...this.parent);
     twin.#next = this.#next;
     twin.#free = this.#free.copy();
     const shared = new Uint8Array(this.nodes.length).fill(1);
@@ -173,6 +216,7 @@ export class InternalPool {
     if (c >= shared.length || shared[c] === 0) return;
     shared[c] = 0;
     this.nodes[c] = this.nodes[c]!.slice();
+    this.parent[c] = this.parent[c]!.slice();
     const hash = this.hash[c]!.slice();
     this.hash[c] = hash;
     this.hash32[c] = new Uint32Array(hash.buffer);
@@ -183,5 +227,9 @@ export class InternalPool {
     const hash = new Uint8Array(CHUNK_SIZE * 32);
     this.hash.push(hash);
     this.hash32.push(new Uint32Array(hash.buffer));
+    this.parent.push(new Uint32Array(CHUNK_SIZE));
   }
 }
+
+/** Bytes per internal node: three words, the parent slot and the 32-byte hash. */
+export const INTERNAL_NODE_BYTES = WORDS * 4 + 4 + 32;

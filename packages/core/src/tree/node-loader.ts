@@ -5,6 +5,7 @@ import type { Arena } from "./arena.js";
 import {
   EMPTY_REF,
   FLAG_PERSISTED,
+  FLAG_REFERENCED,
   KIND_HASHED,
   KIND_INTERNAL,
   KIND_STEM,
@@ -16,10 +17,14 @@ import {
 import type { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
 
+/** No internal node sits at depth 248 or below: a stem's path has 248 bits. */
+const MAX_INTERNAL_DEPTH = 247;
+
 /**
  * Turns a stored blob back into arena nodes, and refuses it unless its recomputed hash equals
  * the hash its parent holds. Loaded nodes are clean: their hash is known and their blob is
- * the stored one.
+ * the stored one. A loaded blob's root starts referenced, so a memory bound does not evict it
+ * before the read that loaded it.
  */
 export class NodeLoader {
   readonly #arena: Arena;
@@ -117,8 +122,14 @@ export class NodeLoader {
         `found a flat 65-byte internal node but the tree uses group depth ${this.#groupDepth}`,
       );
     }
+    if (depth > MAX_INTERNAL_DEPTH) {
+      throw new TreeError(
+        "CORRUPT_NODE",
+        `internal node at depth ${depth}: internal nodes end at depth ${MAX_INTERNAL_DEPTH}`,
+      );
+    }
     const { internals } = this.#arena;
-    const index = internals.alloc(depth, FLAG_PERSISTED);
+    const index = internals.alloc(depth, FLAG_PERSISTED | FLAG_REFERENCED);
     internals.setChild(index, 0, this.#placeholder(left, 0));
     internals.setChild(index, 1, this.#placeholder(right, 0));
     this.#hashInternal(index);
@@ -140,8 +151,16 @@ export class NodeLoader {
       );
     }
     if (group.count === 0) return EMPTY_REF;
+    let deepest = 0;
+    for (let e = 0; e < group.count; e++) deepest = Math.max(deepest, group.depthOffsets[e]!);
+    if (depth + deepest - 1 > MAX_INTERNAL_DEPTH) {
+      throw new TreeError(
+        "CORRUPT_NODE",
+        `group blob at path ${describePath(pathBits, depth)} needs internal nodes at depth ${depth + deepest - 1}: internal nodes end at depth ${MAX_INTERNAL_DEPTH}`,
+      );
+    }
     const { internals } = this.#arena;
-    const root = internals.alloc(depth, FLAG_PERSISTED);
+    const root = internals.alloc(depth, FLAG_PERSISTED | FLAG_REFERENCED);
     for (let e = 0; e < group.count; e++) {
       const position = group.positions[e]!;
       const offset = group.depthOffsets[e]!;

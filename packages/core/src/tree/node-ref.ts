@@ -32,3 +32,7 @@ export const FLAG_BLOB_STALE = 2;
 export const FLAGS_STALE = FLAG_HASH_STALE | FLAG_BLOB_STALE;
 /** A blob for this node is stored at its current path (so moving or removing it orphans that path). */
 export const FLAG_PERSISTED = 4;
+/** Internal nodes: read since the eviction clock last passed (second chance before eviction). */
+export const FLAG_REFERENCED = 8;
+/** Internal nodes: the slot is on the free list (the eviction clock skips it). */
+export const FLAG_FREE = 16;

@@ -2,6 +2,9 @@ import type { KVStore } from "../store/kv-store.js";
 import { decodeRootRecord, ROOT_RECORD_KEY, type RootRecord } from "../store/root-record.js";
 import { StoreError } from "../store/store-error.js";
 import { BinaryTree, type BinaryTreeOptions, DEFAULT_GROUP_DEPTH } from "./binary-tree.js";
+import { BINARY_TREE_OPTION_KEYS, validateTreeOptions } from "./tree-options.js";
+
+const OPEN_TREE_OPTION_KEYS = [...BINARY_TREE_OPTION_KEYS.filter((k) => k !== "store"), "root"];
 
 export interface OpenTreeOptions extends Omit<BinaryTreeOptions, "store"> {
   /** The root to open. Default: the latest committed root from the store's root record. */
@@ -20,6 +23,8 @@ const MPT_EMPTY_ROOT = [
  * than the record's is a StoreError('ROOT_RECORD_MISMATCH'), never a silently wrong tree.
  */
 export async function openTree(store: KVStore, options: OpenTreeOptions = {}): Promise<BinaryTree> {
+  validateTreeOptions(options, "openTree", OPEN_TREE_OPTION_KEYS);
+  const { root: rootOption, ...treeOptions } = options;
   const recordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
   const recordBytes = await store.get(recordKey);
   const record: RootRecord | undefined =
@@ -39,12 +44,12 @@ export async function openTree(store: KVStore, options: OpenTreeOptions = {}): P
     }
   }
   const tree = new BinaryTree({
-    ...options,
+    ...treeOptions,
     store,
     groupDepth: options.groupDepth ?? record?.groupDepth ?? DEFAULT_GROUP_DEPTH,
     scheme: options.scheme ?? record?.scheme,
   });
-  const root = options.root ?? record?.root;
+  const root = rootOption ?? record?.root;
   if (root !== undefined && !isEmptyRoot(root)) await tree.openRoot(root);
   return tree;
 }

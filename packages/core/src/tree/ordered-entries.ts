@@ -275,8 +275,8 @@ export function* entriesSync(
 
 /**
  * `tree.entries()`: loads placeholders it meets from the store (one `load()` per subtree) and,
- * under a memory bound, evicts down to half the bound once per visited stem when over it, so a
- * walk over a tree larger than memory stays within the bound.
+ * under a memory bound, lets the tree's evictor run once per visited stem, so a walk over a tree
+ * larger than memory stays within the bound.
  */
 export async function* entries(
   tree: BinaryTree,
@@ -285,10 +285,10 @@ export async function* entries(
 ): AsyncGenerator<[Uint8Array, Uint8Array], void, undefined> {
   const cursor = new EntryCursor(arena, range);
   // Under a memory bound, prefetch only a small part of it (a route can load a group and a stem).
-  const prefetch =
-    tree.maxNodes === Number.POSITIVE_INFINITY
-      ? PREFETCH_ROUTES
-      : Math.max(1, Math.min(PREFETCH_ROUTES, Math.floor(tree.maxNodes / 64)));
+  const prefetch = Math.max(
+    1,
+    Math.min(PREFETCH_ROUTES, Math.floor(tree.maxNodes / 64), Math.floor(tree.maxBytes / 65536)),
+  );
   let mayEvict = false;
   for (;;) {
     const batch = cursor.step();
@@ -307,7 +307,9 @@ export async function* entries(
 }
 
 function enforceBound(tree: BinaryTree): void {
-  if (tree.maxNodes === Number.POSITIVE_INFINITY) return;
-  const { internal, stem } = tree.stats();
-  if (internal + stem > tree.maxNodes) tree.evict(Math.max(1, Math.floor(tree.maxNodes / 2)));
+  // The tree's evictor is least-recently-used: what the walk just loaded and has not visited
+  // yet was referenced by the load, so it stays.
+  if (tree.maxNodes !== Number.POSITIVE_INFINITY || tree.maxBytes !== Number.POSITIVE_INFINITY) {
+    tree.evict();
+  }
 }

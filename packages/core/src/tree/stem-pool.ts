@@ -1,3 +1,4 @@
+import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
@@ -6,6 +7,9 @@ import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 const NO_BLOCK = 255;
 /** Words of one stem's record as a checkpoint journal saves it (values are saved apart). */
 export const STEM_RECORD_WORDS = 8 + 8 + 5;
+
+/** Bytes per stem node outside the value heap: stem, hash, depth, flags, block, class, count. */
+export const STEM_NODE_BYTES = 32 + 32 + 1 + 1 + 4 + 1 + 2;
 
 /**
  * Stem nodes, struct-of-arrays in chunks: the 31-byte stem (in a 32-byte slot), the cached
@@ -26,18 +30,24 @@ export class StemPool {
   readonly count: Uint16Array[] = [];
   values = new ValueHeap();
   #next = 0;
+  readonly #limit: number;
   #free = new U32Stack();
   /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
   #shared: Uint8Array | undefined = undefined;
 
+  /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
+  constructor(limit: number = MAX_POOL_INDEX) {
+    this.#limit = limit;
+  }
+
   get live(): number {
     return this.#next - this.#free.length;
   }
 
   get bytes(): number {
-    return this.stem.length * CHUNK_SIZE * (32 + 32 + 1 + 1 + 4 + 1 + 2) + this.values.bytes;
+    return this.stem.length * CHUNK_SIZE * STEM_NODE_BYTES + this.values.bytes;
   }
 
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
@@ -46,8 +56,9 @@ export class StemPool {
     if (this.#free.length > 0) {
       index = this.#free.pop();
     } else {
+      // Checked before the counter moves, so a full pool stays exactly as it was.
+      assertPoolIndex("stem", this.#next, this.#limit);
       index = this.#next++;
-      assertPoolIndex("stem", index);
       if ((index & CHUNK_MASK) === 0) this.#addChunk();
     }
     const c = index >>> CHUNK_BITS;
@@ -389,7 +400,7 @@ export class StemPool {
    * Both sides clone a shared chunk the first time they write to it.
    */
   twin(): StemPool {
-    const twin = new StemPool();
+    const twin = new StemPool(this.#limit);
     twin.stem.push(...this.stem);
     twin.hash.push(...this.hash);
     twin.stem32.push(...this.stem32);

@@ -16,7 +16,8 @@ export type TreeErrorCode =
   | "WITNESS_NOT_STARTED"
   | "WITNESS_ACTIVE"
   | "MALFORMED_WITNESS"
-  | "NOT_IN_WITNESS";
+  | "NOT_IN_WITNESS"
+  | "BUSY";
 
 /** A failure of a tree operation, naming the key, path or option that caused it. */
 export class TreeError extends BintrieError<TreeErrorCode> {

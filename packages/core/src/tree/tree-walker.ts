@@ -4,6 +4,7 @@ import {
   EMPTY_REF,
   FLAG_BLOB_STALE,
   FLAG_PERSISTED,
+  FLAG_REFERENCED,
   FLAGS_STALE,
   KIND_EMPTY,
   KIND_HASHED,
@@ -33,6 +34,9 @@ export class TreeWalker {
   readonly #arena: Arena;
   readonly #path = new U32Stack(64);
   readonly #sides = new U32Stack(64);
+  readonly #splitNodes = new U32Stack(64);
+  /** Mark the internal nodes lookups pass as recently used (trees with a memory bound). */
+  touching = false;
   missParent = 0;
   missSide = 0;
   missDepth = 0;
@@ -55,6 +59,7 @@ export class TreeWalker {
   lookup(key: Uint8Array): number {
     if (this.recorder !== undefined) this.recorder.read(key, 0);
     const { internals, stems } = this.#arena;
+    const touch = this.touching;
     let ref = this.#arena.root;
     let parent = -1;
     let side = 0;
@@ -64,6 +69,7 @@ export class TreeWalker {
       if (kind === KIND_INTERNAL) {
         const depth = internals.getDepth(index);
         const bit = (key[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
+        if (touch) internals.addFlags(index, FLAG_REFERENCED);
         parent = index;
         side = bit;
         ref = internals.getChild(index, bit);
@@ -117,7 +123,12 @@ export class TreeWalker {
         this.#link(parent, side, makeRef(KIND_STEM, created));
         return created;
       }
-      if (kind === KIND_HASHED) throw this.missingError(key.subarray(ko, ko + 32));
+      if (kind === KIND_HASHED) {
+        this.missParent = parent;
+        this.missSide = side;
+        this.missDepth = depth;
+        throw this.missingError(key.subarray(ko, ko + 32));
+      }
       if (stems.matches(index, key, ko)) return index;
       return this.#split(index, key, ko, parent, side);
     }
@@ -140,6 +151,18 @@ export class TreeWalker {
     if (diverge >= 248) {
       throw new TreeError("TREE_TOO_DEEP", "split: stems are equal (internal inconsistency)");
     }
+    // Allocate every node first: a full pool then throws with the tree exactly as it was.
+    const nodes = this.#splitNodes;
+    nodes.clear();
+    let created = -1;
+    try {
+      for (let d = start; d <= diverge; d++) nodes.push(internals.alloc(d, FLAGS_STALE));
+      created = stems.alloc(key, ko, diverge + 1, FLAGS_STALE);
+    } catch (error) {
+      for (let k = 0; k < nodes.length; k++) internals.release(nodes.data[k]!);
+      throw error;
+    }
+    arena.mutations++;
     if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
       // Its blob is stored at its current path (even if the stem changed since): that path
       // needs a delete at commit unless the new internal node there rewrites it.
@@ -148,8 +171,8 @@ export class TreeWalker {
     }
     let link = parent;
     let linkSide = side;
-    for (let d = start; d <= diverge; d++) {
-      const node = internals.alloc(d, FLAGS_STALE);
+    for (let k = 0, d = start; d <= diverge; k++, d++) {
+      const node = nodes.data[k]!;
       this.#link(link, linkSide, makeRef(KIND_INTERNAL, node));
       link = node;
       linkSide = (key[ko + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
@@ -158,7 +181,6 @@ export class TreeWalker {
     stems.setDepth(existing, diverge + 1);
     stems.addFlags(existing, FLAG_BLOB_STALE);
     internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
-    const created = stems.alloc(key, ko, diverge + 1, FLAGS_STALE);
     internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
     return created;
   }
@@ -223,6 +245,7 @@ export class TreeWalker {
       }
       carrying = true;
     }
+    arena.mutations++;
     this.#orphanIfPersisted(
       KIND_STEM,
       stem,
@@ -300,6 +323,7 @@ export class TreeWalker {
   finishWrite(stem: number, changed: boolean): void {
     if (!changed) return;
     const { internals, stems } = this.#arena;
+    this.#arena.mutations++;
     stems.addFlags(stem, FLAGS_STALE);
     const path = this.#path;
     // Bottom up; a node that is already fully stale has fully stale ancestors (every write

@@ -20,6 +20,7 @@ export class ValueHeap {
   /** One byte per slot: the subindex of the value stored in that slot. */
   readonly subs: Uint8Array[] = [];
   #bump = 0;
+  #liveSlots = 0;
   #free: U32Stack[] = [];
   /** Set while a checkpoint is open (see PoolJournal). */
   journal: HeapJournal | undefined = undefined;
@@ -34,7 +35,16 @@ export class ValueHeap {
     return this.pages.length * PAGE_SLOTS * 33;
   }
 
-  /** Allocates a block of 2^sizeClass slots; returns its slot address. */
+  /** Slots in allocated blocks (33 bytes each: the value and its subindex byte). */
+  get liveSlots(): number {
+    return this.#liveSlots;
+  }
+
+  /**
+   * Allocates a block of 2^sizeClass slots; returns its slot address. A free block of the size
+   * is reused first, then a larger free block is split (so memory freed by evicting big stems
+   * serves small ones instead of the heap growing), and only then the heap grows.
+   */
   alloc(sizeClass: number): number {
     const address = this.#take(sizeClass);
     if (this.journal !== undefined) this.journal.allocated(address, sizeClass);
@@ -42,9 +52,21 @@ export class ValueHeap {
   }
 
   #take(sizeClass: number): number {
-    const free = this.#free[sizeClass]!;
-    if (free.length > 0) return free.pop();
     const size = 1 << sizeClass;
+    const free = this.#free[sizeClass]!;
+    if (free.length > 0) {
+      this.#liveSlots += size;
+      return free.pop();
+    }
+    for (let larger = sizeClass + 1; larger <= MAX_BLOCK_CLASS; larger++) {
+      const list = this.#free[larger]!;
+      if (list.length === 0) continue;
+      const address = list.pop();
+      // Keep the first half-block at each level down; the tail halves go to the free lists.
+      for (let k = larger - 1; k >= sizeClass; k--) this.#free[k]!.push(address + (1 << k));
+      this.#liveSlots += size;
+      return address;
+    }
     let address = this.#bump;
     // Blocks never straddle pages: skip the page's tail when the block does not fit.
     if ((address & PAGE_MASK) + size > PAGE_SLOTS) address = (address + PAGE_MASK) & ~PAGE_MASK;
@@ -60,16 +82,18 @@ export class ValueHeap {
       this.subs.push(new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
+    this.#liveSlots += size;
     return address;
   }
 
   release(address: number, sizeClass: number): void {
     if (this.journal?.deferRelease(address, sizeClass)) return;
-    this.#free[sizeClass]!.push(address);
+    this.freeBlock(address, sizeClass);
   }
 
-  /** Returns a block to its free list as is (checkpoint journals only). */
+  /** Returns a block to its free list as is (also: checkpoint journals). */
   freeBlock(address: number, sizeClass: number): void {
+    this.#liveSlots -= 1 << sizeClass;
     this.#free[sizeClass]!.push(address);
   }
 
@@ -92,6 +116,7 @@ export class ValueHeap {
     twin.pages32.push(...this.pages32);
     twin.subs.push(...this.subs);
     twin.#bump = this.#bump;
+    twin.#liveSlots = this.#liveSlots;
     twin.#free = this.#free.map((stack) => stack.copy());
     const shared = new Uint8Array(this.pages.length).fill(1);
     this.#shared = shared;

@@ -35,6 +35,21 @@ export class WriteLog {
     this.count = 0;
   }
 
+  /**
+   * Keeps only the entries order[from..] (the ones not applied yet), in their call order, so a
+   * later sort reproduces their relative order; used when applying the log threw midway.
+   */
+  retainUnapplied(order: Uint32Array, from: number): void {
+    const n = this.count;
+    const keep = order.slice(from, n).sort();
+    const bytes = this.bytes;
+    for (let k = 0; k < keep.length; k++) {
+      // keep[k] >= k (ascending, distinct), so moving entries down never overwrites one still to move.
+      bytes.copyWithin(k << 6, keep[k]! << 6, (keep[k]! << 6) + 64);
+    }
+    this.count = keep.length;
+  }
+
   /** Entry indices ordered by the key's first 4 bytes (big-endian), stable. */
   sortedOrder(): Uint32Array {
     const n = this.count;

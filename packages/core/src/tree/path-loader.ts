@@ -1,0 +1,164 @@
+import { encodePathKey, nodeDbKey } from "@bintrie/codec";
+import type { KVStore } from "../store/kv-store.js";
+import type { Arena } from "./arena.js";
+import type { NodeLoader } from "./node-loader.js";
+import { EMPTY_REF, KIND_HASHED, type NodeRef, refIndex, refKind } from "./node-ref.js";
+import { TreeError } from "./tree-error.js";
+import { LOOKUP_UNRESOLVED, type TreeWalker } from "./tree-walker.js";
+
+/** One node to fetch: the hashed child `side` of internal node `parent`, at `depth`. */
+interface LoadRequest {
+  readonly parent: number;
+  readonly side: number;
+  readonly depth: number;
+  readonly key: Uint8Array;
+  /** The placeholder seen before the store read: only that one may be replaced. */
+  readonly placeholder: NodeRef;
+}
+
+/**
+ * Brings nodes in from the store along the paths of keys, one store round per tree level. It
+ * runs only inside the tree's serial queue (never two at once), and after each store read it
+ * replaces a placeholder only if the slot still holds the one it asked for: a synchronous write
+ * made meanwhile can add nodes elsewhere but cannot touch a placeholder (it would throw
+ * MISSING_NODE), and eviction stands back while the queue is busy.
+ */
+export class PathLoader {
+  readonly #arena: Arena;
+  readonly #walker: TreeWalker;
+  readonly #loader: NodeLoader;
+  readonly #keyPrefix: Uint8Array;
+
+  constructor(arena: Arena, walker: TreeWalker, loader: NodeLoader, keyPrefix: Uint8Array) {
+    this.#arena = arena;
+    this.#walker = walker;
+    this.#loader = loader;
+    this.#keyPrefix = keyPrefix;
+  }
+
+  /** Loads every node on the paths of these keys or stems. */
+  async load(store: () => KVStore, keys: readonly Uint8Array[]): Promise<void> {
+    let pending: readonly Uint8Array[] = keys;
+    while (pending.length > 0) pending = await this.#round(store, pending);
+  }
+
+  /** Values for many keys; each key is read as soon as its path is in memory. */
+  async getMany(
+    store: () => KVStore,
+    keys: readonly Uint8Array[],
+    read: (key: Uint8Array) => Uint8Array | undefined,
+  ): Promise<(Uint8Array | undefined)[]> {
+    const out: (Uint8Array | undefined)[] = new Array(keys.length);
+    let pending: Uint8Array[] = [];
+    let indexes: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
+        pending.push(key);
+        indexes.push(i);
+      } else {
+        out[i] = read(key);
+      }
+    }
+    while (pending.length > 0) {
+      await this.#round(store, pending);
+      const nextKeys: Uint8Array[] = [];
+      const nextIndexes: number[] = [];
+      for (let k = 0; k < pending.length; k++) {
+        const key = pending[k]!;
+        if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
+          nextKeys.push(key);
+          nextIndexes.push(indexes[k]!);
+        } else {
+          out[indexes[k]!] = read(key);
+        }
+      }
+      pending = nextKeys;
+      indexes = nextIndexes;
+    }
+    return out;
+  }
+
+  /** 'remove' mode: removes each key, loading whatever the removal and its collapse need. */
+  async removeMany(store: () => KVStore, keys: readonly Uint8Array[]): Promise<void> {
+    await this.load(store, keys);
+    const walker = this.#walker;
+    for (const key of keys) {
+      while (walker.removeKey(key) === LOOKUP_UNRESOLVED) {
+        // A node the removal touches (the path, or a sibling a collapse pulls up) is still in the
+        // store: load it through a key that routes to it, then retry.
+        const route = key.slice();
+        const depth = walker.missDepth - 1;
+        if (depth >= 0) {
+          const mask = 0x80 >>> (depth & 7);
+          route[depth >>> 3] =
+            walker.missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
+        }
+        await this.load(store, [route]);
+      }
+    }
+  }
+
+  /** Replaces the empty tree with the stored tree whose root hash is `root`. */
+  async openRoot(store: KVStore, root: Uint8Array): Promise<void> {
+    if (!(root instanceof Uint8Array) || root.length !== 32) {
+      throw new TreeError("INVALID_OPTION", "openRoot: root must be 32 bytes");
+    }
+    if (this.#arena.root !== EMPTY_REF) {
+      throw new TreeError("INVALID_OPTION", "openRoot: the tree already has nodes");
+    }
+    const blob = await store.get(nodeDbKey(new Uint8Array(0), this.#keyPrefix));
+    // Checked again after the await: a synchronous write may have started a tree meanwhile.
+    if (this.#arena.root !== EMPTY_REF) {
+      throw new TreeError("INVALID_OPTION", "openRoot: the tree got nodes while the root loaded");
+    }
+    this.#arena.root = this.#loader.load(blob, 0, new Uint8Array(32), root, 0);
+  }
+
+  /** One store round: finds the unresolved nodes blocking these keys and loads them. */
+  async #round(store: () => KVStore, keys: readonly Uint8Array[]): Promise<Uint8Array[]> {
+    const requests = this.#requests(keys);
+    if (requests.size === 0) return [];
+    const list = [...requests.values()];
+    const blobs = await store().getMany(
+      list.map((r) => nodeDbKey(encodePathKey(r.key, r.depth), this.#keyPrefix)),
+    );
+    const { internals, hashed } = this.#arena;
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i]!;
+      if (internals.getChild(r.parent, r.side) !== r.placeholder) continue;
+      const h = refIndex(r.placeholder);
+      const ref = this.#loader.load(
+        blobs[i],
+        r.depth,
+        r.key,
+        hashed.hashChunk(h),
+        hashed.hashOffset(h),
+      );
+      internals.setChild(r.parent, r.side, ref);
+      hashed.release(h);
+    }
+    return keys.filter((key) => this.#walker.lookup(key) === LOOKUP_UNRESOLVED);
+  }
+
+  /** The distinct placeholders blocking these keys, one request per slot. */
+  #requests(keys: readonly Uint8Array[]): Map<number, LoadRequest> {
+    const walker = this.#walker;
+    const requests = new Map<number, LoadRequest>();
+    for (const key of keys) {
+      if (walker.lookup(key) !== LOOKUP_UNRESOLVED) continue;
+      const slot = walker.missParent * 2 + walker.missSide;
+      if (requests.has(slot)) continue;
+      const placeholder = this.#arena.internals.getChild(walker.missParent, walker.missSide);
+      if (refKind(placeholder) !== KIND_HASHED) continue;
+      requests.set(slot, {
+        parent: walker.missParent,
+        side: walker.missSide,
+        depth: walker.missDepth,
+        key,
+        placeholder,
+      });
+    }
+    return requests;
+  }
+}

@@ -1,0 +1,120 @@
+import { decodePathKey, nodeDbKey } from "@bintrie/codec";
+import type { KeyScheme } from "../embedding/key-scheme.js";
+import type { BatchOperation, KVStore } from "../store/kv-store.js";
+import { decodeRootRecord, encodeRootRecord } from "../store/root-record.js";
+import { StoreError } from "../store/store-error.js";
+import type { Arena } from "./arena.js";
+import type { CommitCollector } from "./commit-collector.js";
+import type { CommitMarks } from "./commit-marks.js";
+import type { NodeSet } from "./node-set.js";
+
+/** What a persist wrote, and the tree's counters when it took the snapshot. */
+export interface PersistSnapshot {
+  readonly set: NodeSet;
+  readonly marks: CommitMarks;
+  readonly mutations: number;
+  readonly commits: number;
+}
+
+/** How the tree is laid out in its store (what the root record must agree with). */
+export interface StoreLayoutOfTree {
+  readonly groupDepth: number;
+  readonly scheme: KeyScheme;
+  readonly keyPrefix: Uint8Array;
+  readonly rootRecordKey: Uint8Array;
+}
+
+/**
+ * Two-phase persist: collect (a pure read of the tree) → one atomic store batch → apply the
+ * marks that make the tree clean. Until the batch resolves nothing in the tree changes, so a
+ * rejected batch leaves it exactly as dirty as before and the next persist writes everything.
+ *
+ * Synchronous writes may run while the batch is in flight. Marking clean a node written after
+ * the snapshot would lose that write, so the apply step compares the tree's mutation counter
+ * with the snapshot's: unchanged (the normal case) → apply the marks; changed → mark nothing
+ * clean (every node stays stale and is rewritten by the next persist) and queue every path the
+ * batch wrote as an orphan, so a node that moved or went away meanwhile has its old blob
+ * deleted (a path the next persist writes again is not deleted). A counter costs nothing per
+ * node, where a per-node write epoch would cost 4 bytes per node and a check per write.
+ */
+export class TreePersister {
+  readonly #arena: Arena;
+  readonly #collector: CommitCollector;
+  readonly #layout: StoreLayoutOfTree;
+  #storeChecked = false;
+
+  constructor(arena: Arena, collector: CommitCollector, layout: StoreLayoutOfTree) {
+    this.#arena = arena;
+    this.#collector = collector;
+    this.#layout = layout;
+  }
+
+  /** Collects the node set of every blob-stale node; hashes must be up to date. */
+  snapshot(root: Uint8Array): PersistSnapshot {
+    const { set, marks } = this.#collector.collect(this.#layout.groupDepth, root);
+    return { set, marks, mutations: this.#arena.mutations, commits: this.#arena.commits };
+  }
+
+  /** Writes the snapshot in one batch (with `extra` in its root record and `more` operations). */
+  async write(
+    store: KVStore,
+    snapshot: PersistSnapshot,
+    extra: Uint8Array | undefined,
+    more: readonly BatchOperation[] | undefined,
+  ): Promise<void> {
+    if (!this.#storeChecked) await this.#checkStore(store);
+    const ops = this.operations(snapshot.set, extra);
+    if (more !== undefined) for (const op of more) ops.push(op);
+    await store.batch(ops);
+    this.#storeChecked = true;
+  }
+
+  /** After the batch resolved: makes the tree clean where that is still true (see class doc). */
+  settle(snapshot: PersistSnapshot): void {
+    const arena = this.#arena;
+    // A commit() meanwhile took the same nodes and orphans over: it owns them now.
+    if (arena.commits !== snapshot.commits) return;
+    if (arena.mutations === snapshot.mutations) {
+      snapshot.marks.apply(arena);
+      return;
+    }
+    arena.orphans.splice(0, snapshot.marks.orphans);
+    for (const w of snapshot.set.writes) {
+      const { bits, length } = decodePathKey(w.path);
+      arena.orphans.push({ bits, depth: length });
+    }
+  }
+
+  /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
+  operations(set: NodeSet, extra: Uint8Array | undefined): BatchOperation[] {
+    const { keyPrefix, rootRecordKey, scheme } = this.#layout;
+    const ops: BatchOperation[] = [];
+    for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, keyPrefix) });
+    for (const w of set.writes) {
+      ops.push({ type: "put", key: nodeDbKey(w.path, keyPrefix), value: w.blob });
+    }
+    const record = { root: set.root, groupDepth: set.groupDepth, scheme, extra };
+    ops.push({ type: "put", key: rootRecordKey, value: encodeRootRecord(record) });
+    return ops;
+  }
+
+  /** Refuses to overwrite the root record of a tree with another layout (checked once). */
+  async #checkStore(store: KVStore): Promise<void> {
+    const { rootRecordKey, groupDepth, scheme } = this.#layout;
+    const bytes = await store.get(rootRecordKey);
+    if (bytes === undefined) return;
+    const record = decodeRootRecord(bytes);
+    const other =
+      record.groupDepth !== groupDepth
+        ? `group depth ${record.groupDepth}, this tree uses ${groupDepth}`
+        : record.scheme !== scheme
+          ? `key scheme '${record.scheme}', this tree uses '${scheme}'`
+          : undefined;
+    if (other !== undefined) {
+      throw new StoreError(
+        "ROOT_RECORD_MISMATCH",
+        `persist: the store already holds a tree with ${other}; refusing to overwrite its root record (open it with openTree, or use another keyPrefix and rootRecordKey)`,
+      );
+    }
+  }
+}

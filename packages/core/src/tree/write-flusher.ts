@@ -1,0 +1,42 @@
+import type { Arena } from "./arena.js";
+import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
+import type { WriteLog } from "./write-log.js";
+
+/**
+ * Applies the pending single-key writes in key order: consecutive writes then share most of
+ * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
+ * the later hashing walk the pools nearly sequentially. Equal keys keep their call order. An
+ * entry is dropped from the log only once applied: when one throws (a full pool), it and every
+ * entry after it stay in the log.
+ */
+export function applyWriteLog(log: WriteLog, walker: TreeWalker, arena: Arena): void {
+  if (log.count === 0) return;
+  const order = log.sortedOrder();
+  const bytes = log.bytes;
+  const n = log.count;
+  let previous = -1;
+  let i = 0;
+  try {
+    for (; i < n; i++) {
+      const at = order[i]! << 6;
+      // Sorted neighbours share a prefix: resume the descent below the shared part of the
+      // previous write's path instead of starting at the root.
+      let keep = 0;
+      if (previous >= 0) {
+        const shared = sharedPrefixBits(bytes, previous, at);
+        const path = walker.path;
+        const internals = arena.internals;
+        keep = path.length;
+        while (keep > 0 && internals.getDepth(path.data[keep - 1]!) >= shared) keep--;
+      }
+      const index = walker.stemForWrite(bytes, at, keep);
+      const changed = arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
+      walker.finishWrite(index, changed);
+      previous = at;
+    }
+  } catch (error) {
+    log.retainUnapplied(order, i);
+    throw error;
+  }
+  log.clear();
+}
