@@ -1,7 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryTree, compareBytes, MemoryStore, openTree, TreeError } from "../src/index.js";
+import { compareBytes } from "../src/bytes/index.js";
+import { BinaryTree, MemoryStore, openTree, TreeError } from "../src/index.js";
 import { expectTypedError } from "./helpers/expect-error.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");

@@ -17,13 +17,10 @@ export type TreeErrorCode =
   | "WITNESS_ACTIVE"
   | "MALFORMED_WITNESS"
   | "NOT_IN_WITNESS"
-  | "BUSY";
+  | "BUSY"
+  | "WORKER_FAILED";
 
 /** A failure of a tree operation, naming the key, path or option that caused it. */
 export class TreeError extends BintrieError<TreeErrorCode> {
   override name = "TreeError";
-
-  constructor(code: TreeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

@@ -1,6 +1,6 @@
 import { CodecError, decodePathKey, MAX_GROUP_DEPTH } from "@bintrie/codec";
+import { bytesToHex } from "../bytes/hex.js";
 import { KEY_SCHEMES } from "../embedding/key-scheme.js";
-import { hexOf } from "../hex-of.js";
 import { compareBytes } from "../store/bytes-order.js";
 import { TreeError } from "../tree/tree-error.js";
 import type { Witness, WitnessNode } from "./witness.js";
@@ -144,5 +144,5 @@ function malformed(message: string, cause?: unknown): TreeError {
 }
 
 function pathHex(path: Uint8Array): string {
-  return path.length === 0 ? "(root)" : hexOf(path);
+  return path.length === 0 ? "(root)" : bytesToHex(path);
 }

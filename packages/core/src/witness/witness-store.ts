@@ -1,5 +1,5 @@
 import { nodeDbKey } from "@bintrie/codec";
-import { hexOf } from "../hex-of.js";
+import { bytesToHex } from "../bytes/hex.js";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { TreeError } from "../tree/tree-error.js";
@@ -40,7 +40,7 @@ export class WitnessStore implements KVStore {
     if (blob === undefined) {
       throw new TreeError(
         "NOT_IN_WITNESS",
-        `the node at store key ${hexOf(key)} is not in the witness (a read or write outside what was recorded)`,
+        `the node at store key ${bytesToHex(key)} is not in the witness (a read or write outside what was recorded)`,
       );
     }
     return blob;
