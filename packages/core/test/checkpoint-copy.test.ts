@@ -228,6 +228,20 @@ describe("checkpoint errors", () => {
     expectTypedError(() => tree.commitCheckpoint(), TreeError, "NO_CHECKPOINT", "no checkpoint");
   });
 
+  it("checkpoint methods are refused while an async call is in flight", async () => {
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ store });
+    tree.put(new Uint8Array(32), new Uint8Array(32).fill(1));
+    await tree.persist();
+    tree.checkpoint();
+    const pending = tree.getMany([new Uint8Array(32)]);
+    expectTypedError(() => tree.revertCheckpoint(), TreeError, "BUSY", "await it first");
+    expectTypedError(() => tree.checkpoint(), TreeError, "BUSY", "checkpoint");
+    await pending;
+    tree.revertCheckpoint();
+    expect(tree.checkpointDepth).toBe(0);
+  });
+
   it("persist is refused while a checkpoint is open, and works after it closes", async () => {
     const tree = new BinaryTree({ store: new MemoryStore() });
     tree.checkpoint();

@@ -106,7 +106,7 @@ describe("witnesses: record, encode, open, replay", () => {
             checkReplay(witness, ops, reads, postRoot, deletionMode);
           },
         ),
-        { numRuns: 100 },
+        { numRuns: 60 },
       );
     });
   }
@@ -118,13 +118,25 @@ describe("witnesses: record, encode, open, replay", () => {
         fc.array(blockOpArb, { minLength: 1, maxLength: 20 }),
         fc.constantFrom(1, 5),
         fc.constantFrom("zero" as const, "remove" as const),
-        async (pre, ops, groupDepth, deletionMode) => {
+        fc.constantFrom(undefined, 1, 8),
+        fc.boolean(),
+        async (pre, ops, groupDepth, deletionMode, maxNodes, revertSome) => {
           const store = new MemoryStore();
           const built = new BinaryTree({ store, groupDepth, deletionMode });
           for (const [k, v] of pre) built.put(k, v);
           await built.persist();
-          const tree = await openTree(store, { deletionMode });
+          // A tight memory bound evicts and reloads nodes while the witness is recorded.
+          const tree = await openTree(store, { deletionMode, maxNodes });
           tree.beginWitness();
+          if (revertSome) {
+            // Reverted work inside the window must not spoil the witness of what follows.
+            tree.checkpoint();
+            await tree.putMany(
+              pre.slice(0, 3).map(([key]) => ({ key, value: new Uint8Array(32).fill(9) })),
+            );
+            await tree.deleteMany(pre.slice(3, 5).map(([key]) => key));
+            tree.revertCheckpoint();
+          }
           const reads: string[] = [];
           for (const o of ops) {
             if (o.op === "get") reads.push(hex((await tree.getMany([o.key]))[0]));
@@ -135,7 +147,7 @@ describe("witnesses: record, encode, open, replay", () => {
           checkReplay(witness, ops, reads, hex(tree.hash()), deletionMode);
         },
       ),
-      { numRuns: 50 },
+      { numRuns: 40 },
     );
   });
 
