@@ -160,19 +160,23 @@ const record = [];
 const witnesses = [];
 const withoutWitness = [];
 for (let r = 0; r < runs; r++) {
-  withoutWitness.push(time(() => {
-    applyBlock(tree, 4 * runs + 2 * r);
-    tree.hash();
-  }));
+  withoutWitness.push(
+    time(() => {
+      applyBlock(tree, 4 * runs + 2 * r);
+      tree.hash();
+    }),
+  );
   tree.commit();
   let w;
-  record.push(time(() => {
-    tree.beginWitness();
-    applyBlock(tree, 4 * runs + 2 * r + 1);
-    w = tree.endWitness();
-    w.post = hex(tree.hash());
-    w.variant = 4 * runs + 2 * r + 1;
-  }));
+  record.push(
+    time(() => {
+      tree.beginWitness();
+      applyBlock(tree, 4 * runs + 2 * r + 1);
+      w = tree.endWitness();
+      w.post = hex(tree.hash());
+      w.variant = 4 * runs + 2 * r + 1;
+    }),
+  );
   tree.commit();
   witnesses.push(w);
 }

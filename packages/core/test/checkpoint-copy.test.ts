@@ -125,11 +125,12 @@ async function runOps(ops: Op[], groupDepth: number, deletionMode: DeletionMode)
         break;
       case "copy": {
         // A copy and the original must produce the same next node set, then diverge freely.
-        const twin = s.tree.copy();
         const store = new MemoryStore();
         for await (const [k, v] of s.store.entries()) {
           await store.batch([{ type: "put", key: k, value: v }]);
         }
+        const twin = s.tree.copy({ store });
+        expect(twin.store).toBe(store);
         subjects.push({ tree: twin, store, model: new Map(s.model), saved: [] });
         expect(twin.checkpointDepth).toBe(0);
         break;

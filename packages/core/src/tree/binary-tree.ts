@@ -503,15 +503,18 @@ export class BinaryTree {
   /**
    * An independent tree with the same contents, options and store, in O(chunks): the pools'
    * chunks are shared copy-on-write, each side cloning a chunk the first time it writes to it.
-   * The copy has no open checkpoints (it starts from the current state).
+   * The copy has no open checkpoints (it starts from the current state). `store` (default:
+   * this tree's) is where the copy loads placeholders from and persists to: the same store, or
+   * one holding the same stored nodes (a path-keyed store keeps one tree: once two diverged
+   * trees persist into it, only the last one's placeholders resolve).
    */
-  copy(): BinaryTree {
+  copy(options: { store?: KVStore } = {}): BinaryTree {
     this.#flushWrites();
     const twin = new BinaryTree({
       scheme: this.scheme,
       hasher: this.hasher,
       groupDepth: this.groupDepth,
-      store: this.store,
+      store: options.store ?? this.store,
       keyPrefix: this.keyPrefix,
       rootRecordKey: this.rootRecordKey,
       deletionMode: this.deletionMode,
