@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { RunStorage } from "@bintrie/core";
+import type { RunStorage } from "@bintrie/core/builder";
 
 /** Bytes per read of a run file during the merge. */
 const READ_CHUNK = 1 << 20;

@@ -1,8 +1,12 @@
 export { BintrieError } from "@bintrie/core";
 export { commonForNetwork, ethereumjsForkName, parseNetwork } from "./chain/common-for-network.js";
 export { getKzg } from "./chain/kzg.js";
-export { TestnetError, type TestnetErrorCode } from "./chain/testnet-error.js";
-export { type CliIO, runCli } from "./cli/run-cli.js";
+export {
+  TestnetError,
+  type TestnetErrorCode,
+  type TestnetErrorContext,
+} from "./chain/testnet-error.js";
+export { type CliIO, type CliOutput, runCli } from "./cli/run-cli.js";
 export { type DevAccount, devAccount, devAccounts } from "./devnet/dev-accounts.js";
 export {
   DEFAULT_DEVNET_GENESIS,
@@ -36,7 +40,19 @@ export type {
   FixtureBlock,
   NamedTest,
 } from "./fixtures/blockchain-test.js";
-export { findFixtureFiles, loadFixtures, readFixtureFile } from "./fixtures/load-fixtures.js";
+export { genesisHeaderFailures } from "./fixtures/genesis-header-check.js";
+export {
+  type CollectedFixtures,
+  collectFixtures,
+  type FixtureEntry,
+  findFixtureFiles,
+  loadFixtures,
+  readFixtureEntries,
+  readFixtureFile,
+  WHOLE_FILE,
+} from "./fixtures/load-fixtures.js";
+export { compileTestFilter, matchesTestFilter, testLabel } from "./fixtures/test-filter.js";
+export { assertBlockchainTest } from "./fixtures/validate-fixture.js";
 export { type ChainExecution, type ExecuteOptions, executeChain } from "./runner/execute-chain.js";
 export { runBlockchainTest, type TestResult } from "./runner/run-blockchain-test.js";
 export {
@@ -47,6 +63,17 @@ export {
   type OpenStateOptions,
 } from "./state/binary-state-manager.js";
 export { StateManagerError, type StateManagerErrorCode } from "./state/state-manager-error.js";
+export {
+  readT8nInput,
+  STDERR,
+  STDIN,
+  STDOUT,
+  type T8nInputFiles,
+  type T8nInputNames,
+  type T8nOutputNames,
+  type T8nWritten,
+  writeT8nOutput,
+} from "./t8n/t8n-io.js";
 export {
   type T8nAccount,
   type T8nEnv,

@@ -7,17 +7,17 @@ import { fillFiles } from "../src/fill/fill-files.js";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
-import { sharedPath } from "./shared-paths.js";
+import { dataPath } from "./shared-paths.js";
 
-const corpus = sharedPath("fixtures/blockchain");
+const corpus = dataPath("mpt/blockchain");
 const tests = await loadFixtures([corpus]);
 const out = mkdtempSync(join(tmpdir(), "bintrie-testnet-fill-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the MPT blockchain-test corpus on binary-tree state", () => {
-  it("has the 81 cases of 43 files the fixture README lists", () => {
-    expect(tests.length).toBe(81);
-    expect(new Set(tests.map((t) => t.file)).size).toBe(43);
+  it("has the 11 vendored cases of 11 files (test/data/mpt/PROVENANCE.md)", () => {
+    expect(tests.length).toBe(11);
+    expect(new Set(tests.map((t) => t.file)).size).toBe(11);
   });
 
   it("every case passes run: blocks, lastblockhash and the exact post state", async () => {
@@ -32,10 +32,10 @@ describe("the MPT blockchain-test corpus on binary-tree state", () => {
 
   it("every case fills a binary fixture that passes run with every binary root checked", async () => {
     const summary = await fillFiles([corpus], out);
-    expect(summary).toMatchObject({ filled: 81, failed: 0 });
-    expect(summary.files.length).toBe(43);
+    expect(summary).toMatchObject({ filled: 11, failed: 0 });
+    expect(summary.files.length).toBe(11);
     const filled = await loadFixtures([out]);
-    expect(filled.length).toBe(81);
+    expect(filled.length).toBe(11);
     const failed: string[] = [];
     for (const named of filled) {
       const result = await runBlockchainTest(named);
@@ -84,7 +84,7 @@ describe("run fails when the fixture disagrees", () => {
   });
 
   it("a storage slot missing from postState (an extra slot in the state)", async () => {
-    const named = pick("stExample/add11.json");
+    const named = pick("bcStateTests/blockhashTests.json");
     const bad = mutate(named, (t) => {
       const post = { ...t.postState! };
       const [address, account] = Object.entries(post).find(

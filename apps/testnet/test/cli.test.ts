@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
 import { produceDevnet } from "../src/devnet/run-devnet.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
-import { sharedPath } from "./shared-paths.js";
+import { dataPath } from "./shared-paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ function capture(): { io: Parameters<typeof runCli>[1]; out: () => string; err: 
   };
 }
 
-const fixture = sharedPath("fixtures/blockchain/ethereum-tests/ValidBlocks/bcStateTests");
+const fixture = dataPath("mpt/blockchain/ethereum-tests/ValidBlocks/bcStateTests");
 
 describe("bintrie-testnet CLI", () => {
   it("run: one line per test, the summary line, exit 0", async () => {
@@ -64,7 +64,7 @@ describe("bintrie-testnet CLI", () => {
   });
 
   it("t8n writes result.json and alloc.json in geth's format", async () => {
-    const t8n = sharedPath("fixtures/t8n/geth-26");
+    const t8n = dataPath("mpt/t8n/geth-26");
     const c = capture();
     const code = await runCli(
       [

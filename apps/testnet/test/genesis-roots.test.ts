@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applyAlloc } from "../src/fixtures/alloc.js";
 import type { FixtureAlloc } from "../src/fixtures/blockchain-test.js";
 import { BinaryStateManager } from "../src/state/binary-state-manager.js";
-import { readSharedJson } from "./shared-paths.js";
+import { readDataJson } from "./shared-paths.js";
 
 interface GethGenesis {
   alloc: FixtureAlloc;
@@ -18,8 +18,8 @@ interface StateRootVector {
 
 describe("binary genesis roots through the state manager", () => {
   it("TestBinaryGenesisCommit's alloc gives geth's root 0x0870fd58…63f5", async () => {
-    const genesis = readSharedJson<GethGenesis>(
-      "fixtures/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
+    const genesis = readDataJson<GethGenesis>(
+      "mpt/eip7864-geth/TestBinaryGenesisCommit.genesis.json",
     );
     const { root } = await applyAlloc(new BinaryStateManager(), genesis.alloc);
     expect(bytesToHex(root)).toBe(genesis.expectedStateRoot);
@@ -28,8 +28,8 @@ describe("binary genesis roots through the state manager", () => {
     );
   });
 
-  const { vectors } = readSharedJson<{ state_root_vectors: { vectors: StateRootVector[] } }>(
-    "vectors/eip7864-reference.json",
+  const { vectors } = readDataJson<{ state_root_vectors: { vectors: StateRootVector[] } }>(
+    "mpt/eip7864-reference.state-roots.json",
   ).state_root_vectors;
 
   it("covers every state_root_vectors alloc", () => {

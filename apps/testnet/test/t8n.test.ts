@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { FixtureAlloc } from "../src/fixtures/blockchain-test.js";
 import { transition } from "../src/t8n/transition.js";
-import { sharedPath } from "./shared-paths.js";
+import { dataPath } from "./shared-paths.js";
 
 /** Fork and txs file per case, from geth's TestT8n (the fixture README's table). */
 const CASES: readonly [string, string, string][] = [
@@ -30,7 +30,9 @@ const FIELDS = [
   "requestsHash",
 ] as const;
 
-function normalizedAlloc(alloc: FixtureAlloc): Record<string, unknown> {
+function normalizedAlloc(
+  alloc: Readonly<Record<string, Partial<FixtureAlloc[string]>>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [address, a] of Object.entries(alloc)) {
     const storage: Record<string, bigint> = {};
@@ -50,7 +52,7 @@ describe("t8n on binary-tree state against geth's expected outputs", () => {
   for (const [dir, fork, txsFile] of CASES) {
     it(`${dir} (${fork}): post alloc and state-independent result fields`, async () => {
       const read = (name: string): unknown =>
-        JSON.parse(readFileSync(sharedPath(`fixtures/t8n/${dir}/${name}`), "utf8"));
+        JSON.parse(readFileSync(dataPath(`mpt/t8n/${dir}/${name}`), "utf8"));
       const expected = read("exp.json") as { alloc: FixtureAlloc; result: Record<string, unknown> };
       const output = await transition({
         alloc: read("alloc.json") as never,

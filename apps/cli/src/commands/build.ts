@@ -48,6 +48,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   const maxBatchBytes = batchBytesFromEnvironment();
   const input = await openInput(file);
   const core = await import("@bintrie/core");
+  const { sortEntries } = await import("@bintrie/core/builder");
   const opened = await openStore(target, { create: true });
   const runs = new FsRunStorage(flags.tmpDir);
   const reading = new Progress("reading");
@@ -70,7 +71,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       });
       fresh = await holdsNoTree(opened.store);
       const lines = readEntryLines(input, counter);
-      const sorted = core.sortEntries(lines, { runStorage: runs, duplicates: "last" });
+      const sorted = sortEntries(lines, { runStorage: runs, duplicates: "last" });
       // The sort reads every line before it yields the first entry: a bad line fails here.
       const first = await sorted.next();
       reading.done();
@@ -119,7 +120,7 @@ async function buildFresh(
   counter: EntryCounter,
   maxBatchBytes: number | undefined,
 ): Promise<BuildResult> {
-  const { buildTreeIntoStore } = await import("@bintrie/core");
+  const { buildTreeIntoStore } = await import("@bintrie/core/builder");
   const built = await buildTreeIntoStore(store, entries, {
     groupDepth: tree.groupDepth,
     scheme: tree.scheme,

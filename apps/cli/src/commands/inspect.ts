@@ -42,7 +42,8 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       `the ${blob.length}-byte blob at ${where} does not decode: ${error.message}`,
     );
   }
-  const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+  const { getHasher } = await import("@bintrie/core");
+  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
   const hasher = getHasher(
     hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
   );

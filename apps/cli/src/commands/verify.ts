@@ -1,10 +1,11 @@
+import { isEmptyRoot } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { GroupHasher } from "../group-hasher.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
-import { isEmptyRoot, readRootRecord } from "../root-record.js";
+import { readRootRecord } from "../root-record.js";
 import { stemHashBatch } from "../stem-hasher.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 import { storedNodes } from "../stored-nodes.js";
@@ -52,13 +53,15 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
     const progress = new Progress("verifying");
     if (record !== undefined && !isEmptyRoot(root)) {
       const core = await import("@bintrie/core");
-      const hasher = core.getHasher(core.hashFunctionOfScheme(record.scheme));
+      const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
+      const { hashInternal } = await import("@bintrie/core/hash");
+      const hasher = core.getHasher(hashFunctionOfScheme(record.scheme));
       await walkStoredTree(opened.store, {
         root,
         groupDepth: record.groupDepth,
         hashStems: stemHashBatch(hasher, record.scheme),
         groupHasher: new GroupHasher(hasher),
-        hashPair: (left, right) => core.hashInternal(hasher, left, right),
+        hashPair: (left, right) => hashInternal(hasher, left, right),
         onNode({ blob, node }) {
           reachedStored++;
           bytes += blob.length;

@@ -6,6 +6,8 @@ import {
   type HardforkTransitionConfig,
   Mainnet,
 } from "@ethereumjs/common";
+import { UbtCommon } from "../ubt/ubt-common.js";
+import { ubtNetworkOf } from "../ubt/ubt-network.js";
 import { getKzg } from "./kzg.js";
 import { TestnetError } from "./testnet-error.js";
 
@@ -29,6 +31,8 @@ const FIRST_POS_FORK = MAINNET_FORKS.indexOf("paris");
 export interface NetworkOptions {
   /** Chain id of the network (fixtures use 1). */
   readonly chainId?: number;
+  /** The fixture's genesis `config` (a `ubtTime` / `enableUBTAtGenesis` there makes it UBT). */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 /** A fixture network: one fork from genesis, or "XToYAtTime15k" / "XToYAtN" transitions. */
@@ -75,7 +79,8 @@ export function parseNetwork(network: string): ParsedNetwork {
  * Paris on, KZG for the point-evaluation precompile and blob transactions.
  */
 export function commonForNetwork(network: string, options: NetworkOptions = {}): Common {
-  const parsed = parseNetwork(network);
+  const ubt = ubtNetworkOf(network, options.config);
+  const parsed = ubt !== undefined ? { genesisFork: ubt.baseFork } : parseNetwork(network);
   const genesisIndex = MAINNET_FORKS.indexOf(parsed.genesisFork);
   const hardforks: HardforkTransitionConfig[] = [];
   for (let i = 0; i < genesisIndex; i++) {
@@ -83,7 +88,7 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
   }
   hardforks.push({ name: parsed.genesisFork, block: 0, timestamp: 0 });
   let lastFork = parsed.genesisFork;
-  if (parsed.transition !== undefined) {
+  if ("transition" in parsed && parsed.transition !== undefined) {
     const { fork, timestamp, block } = parsed.transition;
     hardforks.push(
       timestamp !== undefined
@@ -102,9 +107,6 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
       ? { type: ConsensusType.ProofOfStake, algorithm: ConsensusAlgorithm.Casper }
       : { type: ConsensusType.ProofOfWork, algorithm: ConsensusAlgorithm.Ethash, ethash: {} },
   };
-  return new Common({
-    chain,
-    hardfork: parsed.genesisFork,
-    customCrypto: { kzg: getKzg() },
-  });
+  const opts = { chain, hardfork: parsed.genesisFork, customCrypto: { kzg: getKzg() } };
+  return ubt !== undefined ? new UbtCommon(opts, ubt) : new Common(opts);
 }

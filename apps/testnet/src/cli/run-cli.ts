@@ -3,7 +3,7 @@ import type { CliIO } from "./cli-io.js";
 import { EXIT_OK, EXIT_USAGE, type ExitCode, exitCodeOf } from "./exit-codes.js";
 import { createProgram } from "./program.js";
 
-export type { CliIO } from "./cli-io.js";
+export type { CliIO, CliOutput } from "./cli-io.js";
 
 /**
  * Runs the `bintrie-testnet` command line (`argv` without node and the script) and resolves

@@ -1,14 +1,12 @@
 import {
   BinaryTree,
-  CODE_OFFSET,
-  chunkCount,
   type KeyScheme,
   type KVStore,
   codeHash as keccakOfCode,
   MemoryStore,
   openTree,
-  STEM_SUBTREE_WIDTH,
 } from "@bintrie/core";
+import { CODE_OFFSET, chunkCount, STEM_SUBTREE_WIDTH } from "@bintrie/core/embedding";
 import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
 import { OriginalStorageCache } from "@ethereumjs/statemanager";
 import {
@@ -37,13 +35,23 @@ export interface BinaryStateManagerOptions {
    * Default: a new MemoryStore.
    */
   readonly store?: KVStore;
+  /**
+   * What deletions write (see README, "What goes into the tree"). 'mpt-compatible' (default):
+   * a deleted account's storage is zeroed and an account the tree never had writes nothing, so
+   * MPT fixtures read as on the MPT. 'geth-ubt': geth's UBT StateDB — storage is never wiped and
+   * every deleted account writes its two header leaves as zeros.
+   */
+  readonly writePolicy?: WritePolicy;
 }
+
+export type WritePolicy = "mpt-compatible" | "geth-ubt";
 
 export interface OpenStateOptions {
   /** The root to open; default the store's latest committed root. */
   readonly root?: Uint8Array;
   readonly scheme?: KeyScheme;
   readonly groupDepth?: number;
+  readonly writePolicy?: WritePolicy;
 }
 
 /** One account of `dumpState()`: the state as a blockchain test's `postState` lists it. */
@@ -73,6 +81,8 @@ interface StorageOverlay {
 }
 
 const EMPTY_BYTES = new Uint8Array(0);
+/** EIP-4788/2935/7002's system caller (unprefixed, as the cache keys it). */
+const SYSTEM_ACCOUNT = "fffffffffffffffffffffffffffffffffffffffe";
 const ZERO32 = new Uint8Array(32);
 const EMPTY_ACCOUNT: AccountEntry = {
   nonce: 0n,
@@ -112,6 +122,7 @@ export class BinaryStateManager implements StateManagerInterface {
   readonly groupDepth: number;
   readonly store: KVStore;
   readonly originalStorageCache: OriginalStorageCache;
+  readonly writePolicy: WritePolicy;
 
   #tree: BinaryTree;
   /** The tree may hold nodes not yet loaded from the store. */
@@ -142,6 +153,7 @@ export class BinaryStateManager implements StateManagerInterface {
 
   constructor(options: BinaryStateManagerOptions = {}) {
     this.store = options.store ?? new MemoryStore();
+    this.writePolicy = options.writePolicy ?? "mpt-compatible";
     this.#tree = new BinaryTree({
       scheme: options.scheme,
       groupDepth: options.groupDepth,
@@ -164,6 +176,7 @@ export class BinaryStateManager implements StateManagerInterface {
       store,
       scheme: tree.scheme,
       groupDepth: tree.groupDepth,
+      writePolicy: options.writePolicy,
     });
     manager.#adopt(tree, index, options.root ?? tree.hash());
     return manager;
@@ -425,6 +438,7 @@ export class BinaryStateManager implements StateManagerInterface {
       store: new CopyOnWriteStore(this.store),
       scheme: this.scheme,
       groupDepth: this.groupDepth,
+      writePolicy: this.writePolicy,
     });
     copy.#index = this.#index.clone();
     copy.#baseRoot = this.#baseRoot.slice();
@@ -554,8 +568,11 @@ export class BinaryStateManager implements StateManagerInterface {
     const cached = slots?.get(slot);
     if (cached !== undefined) return cached;
     let value: Uint8Array = EMPTY_BYTES;
-    // Slots never written to the tree are absent: skip the key derivation.
-    if (this.#index.slots(account)?.has(slot) === true) {
+    // Slots never written to the tree are absent: skip the key derivation. Under 'geth-ubt' a
+    // deleted account keeps its slots in the tree, but reads none.
+    const gone =
+      this.writePolicy === "geth-ubt" && (await this.#account(account, address)) === null;
+    if (!gone && this.#index.slots(account)?.has(slot) === true) {
       const tree = await this.#readyTree();
       const treeKey = tree.keys.storageSlotKey(address, slotBytes);
       if (this.#lazy) await tree.load([treeKey]);
@@ -659,7 +676,9 @@ export class BinaryStateManager implements StateManagerInterface {
       const final = dirty !== undefined ? dirty : await this.#account(account, address);
       const overlay = this.#storage.get(account);
       const storage: SlotWrite[] = [];
-      const clearAll = final === null || overlay?.wiped === true;
+      // geth's UBT StateDB never wipes storage (the tree never shrinks).
+      const clearAll =
+        this.writePolicy === "mpt-compatible" && (final === null || overlay?.wiped === true);
       if (final !== null && overlay !== undefined) {
         for (const [slot, value] of overlay.slots) {
           storage.push({
@@ -704,7 +723,13 @@ export class BinaryStateManager implements StateManagerInterface {
         this.#index.addSlot(plan.account, write.slot);
       }
       if (plan.header === null) {
-        if (tree.getAccount(plan.address) !== undefined) tree.deleteAccount(plan.address);
+        // geth's DeleteAccount writes both header leaves as zeros, present or not — except for
+        // the system address: geth's system calls never touch it, ethereumjs' request calls
+        // touch it and then delete it to undo that.
+        const present = tree.getAccount(plan.address) !== undefined;
+        if (present || (this.writePolicy === "geth-ubt" && plan.account !== SYSTEM_ACCOUNT)) {
+          tree.deleteAccount(plan.address);
+        }
       } else if (plan.header !== undefined) {
         tree.putAccount(plan.address, plan.header);
         this.#index.addAccount(plan.account);

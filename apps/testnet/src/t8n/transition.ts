@@ -8,20 +8,24 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from "@ethereumjs/tx";
-import { bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
-import { buildBlock, createVM, type RunTxResult } from "@ethereumjs/vm";
+import { Account, Address, bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
+import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
-import type { FixtureAccount, FixtureAlloc } from "../fixtures/blockchain-test.js";
+import { applyAlloc } from "../fixtures/alloc.js";
+import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { isUbtCommon } from "../ubt/ubt-common.js";
 import {
   BEACON_ROOTS_ADDRESS,
   directWriteSlots,
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
+import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
+import { gethRejectReason } from "./geth-reject-reason.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -72,6 +76,27 @@ export interface T8nInput {
   readonly fork: string;
   readonly chainId?: number;
   readonly scheme?: KeyScheme;
+  /**
+   * geth's `--state.reward`: the block reward paid to the coinbase after the transactions
+   * (default 0; negative: no reward step at all). Even a reward of 0 touches the coinbase, so
+   * an absent coinbase is created and, being empty, deleted — on UBT state that writes its
+   * header leaves as zeros, as geth's t8n does when no transaction paid it a fee.
+   */
+  readonly reward?: bigint;
+}
+
+/** A log as geth's t8n prints it in a receipt. */
+export interface T8nLog {
+  readonly address: string;
+  readonly topics: string[];
+  readonly data: string;
+  readonly blockNumber: string;
+  readonly transactionHash: string;
+  readonly transactionIndex: string;
+  readonly blockHash: string;
+  readonly blockTimestamp: string;
+  readonly logIndex: string;
+  readonly removed: boolean;
 }
 
 export interface T8nReceipt {
@@ -80,13 +105,20 @@ export interface T8nReceipt {
   readonly status: string;
   readonly cumulativeGasUsed: string;
   readonly logsBloom: string;
-  readonly logs: readonly { address: string; topics: string[]; data: string }[];
+  readonly logs: readonly T8nLog[];
   readonly transactionHash: string;
   readonly contractAddress: string;
   readonly gasUsed: string;
+  /** geth's t8n leaves it unset: always null. */
+  readonly effectiveGasPrice: null;
+  /** geth's t8n fills in a placeholder block hash (0x1337 then zeros). */
+  readonly blockHash: string;
   readonly blockNumber: string;
   readonly transactionIndex: string;
 }
+
+/** The block hash geth's t8n writes into every receipt (cmd/evm/internal/t8ntool/execution.go). */
+export const T8N_RECEIPT_BLOCK_HASH = `0x1337${"0".repeat(60)}`;
 
 /** geth's t8n `result.json`, with the binary root as `stateRoot`. */
 export interface T8nResult {
@@ -109,7 +141,8 @@ export interface T8nResult {
 
 export interface T8nOutput {
   readonly result: T8nResult;
-  readonly alloc: Record<string, FixtureAccount>;
+  /** The post state as geth prints it (see `gethAllocFromDump`). */
+  readonly alloc: Record<string, GethAllocAccount>;
   /** The RLP of the applied transactions (geth's `--output.body`). */
   readonly body: string;
 }
@@ -136,9 +169,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       return blockchain;
     },
   };
-  const state = new BinaryStateManager({ scheme: input.scheme });
+  const ubtNetwork = isUbtCommon(common) ? common.ubtNetwork : undefined;
+  const state = new BinaryStateManager({
+    scheme: input.scheme,
+    writePolicy: ubtNetwork !== undefined ? "geth-ubt" : "mpt-compatible",
+  });
   await applyAlloc(state, input.alloc as FixtureAlloc);
-  const vm = await createVM({ common, blockchain, stateManager: state });
+  const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   vm.common.setHardforkBy({
     blockNumber: number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
@@ -162,6 +199,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   const headerData = currentHeader(env, number, hashes, vm.common);
+  ubt?.beginBlock(
+    headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
+  );
   const builder = await buildBlock(vm, {
     parentBlock,
     headerData,
@@ -195,21 +235,31 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
-      rejected.push({ index, error: (cause as Error).message });
+      rejected.push({ index, error: await gethRejectReason(candidate.tx, cause as Error, state) });
     }
   }
+  await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
   const { block, requests } = await builder.build();
   const header = block.header;
+  let logIndex = 0;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
     type: intToHex(tx.type),
     root: "0x",
     status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
     cumulativeGasUsed: bigIntToHex(result.receipt.cumulativeBlockGasUsed),
     logsBloom: bytesToHex(result.receipt.bitvector),
+    // geth's log JSON (core/types/gen_log_json.go): the log's position fields included.
     logs: result.receipt.logs.map(([address, topics, data]) => ({
       address: bytesToHex(address),
       topics: topics.map((t) => bytesToHex(t)),
       data: bytesToHex(data),
+      blockNumber: bigIntToHex(number),
+      transactionHash: bytesToHex(tx.hash()),
+      transactionIndex: intToHex(i),
+      blockHash: T8N_RECEIPT_BLOCK_HASH,
+      blockTimestamp: bigIntToHex(timestamp),
+      logIndex: intToHex(logIndex++),
+      removed: false,
     })),
     transactionHash: bytesToHex(tx.hash()),
     contractAddress:
@@ -217,6 +267,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         ? "0x0000000000000000000000000000000000000000"
         : result.createdAddress.toString(),
     gasUsed: bigIntToHex(result.totalGasSpent),
+    effectiveGasPrice: null,
+    blockHash: T8N_RECEIPT_BLOCK_HASH,
     blockNumber: bigIntToHex(number),
     transactionIndex: intToHex(i),
   }));
@@ -237,7 +289,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ...(header.withdrawalsRoot !== undefined
       ? { withdrawalsRoot: bytesToHex(header.withdrawalsRoot) }
       : {}),
-    ...(header.excessBlobGas !== undefined
+    // geth reports blob gas only when the env gives the excess blob gas or both parent fields.
+    ...(header.excessBlobGas !== undefined &&
+    (env.currentExcessBlobGas !== undefined ||
+      (env.parentExcessBlobGas !== undefined && env.parentBlobGasUsed !== undefined))
       ? {
           currentExcessBlobGas: bigIntToHex(header.excessBlobGas),
           blobGasUsed: bigIntToHex(header.blobGasUsed ?? 0n),
@@ -252,9 +307,23 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         }
       : { requests: null }),
   };
-  const alloc = allocFromDump(await state.dumpState());
+  const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
+}
+
+/** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */
+async function touchCoinbaseWithReward(
+  state: BinaryStateManager,
+  coinbase: Uint8Array,
+  reward: bigint,
+): Promise<void> {
+  if (reward < 0n) return;
+  const address = new Address(coinbase);
+  const account = (await state.getAccount(address)) ?? new Account();
+  account.balance += reward;
+  if (account.isEmpty()) await state.deleteAccount(address);
+  else await state.putAccount(address, account);
 }
 
 function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
@@ -364,7 +433,7 @@ function decodeTransactions(txs: readonly T8nTxJson[] | string, common: Common):
   });
 }
 
-function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
+export function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
   const { secretKey, gas, input, hash: _hash, v, r, s, ...rest } = json as Record<string, unknown>;
   const data: Record<string, unknown> = { ...rest, gasLimit: gas, data: input };
   for (const [key, value] of Object.entries(data)) if (value === null) delete data[key];

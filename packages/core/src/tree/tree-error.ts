@@ -16,8 +16,4 @@ export type TreeErrorCode =
 /** A failure of a tree operation, naming the key, path or option that caused it. */
 export class TreeError extends BintrieError<TreeErrorCode> {
   override name = "TreeError";
-
-  constructor(code: TreeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

@@ -2,7 +2,7 @@ import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { genesisHeaderFailures } from "../../fixtures/genesis-header-check.js";
 import { collectFixtures } from "../../fixtures/load-fixtures.js";
-import { runBlockchainTest, type TestResult } from "../../runner/run-blockchain-test.js";
+import type { TestResult } from "../../runner/run-blockchain-test.js";
 import type { CliIO } from "../cli-io.js";
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from "../exit-codes.js";
 import {
@@ -41,6 +41,8 @@ export async function runTests(
         : `--filter ${JSON.stringify(flags.filter)} matches none of the ${total} ${total === 1 ? "test" : "tests"} under ${where} (it is a regular expression over "file :: name")`,
     );
   }
+  // The EVM loads only once there is something to run (a bad filter fails fast).
+  const { runBlockchainTest } = await import("../../runner/run-blockchain-test.js");
   const json = flags.json === true;
   let passed = 0;
   let failed = 0;

@@ -1,7 +1,6 @@
 import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { readT8nInput, writeT8nOutput } from "../../t8n/t8n-io.js";
-import { transition } from "../../t8n/transition.js";
 import { type CliIO, readAllText } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
 
@@ -34,6 +33,8 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
       return readAllText(io.stdin);
     },
   );
+  // The EVM loads only once the inputs are read (bad input fails fast).
+  const { transition } = await import("../../t8n/transition.js");
   const output = await transition({
     ...input,
     fork: flags["state.fork"],

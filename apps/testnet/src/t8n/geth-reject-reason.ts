@@ -1,0 +1,35 @@
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { toChecksumAddress } from "@ethereumjs/util";
+import type { BinaryStateManager } from "../state/binary-state-manager.js";
+
+/**
+ * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
+ * `preCheck`/`execute`), for the rejections ethereumjs reports in its own words: a nonce off,
+ * too little balance for gas and value, or a gas limit under the intrinsic gas. Others keep
+ * ethereumjs' message.
+ */
+export async function gethRejectReason(
+  tx: TypedTransaction,
+  cause: Error,
+  state: BinaryStateManager,
+): Promise<string> {
+  const message = cause.message;
+  const sender = tx.getSenderAddress();
+  const from = toChecksumAddress(sender.toString());
+  const account = await state.getAccount(sender);
+  const nonce = account?.nonce ?? 0n;
+  if (/nonce/i.test(message) && tx.nonce !== nonce) {
+    return tx.nonce < nonce
+      ? `nonce too low: address ${from}, tx: ${tx.nonce} state: ${nonce}`
+      : `nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
+  }
+  if (/INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit/i.test(message)) {
+    return `intrinsic gas too low: have ${tx.gasLimit}, want ${tx.getIntrinsicGas()}`;
+  }
+  if (/balance|insufficient/i.test(message)) {
+    const feeCap = "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
+    const want = tx.gasLimit * feeCap + tx.value;
+    return `insufficient funds for gas * price + value: address ${from} have ${account?.balance ?? 0n} want ${want}`;
+  }
+  return message;
+}

@@ -1,0 +1,83 @@
+import type { Block } from "@ethereumjs/block";
+import type { Blockchain } from "@ethereumjs/blockchain";
+import type { StateManagerInterface } from "@ethereumjs/common";
+import type { EVMMockBlockchainInterface } from "@ethereumjs/evm";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { createVM, type VM } from "@ethereumjs/vm";
+import { processParentBlockHash } from "./rules/history-system-call.js";
+import { ubtPrecompiles } from "./rules/precompile-set.js";
+import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
+import { installUbtWarmModel } from "./rules/warm-set.js";
+import { isUbtCommon, type UbtCommon } from "./ubt-common.js";
+import { UbtContext } from "./ubt-context.js";
+import { UbtEVM } from "./ubt-evm.js";
+
+export interface ExecutionVMOptions {
+  readonly common: import("@ethereumjs/common").Common;
+  readonly stateManager: StateManagerInterface;
+  readonly blockchain?: Blockchain | EVMMockBlockchainInterface;
+  /**
+   * Block import: run the EIP-2935 system call before every block `runBlock` executes (geth's
+   * `ProcessParentBlockHash`, `IsPrague || IsUBT`). Off for the t8n (geth's t8n: `IsPrague`).
+   */
+  readonly historyCallOnBlock?: boolean;
+}
+
+/** A VM with its UBT context (undefined for an MPT network). */
+export interface ExecutionVM {
+  readonly vm: VM;
+  readonly ubt: UbtContext | undefined;
+}
+
+/**
+ * The VM for a network: plain `createVM` for MPT networks; for UBT networks (a `UbtCommon`)
+ * the `UbtEVM` and the transaction hooks of geth's UBT rules.
+ */
+export async function createExecutionVM(options: ExecutionVMOptions): Promise<ExecutionVM> {
+  const { common, stateManager, blockchain } = options;
+  if (!isUbtCommon(common)) {
+    return {
+      vm: await createVM({ common, stateManager, blockchain: blockchain as Blockchain }),
+      ubt: undefined,
+    };
+  }
+  const ctx = new UbtContext((common as UbtCommon).ubtNetwork);
+  const evm = new UbtEVM(ctx, {
+    common,
+    stateManager,
+    blockchain: blockchain as EVMMockBlockchainInterface,
+    customPrecompiles: ubtPrecompiles(common),
+  });
+  const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain, evm });
+  const warm = installUbtWarmModel(vm);
+  ctx.onBeginBlock = () => warm.resetWarmSet();
+  vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
+    const to = tx.to;
+    const lookup = to === undefined ? Promise.resolve(undefined) : stateManager.getAccount(to);
+    lookup.then(
+      (account) => {
+        beginTransaction(ctx, tx, account !== undefined);
+        resolve?.();
+      },
+      (error: unknown) => {
+        throw error;
+      },
+    );
+  });
+  vm.events.on("afterTx", (event: { minerValue?: bigint }, resolve?: (r?: unknown) => void) => {
+    touchCoinbaseAfterFee(ctx, event.minerValue ?? 0n);
+    resolve?.();
+  });
+  if (options.historyCallOnBlock === true) {
+    vm.events.on("beforeBlock", (block: Block, resolve?: (r?: unknown) => void) => {
+      ctx.beginBlock(block.header.coinbase);
+      processParentBlockHash(vm, ctx, block).then(
+        () => resolve?.(),
+        (error: unknown) => {
+          throw error;
+        },
+      );
+    });
+  }
+  return { vm, ubt: ctx };
+}

@@ -1,0 +1,60 @@
+import type { Address } from "@ethereumjs/util";
+import { AccessEvents } from "./access-events.js";
+import type { UbtNetwork } from "./ubt-network.js";
+
+/** EIP-2935's history contract and the system caller (params/protocol_params.go). */
+export const HISTORY_STORAGE_ADDRESS = "0000f90827f1c53a10cb7a02335b175320002935";
+export const SYSTEM_ADDRESS = "fffffffffffffffffffffffffffffffffffffffe";
+
+/**
+ * What the UBT rules share while a VM runs: the network, the current transaction's access
+ * events (geth makes a new `AccessEvents` per transaction in `SetTxContext`), and the block's
+ * witness (their union, as geth's `StateDB.AccessEvents().Merge`).
+ */
+export class UbtContext {
+  readonly network: UbtNetwork;
+  /** The current transaction's (or system call's) access events. */
+  events = new AccessEvents();
+  /** Every access of the current block. */
+  blockWitness = new AccessEvents();
+  /** The block's fee recipient, for geth's coinbase touch after the fee. */
+  coinbase: string | undefined;
+  /** Answers whether an address (unprefixed hex) is an active precompile. */
+  isPrecompile: (address: string) => boolean = () => false;
+  /** Called by `beginBlock` (the VM resets its block-long warm set here). */
+  onBeginBlock: () => void = () => {};
+
+  constructor(network: UbtNetwork) {
+    this.network = network;
+  }
+
+  /** Starts a transaction or system call: fresh access events, merged into the block's. */
+  beginMessage(): AccessEvents {
+    this.blockWitness.merge(this.events);
+    this.events = new AccessEvents();
+    return this.events;
+  }
+
+  /** Starts a block: an empty witness. */
+  beginBlock(coinbase: Address | undefined): void {
+    this.events = new AccessEvents();
+    this.blockWitness = new AccessEvents();
+    this.coinbase = coinbase === undefined ? undefined : addressKey(coinbase.bytes);
+    this.onBeginBlock();
+  }
+}
+
+/** Unprefixed lowercase hex of a 20-byte address (the access-event key). */
+export function addressKey(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!]!;
+  return out;
+}
+
+/** The address key of a stack word (its low 20 bytes). */
+export function stackAddressKey(word: bigint): string {
+  return (word & ADDRESS_MASK).toString(16).padStart(40, "0");
+}
+
+const ADDRESS_MASK = (1n << 160n) - 1n;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));

@@ -1,0 +1,162 @@
+import {
+  EVM,
+  EVMError,
+  type EVMOpts,
+  type EVMResult,
+  type ExecResult,
+  type Message,
+  NobleBN254,
+  paramsEVM,
+} from "@ethereumjs/evm";
+import {
+  Address,
+  bigIntToBytes,
+  equalsBytes,
+  generateAddress,
+  generateAddress2,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+} from "@ethereumjs/util";
+import { isSystemCaller } from "./rules/code-chunk-gas.js";
+import {
+  absentCalleeGas,
+  codeDepositGas,
+  createInitGas,
+  createPreCheckGas,
+} from "./rules/message-gas.js";
+import { ubtOpcodes } from "./rules/ubt-opcodes.js";
+import { addressKey, type UbtContext } from "./ubt-context.js";
+
+/**
+ * `@ethereumjs/evm` with geth's UBT message rules (core/vm/evm.go): a subclass, so the library
+ * runs unmodified. The opcode rules come in as `customOpcodes` (rules/ubt-opcodes.ts); the
+ * precompile set through `customPrecompiles`. EIP-7864 mode of the library stays off — its
+ * `binaryTreeAccessWitness` charges differ from geth (see README, "UBT rules").
+ */
+export class UbtEVM extends EVM {
+  readonly ubt: UbtContext;
+
+  constructor(ctx: UbtContext, opts: EVMOpts) {
+    // The opcode list reads gas parameters the EVM constructor would only load afterwards.
+    opts.common!.updateParams(opts.params ?? paramsEVM);
+    super({
+      bn254: new NobleBN254(),
+      ...opts,
+      customOpcodes: [...ubtOpcodes(ctx, opts.common!), ...(opts.customOpcodes ?? [])],
+    });
+    this.ubt = ctx;
+    ctx.isPrecompile = (key) => this.precompiles.get(key) !== undefined;
+  }
+
+  protected override async _executeCall(message: Message & { to: Address }): Promise<EVMResult> {
+    const callee = addressKey(message.to.bytes);
+    if (
+      this.ubt.isPrecompile(callee) ||
+      (await this.stateManager.getAccount(message.to)) !== undefined
+    ) {
+      return super._executeCall(message);
+    }
+    let charged = 0n;
+    if (!isSystemCaller(message.caller.bytes)) {
+      const gas = absentCalleeGas(this.ubt, callee, message.gasLimit);
+      if (gas === undefined) return { execResult: outOfGasResult(message.gasLimit) };
+      charged = gas;
+    }
+    // geth EVM.Call: a call without value to an account that does not exist does nothing (no
+    // touch, so no EIP-161 deletion and no zero leaves later).
+    if (message.value === 0n) {
+      return {
+        execResult: {
+          executionGasUsed: charged,
+          gasRefund: message.gasRefund,
+          returnValue: new Uint8Array(0),
+        },
+      };
+    }
+    return withCharge(message, charged, () => super._executeCall(message));
+  }
+
+  protected override async _executeCreate(message: Message): Promise<EVMResult> {
+    const address = addressKey((await this.#createdAddress(message)).bytes);
+    const pre = createPreCheckGas(this.ubt, address, message.gasLimit);
+    if (pre === undefined) return { execResult: outOfGasResult(message.gasLimit) };
+    let charged = pre;
+    if (!(await this.#collides(address))) {
+      const init = createInitGas(this.ubt, address, message.gasLimit - charged);
+      if (init === undefined) return { execResult: outOfGasResult(message.gasLimit) };
+      charged += init;
+    }
+    return withCharge(message, charged, () => super._executeCreate(message));
+  }
+
+  protected override async runInterpreter(message: Message, opts?: object): Promise<ExecResult> {
+    const result = await super.runInterpreter(message, opts as never);
+    if (message.isCreate !== true || result.exceptionError !== undefined) return result;
+    const code = result.returnValue;
+    // geth rejects 0xEF code (EIP-3541) before charging the deposit; ethereumjs does it next.
+    if (code.length === 0 || code[0] === 0xef) return result;
+    const gas = codeDepositGas(
+      this.ubt,
+      addressKey(message.to!.bytes),
+      code,
+      message.gasLimit - result.executionGasUsed,
+    );
+    if (gas === undefined) return { ...result, ...outOfGasResult(message.gasLimit) };
+    result.executionGasUsed += gas;
+    return result;
+  }
+
+  async #createdAddress(message: Message): Promise<Address> {
+    const code = message.code ?? message.data;
+    if (message.salt !== undefined) {
+      return new Address(generateAddress2(message.caller.bytes, message.salt, code as Uint8Array));
+    }
+    const account = await this.stateManager.getAccount(message.caller);
+    const nonce = (account?.nonce ?? 1n) - 1n;
+    return new Address(generateAddress(message.caller.bytes, bigIntToBytes(nonce)));
+  }
+
+  /** geth's collision rule: nonce, code or storage at the new address. */
+  async #collides(address: string): Promise<boolean> {
+    const account = await this.stateManager.getAccount(new Address(hexAddress(address)));
+    if (account === undefined) return false;
+    return (
+      account.nonce > 0n ||
+      !equalsBytes(account.codeHash, KECCAK256_NULL) ||
+      !equalsBytes(account.storageRoot, KECCAK256_RLP)
+    );
+  }
+}
+
+function hexAddress(key: string): Uint8Array {
+  const out = new Uint8Array(20);
+  for (let i = 0; i < 20; i++) out[i] = Number.parseInt(key.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Runs a frame with `charged` taken from its gas first (geth charges before the frame runs). */
+async function withCharge(
+  message: Message,
+  charged: bigint,
+  run: () => Promise<EVMResult>,
+): Promise<EVMResult> {
+  if (charged === 0n) return run();
+  const gasLimit = message.gasLimit;
+  message.gasLimit = gasLimit - charged;
+  let result: EVMResult;
+  try {
+    result = await run();
+  } finally {
+    message.gasLimit = gasLimit;
+  }
+  result.execResult.executionGasUsed += charged;
+  return result;
+}
+
+function outOfGasResult(gasLimit: bigint): ExecResult {
+  return {
+    returnValue: new Uint8Array(0),
+    executionGasUsed: gasLimit,
+    exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS),
+  };
+}

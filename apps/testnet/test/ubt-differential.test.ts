@@ -1,0 +1,118 @@
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { transition } from "../src/t8n/transition.js";
+import { dataPath, GETH_EVM, HAS_GETH_TOOLS } from "./shared-paths.js";
+
+/**
+ * Differential runs against geth's `evm t8n` (only where ../shared/tools/geth-evm exists): a
+ * transaction mix drawn from the example scenarios' transactions (all contracts in one alloc,
+ * one sender, consecutive nonces, random order, values and gas limits — some run out of gas),
+ * executed by geth and by `transition`; result.json and alloc.json must be equal as JSON values.
+ */
+const ROOT = dataPath("geth-ubt/t8n");
+const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
+const read = (scenario: string, file: string): unknown =>
+  JSON.parse(readFileSync(`${ROOT}/${scenario}/${file}`, "utf8"));
+
+type Tx = Record<string, string | unknown[] | undefined>;
+const TEMPLATES: Tx[] = SCENARIOS.flatMap((s) => read(s, "txs.json") as Tx[]);
+const ENV = read("c_create", "env.json");
+function mergedAlloc(file: string): Record<string, unknown> {
+  const alloc: Record<string, unknown> = {};
+  for (const s of SCENARIOS) Object.assign(alloc, read(s, file) as Record<string, unknown>);
+  return alloc;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "bintrie-testnet-diff-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let runs = 0;
+
+function gethT8n(fork: string, alloc: unknown, txs: unknown): { result: unknown; alloc: unknown } {
+  const dir = join(scratch, `run-${runs++}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "alloc.json"), JSON.stringify(alloc));
+  writeFileSync(join(dir, "env.json"), JSON.stringify(ENV));
+  writeFileSync(join(dir, "txs.json"), JSON.stringify(txs));
+  execFileSync(
+    GETH_EVM,
+    [
+      "t8n",
+      "--input.alloc",
+      join(dir, "alloc.json"),
+      "--input.env",
+      join(dir, "env.json"),
+      "--input.txs",
+      join(dir, "txs.json"),
+      "--state.fork",
+      fork,
+      "--output.basedir",
+      dir,
+      "--output.result",
+      "result.json",
+      "--output.alloc",
+      "out-alloc.json",
+    ],
+    { stdio: "ignore" },
+  );
+  return {
+    result: JSON.parse(readFileSync(join(dir, "result.json"), "utf8")),
+    alloc: JSON.parse(readFileSync(join(dir, "out-alloc.json"), "utf8")),
+  };
+}
+
+const mix = fc.array(
+  fc.record({
+    template: fc.integer({ min: 0, max: TEMPLATES.length - 1 }),
+    value: fc.constantFrom("keep", "0x0", "0x7"),
+    gas: fc.constantFrom("keep", "0x5208", "0xc350", "0x186a0"),
+  }),
+  { minLength: 1, maxLength: 6 },
+);
+
+function transactions(picks: { template: number; value: string; gas: string }[]): Tx[] {
+  return picks.map((p, nonce) => {
+    const t = { ...TEMPLATES[p.template]! };
+    t.nonce = `0x${nonce.toString(16)}`;
+    if (p.value !== "keep") t.value = p.value;
+    if (p.gas !== "keep") t.gas = p.gas;
+    return t;
+  });
+}
+
+describe.runIf(HAS_GETH_TOOLS)("t8n against geth's evm t8n on generated transaction mixes", () => {
+  for (const fork of ["Verkle", "Binary"] as const) {
+    it(`${fork}: 12 mixes give geth's result.json and alloc.json`, async () => {
+      const alloc = mergedAlloc(fork === "Binary" ? "alloc_sys.json" : "alloc.json");
+      await fc.assert(
+        fc.asyncProperty(mix, async (picks) => {
+          const txs = transactions(picks);
+          const geth = gethT8n(fork, alloc, txs);
+          const ours = await transition({
+            alloc: alloc as never,
+            env: ENV as never,
+            txs: txs as never,
+            fork,
+          });
+          expect(JSON.parse(JSON.stringify(ours.result))).toEqual(geth.result);
+          expect(JSON.parse(JSON.stringify(ours.alloc))).toEqual(geth.alloc);
+        }),
+        // UBT_DIFF_RUNS=N runs N fresh mixes (random seed) instead of the 12 fixed ones.
+        process.env.UBT_DIFF_RUNS === undefined
+          ? { numRuns: 12, seed: fork === "Verkle" ? 4762 : 7864 }
+          : { numRuns: Number(process.env.UBT_DIFF_RUNS) },
+      );
+    }, 600_000);
+  }
+});

@@ -1,0 +1,136 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
+import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
+import { loadFixtures } from "../src/fixtures/load-fixtures.js";
+import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
+import { dataPath, GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./shared-paths.js";
+
+const fixtures = await loadFixtures([dataPath("geth-ubt/fixtures")]);
+const processUbt = JSON.parse(
+  readFileSync(dataPath("geth-ubt/TestProcessUBT.chain.json"), "utf8"),
+) as UbtChainDescription & { expectedGasUsed: number[] };
+const scratch = mkdtempSync(join(tmpdir(), "bintrie-testnet-ubt-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function mutate(named: NamedTest, change: (test: BlockchainTest) => BlockchainTest): NamedTest {
+  return { ...named, test: change(structuredClone(named.test) as BlockchainTest) };
+}
+
+describe("run re-executes geth's UBT fixtures (every header's binary root, gas, receipts, hashes)", () => {
+  it("has the 5 vendored fixtures", () => {
+    expect(fixtures.map((f) => f.test.network)).toEqual(Array(5).fill("Verkle"));
+  });
+
+  for (const named of fixtures) {
+    it(`${named.name} passes with every root geth wrote`, async () => {
+      const result = await runBlockchainTest(named);
+      expect(result.failures).toEqual([]);
+      expect(result.passed).toBe(true);
+      expect(result.blocks).toBe(named.test.blocks.length);
+      // The roots came from geth's headers; the executor's own are compared with them above.
+      const headerRoots = named.test.blocks.map((b) => b.blockHeader?.stateRoot);
+      expect(result.blockRoots).toEqual(headerRoots);
+    });
+  }
+
+  it("a copy with one post-state balance changed fails", async () => {
+    const base = fixtures[0]!;
+    const bad = mutate(base, (t) => {
+      const post = { ...t.postState! };
+      const [address, account] = Object.entries(post)[0]!;
+      post[address] = { ...account, balance: `0x${(BigInt(account.balance) + 1n).toString(16)}` };
+      return { ...t, postState: post };
+    });
+    const result = await runBlockchainTest(bad);
+    expect(result.passed).toBe(false);
+    expect(result.mismatches.map((m) => m.field)).toEqual(["balance"]);
+  });
+
+  it("a copy with a changed pre state fails on the genesis root", async () => {
+    const base = fixtures[0]!;
+    const bad = mutate(base, (t) => {
+      const pre = { ...t.pre };
+      const [address, account] = Object.entries(pre)[0]!;
+      pre[address] = { ...account, nonce: "0x99" };
+      return { ...t, pre };
+    });
+    const result = await runBlockchainTest(bad);
+    expect(result.passed).toBe(false);
+    expect(result.failures.join()).toContain("genesis root");
+  });
+});
+
+describe("fill builds UBT chains as geth's chain maker does", () => {
+  it("TestProcessUBT's chain uses geth's asserted gas [63000, 248211]", async () => {
+    const { gasUsed } = await fillUbtChain(processUbt);
+    expect(gasUsed.map(Number)).toEqual(processUbt.expectedGasUsed);
+    expect(processUbt.expectedGasUsed).toEqual([63000, 248211]);
+  });
+
+  it("a filled fixture re-executes with run", async () => {
+    const { fixture } = await fillUbtChain(processUbt);
+    const result = await runBlockchainTest({
+      file: "filled",
+      name: "TestProcessUBT",
+      test: fixture,
+    });
+    expect(result.failures).toEqual([]);
+  });
+
+  it.runIf(HAS_GETH_TOOLS)(
+    "geth's evm blocktest accepts the filled TestProcessUBT fixture",
+    async () => {
+      const { fixture, stateRoots } = await fillUbtChain(processUbt);
+      const file = join(scratch, "processubt.json");
+      writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
+      const report = JSON.parse(
+        execFileSync(GETH_EVM, ["blocktest", file], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as {
+        pass: boolean;
+        stateRoot: string;
+      }[];
+      expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
+    },
+  );
+
+  it.runIf(HAS_GETH_TOOLS)(
+    "fixtures geth's ubtchain makes from fresh seeds pass run (every mix, system contracts, withdrawals)",
+    async () => {
+      const made: string[] = [];
+      for (const [seed, extra] of [
+        [101, ["-mix", "all"]],
+        [102, ["-mix", "all", "-sys", "-withdrawals"]],
+        [
+          103,
+          [
+            "-mix",
+            "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent",
+          ],
+        ],
+      ] as const) {
+        const out = join(scratch, `ubtchain-${seed}.json`);
+        execFileSync(
+          GETH_UBTCHAIN,
+          ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out],
+          {
+            stdio: "ignore",
+          },
+        );
+        made.push(out);
+      }
+      const failed: string[] = [];
+      for (const named of await loadFixtures(made)) {
+        const result = await runBlockchainTest(named);
+        if (!result.passed) failed.push(`${named.file}: ${result.failures.slice(0, 3).join("; ")}`);
+      }
+      expect(failed).toEqual([]);
+    },
+  );
+});

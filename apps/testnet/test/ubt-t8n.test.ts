@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { transition } from "../src/t8n/transition.js";
+import { dataPath } from "./shared-paths.js";
+
+/**
+ * geth's `evm t8n` outputs for the 11 example scenarios under Shanghai, Verkle, Osaka and Binary
+ * (test/data/geth-ubt/PROVENANCE.md): result.json and alloc.json must come out equal as JSON
+ * values — gas per receipt, receipts root, logs, and on the UBT forks the binary stateRoot. The
+ * MPT forks' stateRoot is an MPT root, so there only the binary root's format is checked.
+ *
+ * What each scenario pins (geth functions): a/b transfer (AddTxOrigin, AddTxDestination, the
+ * absent-callee CODE_HASH write in EVM.Call), c create (ContractCreatePreCheckGas,
+ * ContractCreateInitGas, the chunk-write code deposit of initNewContract), d CALL with value to
+ * an absent account (ValueTransferGas, no 9000, CallNewAccountGas), e SSTORE header/main slots
+ * and resets (gasSStore4762, zero writes as 32-zero leaves, writes equal to the original
+ * skipped), f SLOAD cold/warm (gasSLoad4762), g CODECOPY/EXTCODECOPY across chunks
+ * (gasCodeCopyEip4762, opExtCodeCopyEIP4762), h sha256 direct and by STATICCALL (the flat 100,
+ * Berlin's set; on Binary the unprimed warm set's cold 2600), i BLOCKHASH from the chain (no
+ * EIP-7709), j SELFDESTRUCT (gasSelfdestructEIP4762, opSelfdestruct6780), k a reverted inner
+ * call (access events are not rolled back).
+ */
+const ROOT = dataPath("geth-ubt/t8n");
+const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
+const FORKS = ["Verkle", "Binary", "Shanghai", "Osaka"] as const;
+
+function read(scenario: string, file: string): unknown {
+  return JSON.parse(readFileSync(`${ROOT}/${scenario}/${file}`, "utf8"));
+}
+
+describe("t8n gives geth's result.json and alloc.json (examples of ../shared/tools/geth-evm)", () => {
+  it("has the 11 scenarios", () => {
+    expect(SCENARIOS.length).toBe(11);
+  });
+
+  for (const fork of FORKS) {
+    for (const scenario of SCENARIOS) {
+      it(`${scenario} under ${fork}`, async () => {
+        // Osaka and Binary need the Prague system contracts (alloc_sys.json), as geth's run had.
+        const allocFile = fork === "Osaka" || fork === "Binary" ? "alloc_sys.json" : "alloc.json";
+        const output = await transition({
+          alloc: read(scenario, allocFile) as never,
+          env: read(scenario, "env.json") as never,
+          txs: read(scenario, "txs.json") as never,
+          fork,
+        });
+        const expected = read(scenario, `out-${fork}/result.json`) as Record<string, unknown>;
+        const result = JSON.parse(JSON.stringify(output.result)) as Record<string, unknown>;
+        if (fork === "Shanghai" || fork === "Osaka") {
+          expect(result.stateRoot).toMatch(/^0x[0-9a-f]{64}$/);
+          delete result.stateRoot;
+          delete expected.stateRoot;
+        }
+        expect(result).toEqual(expected);
+        expect(JSON.parse(JSON.stringify(output.alloc))).toEqual(
+          read(scenario, `out-${fork}/alloc.json`),
+        );
+      });
+    }
+  }
+});
