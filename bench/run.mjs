@@ -56,6 +56,8 @@ if (!quick) {
   rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
   rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });
   rows.level_store_100k = row("level-store.mjs", [100_000]);
+  // 100k random reads of a 2M-key LevelDB store under a 64 MiB maxBytes bound vs unbounded.
+  rows.memory_bound_2m = row("memory-bound.mjs", [2_000_000, 100_000, 64 * 2 ** 20]);
   // The package benches are multi-process JSON documents of their own.
   rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
   rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/run-cli.js";
 import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
@@ -61,6 +62,62 @@ describe("run re-executes geth's UBT fixtures (every header's binary root, gas, 
     const result = await runBlockchainTest(bad);
     expect(result.passed).toBe(false);
     expect(result.failures.join()).toContain("genesis root");
+  });
+});
+
+function capture(): { io: Parameters<typeof runCli>[1]; out: () => string } {
+  let out = "";
+  return {
+    io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } },
+    out: () => out,
+  };
+}
+
+describe("bintrie-testnet run and t8n on geth's UBT data (the commands as a user types them)", () => {
+  it("run on the fixture folder: every test passes, exit 0", async () => {
+    const c = capture();
+    expect(await runCli(["run", dataPath("geth-ubt/fixtures")], c.io)).toBe(0);
+    expect(c.out().trim().split("\n").at(-1)).toBe("5 passed, 0 failed");
+  });
+
+  it("run on a copy with one post-state balance changed: exit 1", async () => {
+    const named = fixtures[0]!;
+    const post = { ...named.test.postState! };
+    const [address, account] = Object.entries(post).at(-1)!;
+    post[address] = { ...account, balance: `0x${(BigInt(account.balance) ^ 1n).toString(16)}` };
+    const file = join(scratch, "changed-balance.json");
+    writeFileSync(file, JSON.stringify({ [named.name]: { ...named.test, postState: post } }));
+    const c = capture();
+    expect(await runCli(["run", file], c.io)).toBe(1);
+    expect(c.out()).toContain("balance");
+  });
+
+  it("t8n --state.fork Verkle --output.basedir writes geth's result.json and alloc.json", async () => {
+    const scenario = dataPath("geth-ubt/t8n/k_revert_inner");
+    const out = join(scratch, "t8n-k");
+    const c = capture();
+    const args = [
+      "t8n",
+      "--input.alloc",
+      `${scenario}/alloc.json`,
+      "--input.env",
+      `${scenario}/env.json`,
+    ];
+    args.push(
+      "--input.txs",
+      `${scenario}/txs.json`,
+      "--state.fork",
+      "Verkle",
+      "--output.basedir",
+      out,
+    );
+    args.push("--output.result", "result.json", "--output.alloc", "alloc.json");
+    expect(await runCli(args, c.io)).toBe(0);
+    for (const file of ["result.json", "alloc.json"]) {
+      expect(JSON.parse(readFileSync(join(out, file), "utf8"))).toEqual(
+        JSON.parse(readFileSync(`${scenario}/out-Verkle/${file}`, "utf8")),
+      );
+    }
   });
 });
 
