@@ -22,7 +22,7 @@ function mutate(named: NamedTest, change: (test: BlockchainTest) => BlockchainTe
 }
 
 describe("run re-executes geth's UBT fixtures (every header's binary root, gas, receipts, hashes)", () => {
-  it("has the 5 vendored fixtures", () => {
+  it("has the 5 vendored fixtures geth made", () => {
     expect(fixtures.map((f) => f.test.network)).toEqual(Array(5).fill("Verkle"));
   });
 
@@ -118,6 +118,33 @@ describe("bintrie-testnet run and t8n on geth's UBT data (the commands as a user
         JSON.parse(readFileSync(`${scenario}/out-Verkle/${file}`, "utf8")),
       );
     }
+  });
+});
+
+describe("fills geth's evm blocktest accepted (test/data/geth-ubt/geth-accepted)", () => {
+  it("TestProcessUBT on Verkle and Binary: run passes with every root geth re-derived", async () => {
+    const accepted = await loadFixtures([dataPath("geth-ubt/geth-accepted")]);
+    expect(accepted.map((f) => f.test.network).sort()).toEqual(["Binary", "Verkle"]);
+    for (const named of accepted) {
+      const result = await runBlockchainTest(named);
+      expect(result.failures).toEqual([]);
+      expect(result.blockRoots).toEqual(named.test.blocks.map((b) => b.blockHeader?.stateRoot));
+    }
+  });
+
+  it("Binary (Osaka table): the EXTCODECOPY creation pays cold account access (no EIP-2929 warm-up of created addresses)", async () => {
+    const { gasUsed, receiptGas } = await fillUbtChain({
+      ...processUbt,
+      network: "Binary",
+      config: undefined,
+    });
+    const accepted = (
+      await loadFixtures([dataPath("geth-ubt/geth-accepted/TestProcessUBT_Binary.json")])
+    )[0]!;
+    expect(gasUsed.map((g) => `0x${g.toString(16)}`)).toEqual(
+      accepted.test.blocks.map((b) => b.blockHeader?.gasUsed),
+    );
+    expect(receiptGas[1]!.slice(0, 4).map(Number)).toEqual([21000, 21000, 21000, 60421]);
   });
 });
 
