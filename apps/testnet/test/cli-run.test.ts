@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliFixture, readCliFixture, runBuilt } from "./cli-process.js";
 
@@ -189,6 +190,35 @@ describe("bintrie-testnet run (built CLI)", () => {
         `${notJson} :: (whole file)`,
       ]);
     });
+  });
+
+  it("hashes without 0x, as geth's fixtures write lastblockhash, are accepted", () => {
+    const file = join(dir, "geth-style.json");
+    const test = mutated((t) => {
+      t.lastblockhash = (t.lastblockhash as string).slice(2);
+    });
+    writeFileSync(file, JSON.stringify({ SimpleTx_Cancun: test }));
+    const { status, stdout } = runBuilt(["run", file]);
+    expect(status).toBe(0);
+    expect(stdout.trim().split("\n").at(-1)).toBe("1 passed, 0 failed");
+  });
+
+  it("UBT networks state binary roots: geth's genesis stateRoot is checked against pre", () => {
+    // A fixture made by geth on a UBT genesis (vendored by the executor's tests, test/data/).
+    const source = fileURLToPath(
+      new URL("./data/geth-ubt/fixtures/ubt_transfers_create_seed11.json", import.meta.url),
+    );
+    const fixture = JSON.parse(readFileSync(source, "utf8")) as Record<string, Json>;
+    const test = fixture.ubt_transfers_create_seed11!;
+    const stated = (test.genesisBlockHeader as Json).stateRoot as string;
+    (test.genesisBlockHeader as Json).stateRoot = OTHER_ROOT;
+    const file = join(dir, "ubt-wrong-genesis-root.json");
+    writeFileSync(file, JSON.stringify(fixture));
+    const { status, stdout } = runBuilt(["run", file]);
+    expect(status).toBe(1);
+    expect(stdout).toContain(
+      `    genesisBlockHeader.stateRoot ${OTHER_ROOT} is not the binary genesis root ${stated} of pre\n`,
+    );
   });
 
   it("binary fixtures: the genesis header's stateRoot must be the root of the built state", () => {

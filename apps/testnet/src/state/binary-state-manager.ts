@@ -1,14 +1,12 @@
 import {
   BinaryTree,
-  CODE_OFFSET,
-  chunkCount,
   type KeyScheme,
   type KVStore,
   codeHash as keccakOfCode,
   MemoryStore,
   openTree,
-  STEM_SUBTREE_WIDTH,
 } from "@bintrie/core";
+import { CODE_OFFSET, chunkCount, STEM_SUBTREE_WIDTH } from "@bintrie/core/embedding";
 import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
 import { OriginalStorageCache } from "@ethereumjs/statemanager";
 import {
