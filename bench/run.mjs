@@ -41,29 +41,44 @@ function script(path, args) {
   }
 }
 
+const loadBefore = os.loadavg();
 const rows = {};
 rows.kernel = row("kernel.mjs", []);
 rows.bintrie_10k = row("bintrie-tree.mjs", [10_000, "sha256", 1000]);
 rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
 rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
 rows.level_store_10k = row("level-store.mjs", [10_000]);
+// The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
+rows.block_1m = row("block.mjs", [1_000_000, quick ? 5 : 9], { heapMB: 8192 });
+rows.parallel_1m = row("parallel.mjs", [1_000_000], { heapMB: 8192 });
+rows.cold_start_10k = row("cold-start.mjs", [quick ? 3 : 7]);
 if (!quick) {
   rows.bintrie_100k = row("bintrie-tree.mjs", [100_000, "sha256", 1000]);
   rows.bintrie_1m = row("bintrie-tree.mjs", [1_000_000, "sha256", 1000], { heapMB: 8192 });
   rows.level_store_100k = row("level-store.mjs", [100_000]);
+  // 100k random reads of a 2M-key LevelDB store under a 64 MiB maxBytes bound vs unbounded.
+  rows.memory_bound_2m = row("memory-bound.mjs", [2_000_000, 100_000, 64 * 2 ** 20]);
   // The package benches are multi-process JSON documents of their own.
   rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
   rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);
+  rows.geth_speed_1m = row("geth-speed.mjs", [1_000_000]);
 }
 
 const ratio = (a, b) => (a == null || b == null ? null : a / b);
 const m = rows.bintrie_1m;
+const b = rows.block_1m;
+const geth = rows.geth_speed_1m;
+const gethRan = geth !== undefined && geth.skipped === undefined;
 const doc = {
   date: new Date().toISOString(),
   machine: {
     cpu: os.cpus()[0]?.model,
     cores: os.cpus().length,
     memory_GiB: os.totalmem() / 2 ** 30,
+    // 1-minute load average before and after the run: ratios within one row are comparable,
+    // absolute times only on a quiet machine.
+    load_before: loadBefore[0],
+    load_after: os.loadavg()[0],
   },
   node: process.version,
   quick,
@@ -72,7 +87,18 @@ const doc = {
       rows.ethereumjs_10k.insert_root_ms,
       rows.bintrie_10k.insert_root_ms,
     ),
-    wall_over_hash_floor_1m: m?.wall_over_hash_floor ?? null,
+    // insert+root of 1M keys over the hash floor of the messages it hashed (goal ≤ 1.3)
+    wall_over_hash_floor_1m: b.wall_over_hash_floor,
+    // 1000 random writes (900 updates, 100 new keys) + hash + persist on the committed 1M tree,
+    // over the hash floor of what it rehashes; median of blocks (goal ≤ 3)
+    block_1000_over_hash_floor_1m: b.block_over_hash_floor,
+    // 1M insert+root with 2 worker threads over 1 thread (goal ≤ 0.55)
+    insert_root_1m_2threads_over_1thread: rows.parallel_1m?.two_over_one ?? null,
+    // a fresh process: import + kernel + first 10k insert+root, and that first pass over a warm one
+    cold_start_10k_ms: rows.cold_start_10k.cold_total_ms,
+    cold_first_pass_over_warm_10k: rows.cold_start_10k.first_over_warm,
+    // ours over geth's (goal ≤ 0.8), the shared workload's 1000 updates + hash + commit
+    block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
     // kernel ns / crypto.hash ns (goal ≤ 0.16 for 64-byte, ≤ 0.09 for 32-byte messages)
     kernel_over_crypto_hash: rows.kernel.kernel_over_crypto_hash,
     kernel32_over_crypto_hash: rows.kernel.kernel32_over_crypto_hash,
@@ -82,6 +108,13 @@ const doc = {
     update_1000_with_commit_over_hash_floor: m?.update_commit_over_hash_floor ?? null,
   },
   ratios: {
+    insert_root_1m_over_geth: gethRan ? b.insert_root_ms / geth.insert_root_ms : null,
+    full_commit_1m_over_geth: gethRan && m ? m.full_commit_ms / geth.commit_ms : null,
+    block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
+    roots_agree_geth_1m: gethRan
+      ? geth.root === b.root && geth.root_after === b.root_after_updates
+      : null,
+    geth: geth === undefined ? "not run (--quick)" : (geth.skipped ?? "ran"),
     get_10k_speedup_vs_ethereumjs: ratio(rows.ethereumjs_10k.get_ms, rows.bintrie_10k.get_ms),
     update_1000_10k_speedup_vs_ethereumjs: ratio(
       rows.ethereumjs_10k.update_ms,

@@ -1,6 +1,6 @@
 // Row: SHA-256 batch kernels vs node:crypto one-shot, ns per message (median), 32- and 64-byte.
 import { createHash, hash as cryptoHash } from "node:crypto";
-import { createSha256Hasher, createWasmSha256Kernel, jsSha256Kernel } from "@bintrie/core";
+import { createSha256Hasher, createWasmSha256Kernel, jsSha256Kernel } from "@bintrie/core/sha256";
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
 import { measureBatchNs } from "./kernel-floor.mjs";
 

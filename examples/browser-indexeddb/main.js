@@ -1,6 +1,7 @@
 // The page: opens the tree stored in IndexedDB (or an empty one), adds accounts on click, and
 // commits each change atomically. The state survives reloads.
-import { EMPTY_CODE_HASH, openTree, prepareSha256Kernel } from "@bintrie/core";
+import { EMPTY_CODE_HASH, openTree } from "@bintrie/core";
+import { prepareSha256Kernel } from "@bintrie/core/sha256";
 import { createIdbStore } from "@bintrie/store-idb";
 
 const store = createIdbStore({ database: "bintrie-example", storeName: "nodes" });

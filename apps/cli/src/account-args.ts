@@ -1,5 +1,6 @@
 import { CliError } from "./cli-error.js";
 import { parseHexArg } from "./hex.js";
+import { HEX_RULE, hasHexPrefix } from "./input-rules.js";
 
 /** ADDRESS: 20 bytes of hex. */
 export function parseAddress(text: string): Uint8Array {
@@ -13,10 +14,10 @@ export function parseSlot(text: string, what = "SLOT"): Uint8Array {
     if (value >= 1n << 256n) throw new CliError("BAD_INPUT", `${what} ${text} is not below 2^256`);
     return Uint8Array.from(Buffer.from(value.toString(16).padStart(64, "0"), "hex"));
   }
-  if (!text.startsWith("0x") && !text.startsWith("0X")) {
+  if (!hasHexPrefix(text)) {
     throw new CliError(
       "BAD_INPUT",
-      `${what} ${JSON.stringify(text)} must be 0x-hex (at most 32 bytes) or a decimal number`,
+      `${what} ${JSON.stringify(text)} must be a decimal number or ${HEX_RULE} (at most 32 bytes)`,
     );
   }
   const digits = text.slice(2);

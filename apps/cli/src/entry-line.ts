@@ -1,5 +1,5 @@
 import { CliError } from "./cli-error.js";
-import { decodeHexInto } from "./hex.js";
+import { decodeHexInto, HEX_RULE, isHexText } from "./input-rules.js";
 
 /**
  * Parses one build input line `{"key":"0x…32 bytes","value":"0x…32 bytes"}` into
@@ -44,7 +44,7 @@ function decodeField(
   if (field === undefined) throw new CliError("BAD_INPUT", `${where}: missing "${name}"`);
   throw new CliError(
     "BAD_INPUT",
-    `${where}: "${name}" must be 0x + 64 hex digits (32 bytes), got ${describe(field)}`,
+    `${where}: "${name}" must be 32 bytes of hex (${HEX_RULE}: 64 digits), got ${describe(field)}`,
   );
 }
 
@@ -53,7 +53,7 @@ function describe(x: unknown): string {
   if (x === null) return "null";
   if (typeof x === "string") {
     const shown = x.length > 70 ? `${x.slice(0, 67)}...` : x;
-    const bytes = /^0x([0-9a-fA-F]{2})*$/.test(x) ? ` (${(x.length - 2) / 2} bytes)` : "";
+    const bytes = isHexText(x) ? ` (${(x.length - 2) / 2} bytes)` : "";
     return `${JSON.stringify(shown)}${bytes}`;
   }
   return typeof x;

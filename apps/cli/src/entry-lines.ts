@@ -1,5 +1,6 @@
 import type { TreeEntry } from "@bintrie/core";
 import { parseEntryLine } from "./entry-line.js";
+import { bomLength, UTF8_BOM } from "./input-rules.js";
 import type { InputSource } from "./input-source.js";
 
 const NEWLINE = 0x0a;
@@ -8,6 +9,8 @@ const CARRIAGE_RETURN = 0x0d;
 /** Entries read so far (the count `build --json` reports). */
 export interface EntryCounter {
   entries: number;
+  /** Input bytes read so far. */
+  bytes?: number;
   /** Called after every 65 536th entry (progress display). */
   readonly onProgress?: (entries: number) => void;
 }
@@ -23,6 +26,7 @@ export async function* readEntryLines(
 ): AsyncGenerator<TreeEntry> {
   let lineNumber = 0;
   let carry: Buffer | undefined;
+  let first = true;
   const parse = (chunk: Buffer, start: number, end: number): TreeEntry | undefined => {
     lineNumber++;
     const stop = end > start && chunk[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
@@ -36,11 +40,17 @@ export async function* readEntryLines(
   try {
     for await (const piece of input.stream) {
       let chunk = typeof piece === "string" ? Buffer.from(piece) : (piece as Buffer);
+      if (counter.bytes !== undefined) counter.bytes += chunk.length;
       if (carry !== undefined) {
         chunk = Buffer.concat([carry, chunk]);
         carry = undefined;
       }
-      let start = 0;
+      if (first && chunk.length < 3 && chunk.every((b, i) => b === UTF8_BOM[i])) {
+        carry = chunk; // a BOM cut between chunks: decide with more bytes
+        continue;
+      }
+      let start = first ? bomLength(chunk) : 0;
+      first = false;
       for (;;) {
         const end = chunk.indexOf(NEWLINE, start);
         if (end < 0) break;

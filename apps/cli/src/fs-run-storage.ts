@@ -1,10 +1,11 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { RunStorage } from "@bintrie/core";
+import type { RunStorage } from "@bintrie/core/builder";
+import { CliError } from "./cli-error.js";
 
 /** Bytes per read of a run file during the merge. */
 const READ_CHUNK = 1 << 20;
@@ -21,6 +22,32 @@ export class FsRunStorage implements RunStorage {
 
   constructor(parent: string = tmpdir()) {
     this.#parent = parent;
+  }
+
+  /**
+   * Creates the private directory now, so a missing, read-only or non-directory parent fails
+   * before any work (a BAD_INPUT CliError naming `what`, e.g. "--tmp-dir DIR") instead of when
+   * the first run is written.
+   */
+  async prepare(what = `temporary directory ${this.#parent}`): Promise<void> {
+    this.#dir ??= mkdtemp(join(this.#parent, "bintrie-sort-"));
+    try {
+      await this.#dir;
+    } catch (error) {
+      this.#dir = undefined;
+      const code = (error as NodeJS.ErrnoException).code;
+      const why =
+        code === "ENOENT"
+          ? existsSync(this.#parent)
+            ? "cannot create files there"
+            : "no such directory"
+          : code === "ENOTDIR"
+            ? "not a directory"
+            : code === "EACCES" || code === "EPERM" || code === "EROFS"
+              ? "not writable"
+              : (error as Error).message;
+      throw new CliError("BAD_INPUT", `${what}: ${why} (the external sort writes its runs there)`);
+    }
   }
 
   /** Writes one run, streamed chunk by chunk into its own file. */

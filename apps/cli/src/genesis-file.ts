@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import type { GenesisAlloc } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
+import { stripBom } from "./input-rules.js";
 import { assertReadableFile } from "./input-source.js";
 
 /** Reads a geth-style genesis.json and returns its `alloc` (a bare alloc object is accepted too). */
 export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   await assertReadableFile(file);
-  const text = await readFile(file, "utf8");
+  const text = stripBom(await readFile(file, "utf8"));
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

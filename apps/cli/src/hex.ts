@@ -1,40 +1,11 @@
 import { CliError } from "./cli-error.js";
+import { HEX_RULE, hasHexPrefix } from "./input-rules.js";
+
+export { decodeHexInto } from "./input-rules.js";
 
 /** "0x" + lowercase hex of `bytes` (a view is fine). */
 export function toHex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
-}
-
-const NIBBLE = new Int8Array(128).fill(-1);
-for (let i = 0; i < 10; i++) NIBBLE[0x30 + i] = i;
-for (let i = 0; i < 6; i++) {
-  NIBBLE[0x41 + i] = 10 + i;
-  NIBBLE[0x61 + i] = 10 + i;
-}
-
-/**
- * Decodes "0x" + exactly 2*size hex digits from `text` into out[offset..offset+size).
- * Returns false (out partly written) for anything else; allocates nothing.
- */
-export function decodeHexInto(
-  text: string,
-  size: number,
-  out: Uint8Array,
-  offset: number,
-): boolean {
-  if (text.length !== 2 + 2 * size || text.charCodeAt(0) !== 0x30) return false;
-  const x = text.charCodeAt(1);
-  if (x !== 0x78 && x !== 0x58) return false;
-  for (let i = 0; i < size; i++) {
-    const a = text.charCodeAt(2 + 2 * i);
-    const b = text.charCodeAt(3 + 2 * i);
-    if (a > 0x7f || b > 0x7f) return false;
-    const hi = NIBBLE[a]!;
-    const lo = NIBBLE[b]!;
-    if (hi < 0 || lo < 0) return false;
-    out[offset + i] = (hi << 4) | lo;
-  }
-  return true;
 }
 
 export interface HexArgOptions {
@@ -45,12 +16,16 @@ export interface HexArgOptions {
 }
 
 /**
- * Parses a hex argument ("0x" optional) for `what` (e.g. "KEY"), naming the problem and the
- * input on failure: not hex, an odd number of digits, or the wrong length.
+ * Parses a hex argument for `what` (e.g. "KEY") by the hex rule (`0x`, digits of either case),
+ * naming the problem and the input on failure: no `0x`, not hex, an odd number of digits, or
+ * the wrong length.
  */
 export function parseHexArg(text: string, what: string, options: HexArgOptions = {}): Uint8Array {
-  const digits = text.startsWith("0x") || text.startsWith("0X") ? text.slice(2) : text;
   const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
+  if (!hasHexPrefix(text)) {
+    throw new CliError("BAD_INPUT", `${what} ${shown} must be ${HEX_RULE}`);
+  }
+  const digits = text.slice(2);
   if (!/^[0-9a-fA-F]*$/.test(digits)) {
     throw new CliError("BAD_INPUT", `${what} ${shown} is not hex`);
   }

@@ -6,6 +6,8 @@ import { CliError } from "./cli-error.js";
 export interface InputSource {
   readonly name: string;
   readonly stream: NodeJS.ReadableStream;
+  /** Size in bytes, for a file (progress totals). */
+  readonly bytes?: number;
 }
 
 /** Opens FILE, or stdin for `-` / no file, failing with a clear usage error. */
@@ -20,15 +22,16 @@ export async function openInput(file: string | undefined): Promise<InputSource> 
   if (file === undefined || file === "-") {
     return { name: "stdin", stream: process.stdin };
   }
-  await assertReadableFile(file);
-  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }) };
+  const bytes = await assertReadableFile(file);
+  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }), bytes };
 }
 
-/** Throws a BAD_INPUT CliError unless `file` is an existing regular file. */
-export async function assertReadableFile(file: string): Promise<void> {
+/** Throws a BAD_INPUT CliError unless `file` is an existing regular file; returns its size. */
+export async function assertReadableFile(file: string): Promise<number> {
   try {
     const info = await stat(file);
     if (info.isDirectory()) throw new CliError("BAD_INPUT", `${file} is a directory, not a file`);
+    return info.size;
   } catch (error) {
     if (error instanceof CliError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

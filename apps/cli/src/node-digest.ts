@@ -1,5 +1,6 @@
 import type { DecodedNode, GroupBlob, StemBlob } from "@bintrie/codec";
-import { type Hasher, hashInternal, hashStemSparse } from "@bintrie/core";
+import type { Hasher } from "@bintrie/core";
+import { hashInternal, hashStem } from "@bintrie/core/hash";
 
 const ZERO_HASH = new Uint8Array(32);
 
@@ -15,7 +16,11 @@ export function stemSubindices(stem: StemBlob): Uint16Array {
 
 /** The hash of a stem node from its blob (go-ethereum's stem hash). */
 export function stemBlobHash(hasher: Hasher, stem: StemBlob): Uint8Array {
-  return hashStemSparse(hasher, stem.stem, stemSubindices(stem), stem.values, stem.count);
+  return hashStem(hasher, stem.stem, {
+    subindices: stemSubindices(stem),
+    values: stem.values,
+    count: stem.count,
+  });
 }
 
 /**

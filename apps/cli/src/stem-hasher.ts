@@ -1,5 +1,6 @@
 import type { StemBlob } from "@bintrie/codec";
-import { type Hasher, type KeyScheme, StemBlobHasher } from "@bintrie/core";
+import type { Hasher, KeyScheme } from "@bintrie/core";
+import { StemBlobHasher } from "@bintrie/core/builder";
 
 /** A decoded stem and its blob cut to its exact length (64 + 32 × values). */
 export interface StemToHash {

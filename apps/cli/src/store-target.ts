@@ -11,9 +11,20 @@ export interface StoreFlags {
   readonly store?: string;
 }
 
+export interface StoreTargetOptions {
+  /** The command only reads the store: a new in-memory store would be empty, so it is refused. */
+  readonly readOnly?: boolean;
+}
+
 /** Resolves `--db DIR` / `--store memory` (exactly one of them). */
-export function storeTarget(flags: StoreFlags): StoreTarget {
+export function storeTarget(flags: StoreFlags, options: StoreTargetOptions = {}): StoreTarget {
   const kind = flags.store ?? "level";
+  if (kind === "memory" && options.readOnly === true) {
+    throw new CliError(
+      "BAD_USAGE",
+      "--store memory: this command only reads a store, and a new in-memory store is empty; give --db DIR",
+    );
+  }
   if (kind === "memory") {
     if (flags.db !== undefined) {
       throw new CliError("BAD_USAGE", "use either --db DIR or --store memory, not both");

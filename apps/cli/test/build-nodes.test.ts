@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BinaryTree } from "@bintrie/core";
@@ -115,15 +116,13 @@ describe("build → nodes equals the node set of the core's commit", () => {
     expect(verify.code).toBe(0);
   });
 
-  it("an empty input commits the empty tree; --store memory writes no directory", async () => {
+  it("an empty input is exit 2 'no entries' and creates no store; --store memory writes no directory", async () => {
     const db = join(dir, "empty");
     const empty = await runCli(["build", "--db", db, "--json"], { input: "\n\n" });
-    expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.stdout)).toEqual({
-      root: `0x${"00".repeat(32)}`,
-      entries: 0,
-      nodes: 0,
-    });
+    expect(empty.code).toBe(2);
+    expect(empty.stdout).toBe("");
+    expect(empty.stderr).toMatch(/^bintrie build: stdin: no entries .*\n$/);
+    expect(existsSync(db)).toBe(false);
     const memory = await runCli(["build", "--store", "memory", "--scheme", "blake3-le"], {
       input: entryLines(entries.slice(0, 10)),
     });

@@ -89,8 +89,12 @@ describe("usage", () => {
     [["build", "--store", "disk"], /argument 'disk' is invalid/],
     [["root"], /^bintrie root: missing --db DIR/],
     [
+      ["put", "--db", "x", "--store", "memory", `0x${"00".repeat(32)}`, `0x${"00".repeat(32)}`],
+      /^bintrie put: use either --db DIR or --store memory/,
+    ],
+    [
       ["root", "--db", "x", "--store", "memory"],
-      /^bintrie root: use either --db DIR or --store memory/,
+      /^bintrie root: --store memory: this command only reads/,
     ],
     [["build", "--commit-every", "0", "--store", "memory"], /argument '0' is invalid/],
   ])("%j: exit 2, one line", async (args, message) => {
@@ -134,14 +138,14 @@ describe("bad input: one line on stderr, exit 2, nothing written", () => {
     [
       "short key",
       `{"key":"0x12","value":"${VALUE}"}`,
-      /line 2: "key" must be 0x \+ 64 hex digits \(32 bytes\), got "0x12" \(1 bytes\)/,
+      /line 2: "key" must be 32 bytes of hex \(0x followed by hex digits \(lowercase x; digits in either case\): 64 digits\), got "0x12" \(1 bytes\)/,
     ],
     ["missing value", `{"key":"${KEY}"}`, /line 2: missing "value"/],
     ["array", "[1,2]", /line 2: expected an object/],
     [
       "non-hex value",
       `{"key":"${KEY}","value":"0x${"gg".repeat(32)}"}`,
-      /line 2: "value" must be 0x \+ 64 hex digits/,
+      /line 2: "value" must be 32 bytes of hex/,
     ],
   ])(
     "build with a bad JSON line (%s) names the line and changes nothing",

@@ -71,7 +71,10 @@ describe("key", () => {
       ["key", `0x${"11".repeat(20)}`, "--slot", `0x${"00".repeat(33)}`],
       /--slot must be at most 32 bytes/,
     ],
-    [["key", `0x${"11".repeat(20)}`, "--slot", "ten"], /--slot "ten" must be 0x-hex/],
+    [
+      ["key", `0x${"11".repeat(20)}`, "--slot", "ten"],
+      /--slot "ten" must be a decimal number or 0x followed by hex digits/,
+    ],
     [["key", `0x${"11".repeat(20)}`, "--chunk", "-1"], /--chunk/],
     [["key", `0x${"11".repeat(20)}`, "--scheme", "md5-be"], /argument 'md5-be' is invalid/],
   ])("bad input %j: exit 2, one line", async (args, message) => {

@@ -303,3 +303,50 @@ describe("BinaryStateManager: model-based property", () => {
     );
   });
 });
+
+/** A MemoryStore whose next `batch` rejects once (a disk error, an aborted transaction). */
+class RejectOnceStore extends MemoryStore {
+  armed = false;
+  override async batch(
+    ...args: Parameters<MemoryStore["batch"]>
+  ): ReturnType<MemoryStore["batch"]> {
+    if (this.armed) {
+      this.armed = false;
+      throw new Error("batch rejected (test)");
+    }
+    return super.batch(...args);
+  }
+}
+
+describe("BinaryStateManager: a rejected store batch loses nothing (two-phase commit)", () => {
+  it("the retry writes the nodes and the index, and a reopened state has them", async () => {
+    const store = new RejectOnceStore();
+    const state = new BinaryStateManager({ store });
+    await withAccount(state, A, 7n);
+    const first = await state.getStateRoot();
+    await state.putAccount(B, new Account(2n, 9n));
+    await state.putStorage(B, slot(5), hexToBytes("0x2a"));
+    store.armed = true;
+    await expect(state.getStateRoot()).rejects.toThrow("batch rejected");
+    expect(state.committedRoot).toEqual(first);
+    const root = await state.getStateRoot();
+    expect(root).not.toEqual(first);
+    expect(state.committedRoot).toEqual(root);
+
+    const reopened = await BinaryStateManager.open(store);
+    expect(await reopened.getStateRoot()).toEqual(root);
+    expect((await reopened.getAccount(B))?.balance).toBe(9n);
+    expect(bytesToHex(await reopened.getStorage(B, slot(5)))).toBe("0x2a");
+    // The index entries of the rejected batch were written by the retry.
+    expect([...(await reopened.dumpState()).keys()]).toEqual([
+      "0x00000000000000000000000000000000000000aa",
+      "0x00000000000000000000000000000000000000bb",
+    ]);
+    // Same content as a state that never saw a failure.
+    const clean = new BinaryStateManager();
+    await withAccount(clean, A, 7n);
+    await clean.putAccount(B, new Account(2n, 9n));
+    await clean.putStorage(B, slot(5), hexToBytes("0x2a"));
+    expect(await clean.getStateRoot()).toEqual(root);
+  });
+});

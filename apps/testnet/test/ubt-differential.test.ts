@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -41,13 +49,20 @@ function gethT8n(fork: string, alloc: unknown, txs: unknown): { result: unknown;
     GETH_EVM,
     [
       "t8n",
-      "--input.alloc", join(dir, "alloc.json"),
-      "--input.env", join(dir, "env.json"),
-      "--input.txs", join(dir, "txs.json"),
-      "--state.fork", fork,
-      "--output.basedir", dir,
-      "--output.result", "result.json",
-      "--output.alloc", "out-alloc.json",
+      "--input.alloc",
+      join(dir, "alloc.json"),
+      "--input.env",
+      join(dir, "env.json"),
+      "--input.txs",
+      join(dir, "txs.json"),
+      "--state.fork",
+      fork,
+      "--output.basedir",
+      dir,
+      "--output.result",
+      "result.json",
+      "--output.alloc",
+      "out-alloc.json",
     ],
     { stdio: "ignore" },
   );
@@ -84,7 +99,12 @@ describe.runIf(HAS_GETH_TOOLS)("t8n against geth's evm t8n on generated transact
         fc.asyncProperty(mix, async (picks) => {
           const txs = transactions(picks);
           const geth = gethT8n(fork, alloc, txs);
-          const ours = await transition({ alloc: alloc as never, env: ENV as never, txs: txs as never, fork });
+          const ours = await transition({
+            alloc: alloc as never,
+            env: ENV as never,
+            txs: txs as never,
+            fork,
+          });
           expect(JSON.parse(JSON.stringify(ours.result))).toEqual(geth.result);
           expect(JSON.parse(JSON.stringify(ours.alloc))).toEqual(geth.alloc);
         }),

@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/run-cli.js";
+import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
-import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { dataPath, GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./shared-paths.js";
 
@@ -64,6 +65,62 @@ describe("run re-executes geth's UBT fixtures (every header's binary root, gas, 
   });
 });
 
+function capture(): { io: Parameters<typeof runCli>[1]; out: () => string } {
+  let out = "";
+  return {
+    io: { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } },
+    out: () => out,
+  };
+}
+
+describe("bintrie-testnet run and t8n on geth's UBT data (the commands as a user types them)", () => {
+  it("run on the fixture folder: every test passes, exit 0", async () => {
+    const c = capture();
+    expect(await runCli(["run", dataPath("geth-ubt/fixtures")], c.io)).toBe(0);
+    expect(c.out().trim().split("\n").at(-1)).toBe("5 passed, 0 failed");
+  });
+
+  it("run on a copy with one post-state balance changed: exit 1", async () => {
+    const named = fixtures[0]!;
+    const post = { ...named.test.postState! };
+    const [address, account] = Object.entries(post).at(-1)!;
+    post[address] = { ...account, balance: `0x${(BigInt(account.balance) ^ 1n).toString(16)}` };
+    const file = join(scratch, "changed-balance.json");
+    writeFileSync(file, JSON.stringify({ [named.name]: { ...named.test, postState: post } }));
+    const c = capture();
+    expect(await runCli(["run", file], c.io)).toBe(1);
+    expect(c.out()).toContain("balance");
+  });
+
+  it("t8n --state.fork Verkle --output.basedir writes geth's result.json and alloc.json", async () => {
+    const scenario = dataPath("geth-ubt/t8n/k_revert_inner");
+    const out = join(scratch, "t8n-k");
+    const c = capture();
+    const args = [
+      "t8n",
+      "--input.alloc",
+      `${scenario}/alloc.json`,
+      "--input.env",
+      `${scenario}/env.json`,
+    ];
+    args.push(
+      "--input.txs",
+      `${scenario}/txs.json`,
+      "--state.fork",
+      "Verkle",
+      "--output.basedir",
+      out,
+    );
+    args.push("--output.result", "result.json", "--output.alloc", "alloc.json");
+    expect(await runCli(args, c.io)).toBe(0);
+    for (const file of ["result.json", "alloc.json"]) {
+      expect(JSON.parse(readFileSync(join(out, file), "utf8"))).toEqual(
+        JSON.parse(readFileSync(`${scenario}/out-Verkle/${file}`, "utf8")),
+      );
+    }
+  });
+});
+
 describe("fill builds UBT chains as geth's chain maker does", () => {
   it("TestProcessUBT's chain uses geth's asserted gas [63000, 248211]", async () => {
     const { gasUsed } = await fillUbtChain(processUbt);
@@ -73,20 +130,32 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
 
   it("a filled fixture re-executes with run", async () => {
     const { fixture } = await fillUbtChain(processUbt);
-    const result = await runBlockchainTest({ file: "filled", name: "TestProcessUBT", test: fixture });
+    const result = await runBlockchainTest({
+      file: "filled",
+      name: "TestProcessUBT",
+      test: fixture,
+    });
     expect(result.failures).toEqual([]);
   });
 
-  it.runIf(HAS_GETH_TOOLS)("geth's evm blocktest accepts the filled TestProcessUBT fixture", async () => {
-    const { fixture, stateRoots } = await fillUbtChain(processUbt);
-    const file = join(scratch, "processubt.json");
-    writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
-    const report = JSON.parse(execFileSync(GETH_EVM, ["blocktest", file], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as {
-      pass: boolean;
-      stateRoot: string;
-    }[];
-    expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
-  });
+  it.runIf(HAS_GETH_TOOLS)(
+    "geth's evm blocktest accepts the filled TestProcessUBT fixture",
+    async () => {
+      const { fixture, stateRoots } = await fillUbtChain(processUbt);
+      const file = join(scratch, "processubt.json");
+      writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
+      const report = JSON.parse(
+        execFileSync(GETH_EVM, ["blocktest", file], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as {
+        pass: boolean;
+        stateRoot: string;
+      }[];
+      expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
+    },
+  );
 
   it.runIf(HAS_GETH_TOOLS)(
     "fixtures geth's ubtchain makes from fresh seeds pass run (every mix, system contracts, withdrawals)",
@@ -95,12 +164,22 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
       for (const [seed, extra] of [
         [101, ["-mix", "all"]],
         [102, ["-mix", "all", "-sys", "-withdrawals"]],
-        [103, ["-mix", "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent"]],
+        [
+          103,
+          [
+            "-mix",
+            "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent",
+          ],
+        ],
       ] as const) {
         const out = join(scratch, `ubtchain-${seed}.json`);
-        execFileSync(GETH_UBTCHAIN, ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out], {
-          stdio: "ignore",
-        });
+        execFileSync(
+          GETH_UBTCHAIN,
+          ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out],
+          {
+            stdio: "ignore",
+          },
+        );
         made.push(out);
       }
       const failed: string[] = [];

@@ -21,8 +21,4 @@ export type CodecErrorCode =
  */
 export class CodecError extends BintrieError<CodecErrorCode> {
   override name = "CodecError";
-
-  constructor(code: CodecErrorCode, message: string) {
-    super(code, message);
-  }
 }

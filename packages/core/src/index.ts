@@ -1,30 +1,51 @@
+// @bintrie/core: the tree, its store contract, keys and accounts. What not every user needs
+// lives in subpaths: /sha256 (kernels), /hash (node-hash rules), /builder, /proof, /embedding
+// (the account layout piece by piece), /store (for store implementers), /bytes, /conformance.
 export { BintrieError } from "@bintrie/codec";
-export * from "./builder/index.js";
-export * from "./embedding/index.js";
-export * from "./genesis/index.js";
-export * from "./hash/index.js";
-export * from "./proof/index.js";
+export { type BytesLike, bytesToHex, hexToBytes } from "./bytes/hex.js";
 export {
-  bestSha256Kernel,
-  compileWasmSha256Module,
-  createWasmSha256Kernel,
-  jsSha256Kernel,
-  prepareSha256Kernel,
-  type Sha256WasmOptions,
-} from "./sha256/index.js";
-export { compareBytes } from "./store/bytes-order.js";
+  type BasicData,
+  type BasicDataInput,
+  packBasicData,
+  unpackBasicData,
+} from "./embedding/basic-data.js";
+export { codeHash, EMPTY_CODE_HASH } from "./embedding/code-hash.js";
+export { KeyDerivationError, type KeyDerivationErrorCode } from "./embedding/errors.js";
+export type { KeyDeriver } from "./embedding/key-deriver.js";
+export { DEFAULT_KEY_SCHEME, KEY_SCHEMES, type KeyScheme } from "./embedding/key-scheme.js";
+export type { StorageSlot, StorageSlotLike } from "./embedding/storage-slot.js";
+export {
+  accountStem,
+  basicDataKey,
+  codeChunkKey,
+  codeHashKey,
+  storageSlotKey,
+  treeKey,
+  treeStem,
+} from "./embedding/tree-key.js";
+export {
+  type ApplyGenesisOptions,
+  applyGenesisAlloc,
+  type GenesisSummary,
+} from "./genesis/apply-genesis.js";
+export {
+  type GenesisAccount,
+  type GenesisAccountInput,
+  type GenesisAlloc,
+  type GenesisAllocInput,
+  GenesisError,
+  type GenesisErrorCode,
+} from "./genesis/genesis-alloc.js";
+export { type ParsedGenesisAccount, parseGenesisAlloc } from "./genesis/parse-alloc.js";
+export { HashError, type HashErrorCode } from "./hash/errors.js";
+export { getHasher } from "./hash/get-hasher.js";
+export { DEFAULT_HASH_FUNCTION, type Hasher, type HashFunctionName } from "./hash/hasher.js";
+export { EMPTY_HASH } from "./hash/node-hash.js";
 export type { BatchOperation, KeyRange, KVStore } from "./store/kv-store.js";
 export { MemoryStore } from "./store/memory-store.js";
-export {
-  decodeRootRecord,
-  encodeRootRecord,
-  ROOT_RECORD_KEY,
-  type RootRecord,
-  STORE_FORMAT_VERSION,
-} from "./store/root-record.js";
+export { ROOT_RECORD_KEY, type RootRecord } from "./store/root-record.js";
 export { StoreError, type StoreErrorCode } from "./store/store-error.js";
-export { validateBatchOperations } from "./store/validate-batch.js";
-export type { Account } from "./tree/account.js";
+export type { Account, AccountInput } from "./tree/account.js";
 export {
   BinaryTree,
   type BinaryTreeOptions,
@@ -34,6 +55,7 @@ export {
   type PersistOptions,
   type TreeEntry,
 } from "./tree/binary-tree.js";
+export { EMPTY_MPT_ROOT, isEmptyRoot } from "./tree/empty-roots.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
 export { SerialQueue } from "./tree/serial-queue.js";

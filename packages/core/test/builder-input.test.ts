@@ -8,7 +8,8 @@ import {
   type StemEntry,
   StreamingBuilder,
 } from "../src/builder/index.js";
-import { BinaryTree, getHasher, hashStem, type NodeWrite } from "../src/index.js";
+import { hashStem } from "../src/hash/index.js";
+import { BinaryTree, getHasher, type NodeWrite } from "../src/index.js";
 import {
   adversarialStems,
   builderOutput,

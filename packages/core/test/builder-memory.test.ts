@@ -2,7 +2,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { buildTree, sortEntries } from "../src/builder/index.js";
-import { compareBytes, type TreeEntry } from "../src/index.js";
+import { compareBytes } from "../src/bytes/index.js";
+import type { TreeEntry } from "../src/index.js";
 import { FsRunStorage } from "./helpers/builder-fs-run-storage.js";
 import { prng } from "./helpers/tree-fixtures.js";
 

@@ -4,12 +4,12 @@ import { BuilderError, buildTreeIntoStore, type StemEntry } from "../src/builder
 import {
   type BatchOperation,
   BinaryTree,
-  decodeRootRecord,
   type KVStore,
   MemoryStore,
   openTree,
   ROOT_RECORD_KEY,
 } from "../src/index.js";
+import { decodeRootRecord } from "../src/store/index.js";
 import { adversarialStems, randomStems } from "./helpers/builder-fixtures.js";
 import { bytes, hex } from "./helpers/shared.js";
 import { freshNodes, prng, storedNodes } from "./helpers/tree-fixtures.js";

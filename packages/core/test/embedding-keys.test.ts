@@ -10,7 +10,7 @@ import {
   STEM_SUBTREE_WIDTH,
 } from "../src/embedding/constants.js";
 import { KeyDerivationError } from "../src/embedding/errors.js";
-import { createKeyDeriver, getKeyDeriver } from "../src/embedding/key-deriver.js";
+import { KeyDeriver, sharedKeyDeriver } from "../src/embedding/key-deriver.js";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -34,8 +34,8 @@ import {
 } from "../src/embedding/tree-key.js";
 import { getHasher } from "../src/hash/get-hasher.js";
 import type { Sha256BatchKernel } from "../src/hash/hasher.js";
-import { createNobleSha256Kernel } from "../src/hash/noble-sha256-kernel.js";
 import { createSha256Hasher } from "../src/hash/sha256-hasher.js";
+import { jsSha256Kernel } from "../src/sha256/js-kernel.js";
 import { expectTypedError } from "./helpers/expect-error.js";
 import {
   bytesToHex,
@@ -86,7 +86,7 @@ describe("tree_key_vectors.raw_get_tree_key (every entry, every variant)", () =>
   });
 
   describe.each(VARIANTS)("%s", (variant) => {
-    const deriver = createKeyDeriver(variant);
+    const deriver = new KeyDeriver(variant);
 
     it.each(rawVectors.map((v, i) => [i, v.address, v.tree_index, v.sub_index, v] as const))(
       "#%i %s tree_index %s sub %i",
@@ -111,7 +111,7 @@ describe("tree_key_vectors.account_embedding (every entry, every variant)", () =
   });
 
   describe.each(VARIANTS)("%s", (variant) => {
-    const deriver = createKeyDeriver(variant);
+    const deriver = new KeyDeriver(variant);
 
     describe.each(accountVectors.map((a) => [a.address, a] as const))("%s", (_address, account) => {
       const address = hexToBytes(account.address);
@@ -338,12 +338,12 @@ describe("derivation paths agree (property)", () => {
 
 describe("derivers", () => {
   it("shared derivers are per scheme; created ones can take a custom hasher", () => {
-    expect(getKeyDeriver("sha256-be")).toBe(getKeyDeriver("sha256-be"));
-    expect(getKeyDeriver("sha256-be")).not.toBe(getKeyDeriver("sha256-le"));
-    expect(getKeyDeriver("blake3-le").hasher).toBe(getHasher("blake3"));
+    expect(sharedKeyDeriver("sha256-be")).toBe(sharedKeyDeriver("sha256-be"));
+    expect(sharedKeyDeriver("sha256-be")).not.toBe(sharedKeyDeriver("sha256-le"));
+    expect(sharedKeyDeriver("blake3-le").hasher).toBe(getHasher("blake3"));
 
     let calls = 0;
-    const inner = createNobleSha256Kernel();
+    const inner = jsSha256Kernel;
     const counting: Sha256BatchKernel = {
       hash32Batch: (...args) => inner.hash32Batch(...args),
       hash64Batch: (...args) => {
@@ -351,7 +351,7 @@ describe("derivers", () => {
         inner.hash64Batch(...args);
       },
     };
-    const deriver = createKeyDeriver("sha256-be", createSha256Hasher(counting));
+    const deriver = new KeyDeriver("sha256-be", createSha256Hasher(counting));
     const account = accountVectors[1]!;
     expect(hex(deriver.basicDataKey(hexToBytes(account.address)))).toBe(
       account.basic_data["sha256-be"],
@@ -360,7 +360,7 @@ describe("derivers", () => {
   });
 
   it("each key is a fresh array and later calls do not change earlier keys", () => {
-    const deriver = createKeyDeriver("sha256-be");
+    const deriver = new KeyDeriver("sha256-be");
     const a = accountVectors[2]!;
     const b = accountVectors[3]!;
     const first = deriver.basicDataKey(hexToBytes(a.address));
@@ -437,7 +437,7 @@ describe("errors name the bad input", () => {
       '"sha512-be"',
     );
     expectKeyError(
-      () => createKeyDeriver("sha256-be", getHasher("blake3")),
+      () => new KeyDeriver("sha256-be", getHasher("blake3")),
       "HASHER_MISMATCH",
       "got blake3",
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { packBasicData } from "../src/embedding/basic-data.js";
 import { chunkifyCode } from "../src/embedding/chunkify.js";
 import { codeHash } from "../src/embedding/code-hash.js";
-import { createKeyDeriver } from "../src/embedding/key-deriver.js";
+import { KeyDeriver } from "../src/embedding/key-deriver.js";
 import { hashFunctionOfScheme } from "../src/embedding/key-scheme.js";
 import { storageSlotToBytes } from "../src/embedding/storage-slot.js";
 import { getHasher } from "../src/hash/get-hasher.js";
@@ -27,7 +27,7 @@ function allocLeaves(
   variant: Variant,
   alloc: Record<string, AllocAccount>,
 ): Map<string, Uint8Array> {
-  const deriver = createKeyDeriver(variant);
+  const deriver = new KeyDeriver(variant);
   const leaves = new Map<string, Uint8Array>();
   for (const [addressHex, account] of Object.entries(alloc)) {
     const address = hexToBytes(addressHex);

@@ -1,19 +1,19 @@
 import * as codec from "@bintrie/codec";
 import { describe, expect, it } from "vitest";
+import { BuilderError } from "../src/builder/index.js";
 import { GenesisError } from "../src/genesis/genesis-alloc.js";
 import {
   BinaryTree,
   BintrieError,
-  BuilderError,
   HashError,
   KeyDerivationError,
   MemoryStore,
   openTree,
-  ProofError,
   ROOT_RECORD_KEY,
   StoreError,
   TreeError,
 } from "../src/index.js";
+import { ProofError } from "../src/proof/index.js";
 
 /** Runs `fn` (sync or async) and returns what it threw or rejected with. */
 async function caught(fn: () => unknown): Promise<unknown> {

@@ -6,8 +6,8 @@ import { createBlake3Hasher } from "../src/hash/blake3-hasher.js";
 import { HashError } from "../src/hash/errors.js";
 import { getHasher } from "../src/hash/get-hasher.js";
 import type { Hasher, Sha256BatchKernel } from "../src/hash/hasher.js";
-import { createNobleSha256Kernel } from "../src/hash/noble-sha256-kernel.js";
 import { createSha256Hasher } from "../src/hash/sha256-hasher.js";
+import { jsSha256Kernel } from "../src/sha256/js-kernel.js";
 import { bytesToHex } from "./helpers/vectors.js";
 
 const nodeSha256 = (message: Uint8Array): Uint8Array =>
@@ -16,7 +16,12 @@ const nodeSha256 = (message: Uint8Array): Uint8Array =>
 type Reference = (message: Uint8Array) => Uint8Array;
 
 const hashers: { name: string; make: () => Hasher; reference: Reference }[] = [
-  { name: "sha256 (noble kernel)", make: () => createSha256Hasher(), reference: nodeSha256 },
+  { name: "sha256 (default kernel)", make: () => createSha256Hasher(), reference: nodeSha256 },
+  {
+    name: "sha256 (pure-TS kernel)",
+    make: () => createSha256Hasher(jsSha256Kernel),
+    reference: nodeSha256,
+  },
   { name: "blake3", make: () => createBlake3Hasher(), reference: (m) => blake3(m) },
 ];
 
@@ -198,7 +203,7 @@ describe("known answers", () => {
 
 describe("createSha256Hasher with an injected kernel", () => {
   function recordingKernel(): { kernel: Sha256BatchKernel; calls: string[] } {
-    const inner = createNobleSha256Kernel();
+    const inner = jsSha256Kernel;
     const calls: string[] = [];
     return {
       calls,
@@ -239,7 +244,7 @@ describe("createSha256Hasher with an injected kernel", () => {
 });
 
 describe("getHasher", () => {
-  it("returns one shared instance per function, defaulting to noble kernels", () => {
+  it("returns one shared instance per function, over the best kernel here", () => {
     expect(getHasher("sha256")).toBe(getHasher("sha256"));
     expect(getHasher("blake3")).toBe(getHasher("blake3"));
     expect(getHasher("sha256").name).toBe("sha256");

@@ -1,7 +1,10 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
-import { BinaryTree, compareBytes, getHasher, hashInternal, hashStem } from "../src/index.js";
-import { ProofError, type ProofErrorCode, proveSync, verifyProof } from "../src/proof/index.js";
+import { compareBytes } from "../src/bytes/index.js";
+import { hashInternal, hashStem } from "../src/hash/index.js";
+import { BinaryTree, getHasher } from "../src/index.js";
+import { ProofError, type ProofErrorCode, verifyProof } from "../src/proof/index.js";
+import { proveSync } from "../src/proof/prove.js";
 import { hex } from "./helpers/shared.js";
 
 /**

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, type KeyScheme } from "../src/index.js";
-import { ProofError, proveSync, verifyProof } from "../src/proof/index.js";
+import { ProofError, verifyProof } from "../src/proof/index.js";
+import { proveSync } from "../src/proof/prove.js";
 import { hex } from "./helpers/shared.js";
 import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BinaryTree, MemoryStore, openTree, TreeError } from "../src/index.js";
-import { prove, proveSync, verifyProof } from "../src/proof/index.js";
+import { prove, verifyProof } from "../src/proof/index.js";
+import { proveSync } from "../src/proof/prove.js";
 import { hex } from "./helpers/shared.js";
 import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
 

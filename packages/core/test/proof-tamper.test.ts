@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree } from "../src/index.js";
-import { ProofError, type ProofErrorCode, proveSync, verifyProof } from "../src/proof/index.js";
+import { ProofError, type ProofErrorCode, verifyProof } from "../src/proof/index.js";
+import { proveSync } from "../src/proof/prove.js";
 import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
 
 /** Runs verify and returns the ProofError code; fails the test on success or any other throw. */

@@ -1,7 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { describe, expect, it } from "vitest";
-import { BinaryTree, getHasher, hashStem, type KeyScheme } from "../src/index.js";
-import { prove, proveSync, verifyProof } from "../src/proof/index.js";
+import { hashStem } from "../src/hash/index.js";
+import { BinaryTree, getHasher, type KeyScheme } from "../src/index.js";
+import { prove, verifyProof } from "../src/proof/index.js";
+import { proveSync } from "../src/proof/prove.js";
 import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 interface TreeVector {

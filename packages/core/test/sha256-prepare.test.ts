@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { BinaryTree, getHasher } from "../src/index.js";
 import {
-  BinaryTree,
   compileWasmSha256Module,
   createWasmSha256Kernel,
-  getHasher,
   prepareSha256Kernel,
-} from "../src/index.js";
+} from "../src/sha256/index.js";
 
 const nodeSha256 = (m: Uint8Array) => new Uint8Array(createHash("sha256").update(m).digest());
 

@@ -1,11 +1,6 @@
-import {
-  type BatchOperation,
-  compareBytes,
-  type KeyRange,
-  type KVStore,
-  StoreError,
-  validateBatchOperations,
-} from "@bintrie/core";
+import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
+import { validateBatchOperations } from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
 import { ownedBytes, readBytes } from "./stored-bytes.js";

@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
-import { type BatchOperation, compareBytes, StoreError } from "@bintrie/core";
+import { type BatchOperation, StoreError } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 import { collectEntries, hex } from "@bintrie/store-testkit";
 import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import fc from "fast-check";

@@ -1,10 +1,5 @@
-import {
-  type BatchOperation,
-  type KeyRange,
-  type KVStore,
-  StoreError,
-  validateBatchOperations,
-} from "@bintrie/core";
+import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import { validateBatchOperations } from "@bintrie/core/store";
 import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";

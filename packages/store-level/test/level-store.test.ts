@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { compareBytes } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 import { collectEntries, hex } from "@bintrie/store-testkit";
 import { expectStoreError } from "@bintrie/store-testkit/vitest";
 import fc from "fast-check";

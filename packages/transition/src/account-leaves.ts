@@ -1,12 +1,11 @@
+import { type KeyDeriver, packBasicData } from "@bintrie/core";
 import {
   BASIC_DATA_LEAF_KEY,
   CODE_HASH_LEAF_KEY,
   CODE_OFFSET,
   chunkifyCode,
-  type KeyDeriver,
-  packBasicData,
   STEM_SUBTREE_WIDTH,
-} from "@bintrie/core";
+} from "@bintrie/core/embedding";
 import type { BaseAccount } from "./mpt-base.js";
 
 /** The leaves of one stem: subindex → 32-byte value. */

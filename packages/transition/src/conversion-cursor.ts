@@ -1,4 +1,4 @@
-import { compareBytes } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 
 /**
  * How far conversion has come, in hashed-key order. While converting: every account whose

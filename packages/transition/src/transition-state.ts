@@ -1,14 +1,8 @@
 import {
   type Account,
-  BASIC_DATA_LEAF_KEY,
   type BatchOperation,
   BinaryTree,
-  CODE_HASH_LEAF_KEY,
-  chunkCount,
-  chunkifyCode,
-  codeFromChunks,
   type DeletionMode,
-  decodeRootRecord,
   EMPTY_CODE_HASH,
   type KeyScheme,
   type KVStore,
@@ -16,9 +10,17 @@ import {
   ROOT_RECORD_KEY,
   SerialQueue,
   type StorageSlot,
-  storageSlotToBytes,
   unpackBasicData,
 } from "@bintrie/core";
+import {
+  BASIC_DATA_LEAF_KEY,
+  CODE_HASH_LEAF_KEY,
+  chunkCount,
+  chunkifyCode,
+  codeFromChunks,
+  storageSlotToBytes,
+} from "@bintrie/core/embedding";
+import { decodeRootRecord } from "@bintrie/core/store";
 import { codeChunkKeys } from "./account-leaves.js";
 import { bytesEqual, isZero, keccak256, show, ZERO32 } from "./bytes.js";
 import {

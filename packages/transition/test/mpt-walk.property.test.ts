@@ -1,4 +1,5 @@
-import { compareBytes, MemoryStore } from "@bintrie/core";
+import { MemoryStore } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { ValueEncoding } from "@ethereumjs/util";
 import fc from "fast-check";

@@ -1,12 +1,12 @@
 import {
   applyGenesisAlloc,
   BinaryTree,
-  chunkCount,
   codeHash,
   type DeletionMode,
   type GenesisAlloc,
   MemoryStore,
 } from "@bintrie/core";
+import { chunkCount } from "@bintrie/core/embedding";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildMptBase } from "../src/build-mpt-base.js";

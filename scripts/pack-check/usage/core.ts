@@ -1,11 +1,5 @@
-import {
-  applyGenesisAlloc,
-  BinaryTree,
-  MemoryStore,
-  openTree,
-  prove,
-  verifyProof,
-} from "@bintrie/core";
+import { applyGenesisAlloc, BinaryTree, MemoryStore, openTree } from "@bintrie/core";
+import { prove, verifyProof } from "@bintrie/core/proof";
 
 const tree = new BinaryTree({ store: new MemoryStore() });
 applyGenesisAlloc(tree, {

@@ -14,7 +14,7 @@ export interface AccountFlags extends StoreFlags {
 export async function runAccount(addressText: string, flags: AccountFlags): Promise<void> {
   const address = parseAddress(addressText);
   const { unpackBasicData } = await import("@bintrie/core");
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const tree = await openCommittedTree(opened.store);
     const keys = tree.keys;
@@ -54,7 +54,7 @@ export async function runStorage(
 ): Promise<void> {
   const address = parseAddress(addressText);
   const slot = parseSlot(slotText);
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const tree = await openCommittedTree(opened.store);
     const key = tree.keys.storageSlotKey(address, slot);
@@ -82,7 +82,7 @@ export async function runStorage(
 /** `bintrie code ADDRESS`: the code rebuilt from its chunks ("0x" for an account without code). */
 export async function runCode(addressText: string, flags: AccountFlags): Promise<void> {
   const address = parseAddress(addressText);
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const tree = await openCommittedTree(opened.store);
     const keys = tree.keys;

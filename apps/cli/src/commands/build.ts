@@ -3,9 +3,10 @@ import { CliError } from "../cli-error.js";
 import { type EntryCounter, readEntryLines } from "../entry-lines.js";
 import { FsRunStorage } from "../fs-run-storage.js";
 import { toHex } from "../hex.js";
-import { openInput } from "../input-source.js";
+import { noEntriesMessage } from "../input-rules.js";
+import { type InputSource, openInput } from "../input-source.js";
 import { printLine } from "../line-output.js";
-import { openStore } from "../open-store.js";
+import { type OpenedStore, openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
@@ -46,14 +47,25 @@ export interface BuildResult {
 export async function runBuild(file: string | undefined, flags: BuildFlags): Promise<void> {
   const target = storeTarget(flags);
   const maxBatchBytes = batchBytesFromEnvironment();
-  const input = await openInput(file);
-  const core = await import("@bintrie/core");
-  const opened = await openStore(target, { create: true });
   const runs = new FsRunStorage(flags.tmpDir);
-  const reading = new Progress("reading");
+  // Before any work: a missing or read-only --tmp-dir would otherwise fail after the first run.
+  await runs.prepare(flags.tmpDir === undefined ? undefined : `--tmp-dir ${flags.tmpDir}`);
+  let input: InputSource;
+  let opened: OpenedStore;
+  try {
+    input = await openInput(file);
+    opened = await openStore(target, { create: true });
+  } catch (error) {
+    await runs.dispose();
+    throw error;
+  }
+  const core = await import("@bintrie/core");
+  const { sortEntries } = await import("@bintrie/core/builder");
+  const reading = new Progress(`1/2 reading and sorting ${input.name}`, input.bytes, " B");
   const counter: EntryCounter = {
     entries: 0,
-    onProgress: (n) => reading.update(n, " entries"),
+    bytes: 0,
+    onProgress: () => reading.update(counter.bytes ?? 0),
   };
   let building: Progress | undefined;
   let result: BuildResult;
@@ -70,13 +82,19 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       });
       fresh = await holdsNoTree(opened.store);
       const lines = readEntryLines(input, counter);
-      const sorted = core.sortEntries(lines, { runStorage: runs, duplicates: "last" });
+      const sorted = sortEntries(lines, { runStorage: runs, duplicates: "last" });
       // The sort reads every line before it yields the first entry: a bad line fails here.
       const first = await sorted.next();
+      reading.update(counter.bytes ?? 0);
       reading.done();
-      building = new Progress("building", counter.entries);
+      if (first.done === true) throw new CliError("BAD_INPUT", noEntriesMessage(input.name));
+      building = new Progress(
+        fresh ? "2/2 building the tree" : "2/2 adding to the tree (atomic commits)",
+        counter.entries,
+        " entries",
+      );
       const shown = building;
-      entries = prepend(first, sorted, (n) => shown.update(n, " entries"));
+      entries = prepend(first, sorted, (n) => shown.update(n));
     } catch (error) {
       reading.done();
       await opened.discard();
@@ -87,6 +105,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
         ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes)
         : await addToTree(tree, opened.store, entries, counter, flags.commitEvery);
     } finally {
+      building?.update(counter.entries);
       building?.done();
       await opened.close();
     }
@@ -119,7 +138,7 @@ async function buildFresh(
   counter: EntryCounter,
   maxBatchBytes: number | undefined,
 ): Promise<BuildResult> {
-  const { buildTreeIntoStore } = await import("@bintrie/core");
+  const { buildTreeIntoStore } = await import("@bintrie/core/builder");
   const built = await buildTreeIntoStore(store, entries, {
     groupDepth: tree.groupDepth,
     scheme: tree.scheme,

@@ -4,6 +4,7 @@ import type { PreimageSource } from "@bintrie/transition";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { parseHexArg, toHex } from "../hex.js";
+import { stripBom } from "../input-rules.js";
 import { assertReadableFile } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
@@ -81,11 +82,11 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
       ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
       ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
     });
-    const progress = new Progress("converting", 1000);
+    const progress = new Progress("converting base leaves (key space)", 1000, "‰");
     try {
       const last = await state.convertAll({
         leavesPerStep: flags.step ?? DEFAULT_CONVERT_STEP,
-        onProgress: (p) => progress.update(Math.round(p.fraction * 1000), "‰"),
+        onProgress: (p) => progress.update(Math.round(p.fraction * 1000)),
       });
       outcome = { root: state.hash(), baseRoot, resumed, counters: last.counters };
     } finally {
@@ -116,7 +117,7 @@ async function readPreimages(
   await assertReadableFile(file);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    parsed = JSON.parse(stripBom(await readFile(file, "utf8")));
   } catch (error) {
     throw new CliError("BAD_INPUT", `${file}: not valid JSON (${(error as Error).message})`);
   }

@@ -1,10 +1,11 @@
 import type { KeyScheme } from "@bintrie/core";
+import { isEmptyRoot } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
-import { assertPlainTree, isEmptyRoot, readRootRecord } from "../root-record.js";
+import { assertPlainTree, readRootRecord } from "../root-record.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface GenesisFlags extends StoreFlags {

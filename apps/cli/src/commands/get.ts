@@ -12,7 +12,7 @@ export interface GetFlags extends StoreFlags {
 /** `bintrie get KEY`: the 32-byte value at KEY in the latest committed tree (exit 1 if absent). */
 export async function runGet(keyText: string, flags: GetFlags): Promise<void> {
   const key = parseHexArg(keyText, "KEY", { bytes: 32 });
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const tree = await openCommittedTree(opened.store);
     const [value] = await tree.getMany([key]);

@@ -1,6 +1,6 @@
 import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
 import { CliError } from "../cli-error.js";
-import { toHex } from "../hex.js";
+import { parseHexArg, toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { appendPositionBits, bitString, nodeBlobHash, stemSubindices } from "../node-digest.js";
 import { type NodePath, parseNodePath } from "../node-path-arg.js";
@@ -10,6 +10,7 @@ import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface InspectFlags extends StoreFlags {
   readonly json?: boolean;
+  readonly key?: string;
 }
 
 /**
@@ -17,8 +18,13 @@ export interface InspectFlags extends StoreFlags {
  * and stem values or group entries. Pretty JSON; one line with --json. Exit 1 if nothing is there.
  */
 export async function runInspect(pathText: string | undefined, flags: InspectFlags): Promise<void> {
+  if (flags.key !== undefined) {
+    if (pathText !== undefined) throw new CliError("BAD_USAGE", "give either PATH or --key KEY");
+    await inspectKey(parseHexArg(flags.key, "--key", { bytes: 32 }), flags);
+    return;
+  }
   const at = parseNodePath(pathText);
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   let blob: Uint8Array | undefined;
   let scheme = "sha256-be";
   try {
@@ -42,7 +48,8 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       `the ${blob.length}-byte blob at ${where} does not decode: ${error.message}`,
     );
   }
-  const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+  const { getHasher } = await import("@bintrie/core");
+  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
   const hasher = getHasher(
     hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
   );
@@ -91,4 +98,110 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
     return { ...base, left: toHex(node.left), right: toHex(node.right) };
   }
   return base;
+}
+
+function where(at: NodePath): string {
+  return at.depth === 0
+    ? "the root path"
+    : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
+}
+
+/** Whether the first `depth` bits of `a` and `b` agree. */
+function samePrefix(a: Uint8Array, b: Uint8Array, depth: number): boolean {
+  const whole = depth >>> 3;
+  for (let i = 0; i < whole; i++) if (a[i] !== b[i]) return false;
+  const rest = depth & 7;
+  if (rest === 0) return true;
+  const mask = (0xff00 >>> rest) & 0xff;
+  return (a[whole]! & mask) === (b[whole]! & mask);
+}
+
+/**
+ * `inspect --key KEY`: from the root down the key's stem bits, blob by blob (groups, flat
+ * internal nodes), to the stem that holds KEY; prints the stem, the value and the path.
+ */
+async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
+  const path: object[] = [];
+  let found: { at: NodePath; blob: Uint8Array; node: DecodedNode & { kind: "stem" } } | undefined;
+  let scheme = "sha256-be";
+  try {
+    scheme = (await readRootRecord(opened.store))?.scheme ?? scheme;
+    const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+    const hasher = getHasher(
+      hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
+    );
+    const stemBits = new Uint8Array(32);
+    stemBits.set(key.subarray(0, 31));
+    let at: NodePath = { bits: new Uint8Array(32), depth: 0, key: new Uint8Array(0) };
+    for (;;) {
+      const blob = await opened.store.get(nodeDbKey(at.key));
+      if (blob === undefined) {
+        if (at.depth === 0) throw new CliError("NOT_FOUND", "no node stored at the root path");
+        throw new CliError("CORRUPT_STORE", `the node at ${where(at)} is missing`);
+      }
+      let node: DecodedNode;
+      try {
+        node = decodeNode(blob);
+      } catch (error) {
+        if (!(error instanceof CodecError)) throw error;
+        throw new CliError(
+          "CORRUPT_STORE",
+          `the blob at ${where(at)} does not decode: ${error.message}`,
+        );
+      }
+      if (node.kind === "stem") {
+        if (!samePrefix(node.stem, stemBits, 248)) {
+          throw new CliError(
+            "NOT_FOUND",
+            `no stem holds key ${toHex(key)}: the path ends at ${where(at)} in stem ${toHex(node.stem)}`,
+          );
+        }
+        found = { at, blob, node };
+        break;
+      }
+      path.push(describeNode(at, blob, node, toHex(nodeBlobHash(hasher, node))));
+      let next: NodePath | undefined;
+      if (node.kind === "group") {
+        for (let e = 0; e < node.count && next === undefined; e++) {
+          const offset = node.depthOffsets[e]!;
+          const bits = at.bits.slice();
+          appendPositionBits(bits, at.depth, node.positions[e]!, offset, node.groupDepth);
+          if (samePrefix(bits, stemBits, at.depth + offset)) {
+            next = { bits, depth: at.depth + offset, key: encodePathKey(bits, at.depth + offset) };
+          }
+        }
+      } else if (node.kind === "internal") {
+        const right = (stemBits[at.depth >>> 3]! & (0x80 >>> (at.depth & 7))) !== 0;
+        if (!(right ? node.right : node.left).every((b) => b === 0)) {
+          const bits = at.bits.slice();
+          if (right) bits[at.depth >>> 3]! |= 0x80 >>> (at.depth & 7);
+          next = { bits, depth: at.depth + 1, key: encodePathKey(bits, at.depth + 1) };
+        }
+      }
+      if (next === undefined) {
+        throw new CliError(
+          "NOT_FOUND",
+          `no stem holds key ${toHex(key)}: the path ends in the ${node.kind} node at ${where(at)}`,
+        );
+      }
+      at = next;
+    }
+  } finally {
+    await opened.close();
+  }
+  const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+  const hasher = getHasher(
+    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
+  );
+  const subindex = key[31]!;
+  const slots = stemSubindices(found.node);
+  const slot = Array.from(slots).indexOf(subindex);
+  const described = {
+    key: toHex(key),
+    value: slot < 0 ? null : toHex(found.node.values.subarray(slot * 32, slot * 32 + 32)),
+    stem: describeNode(found.at, found.blob, found.node, toHex(nodeBlobHash(hasher, found.node))),
+    path,
+  };
+  printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
 }

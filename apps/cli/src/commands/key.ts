@@ -28,9 +28,9 @@ export async function runKey(addressTexts: readonly string[], flags: KeyFlags): 
   const addresses = addressTexts.map(parseAddress);
   const slots = (flags.slot ?? []).map((text) => ({ text, slot: parseSlot(text, "--slot") }));
   const chunks = (flags.chunk ?? []).map((text) => ({ text, index: parseChunkIndex(text) }));
-  const { createKeyDeriver, DEFAULT_KEY_SCHEME } = await import("@bintrie/core");
+  const { DEFAULT_KEY_SCHEME, KeyDeriver } = await import("@bintrie/core/embedding");
   const scheme = flags.scheme ?? DEFAULT_KEY_SCHEME;
-  const keys = createKeyDeriver(scheme);
+  const keys = new KeyDeriver(scheme);
   const none = !flags.basicData && !flags.codeHash && slots.length === 0 && chunks.length === 0;
   for (const address of addresses) {
     const derived: DerivedKey[] = [];
@@ -74,7 +74,7 @@ export async function runChunkify(
   flags: { json?: boolean },
 ): Promise<void> {
   const codes = codeTexts.map((text) => parseHexArg(text, "HEXCODE"));
-  const { chunkifyCode } = await import("@bintrie/core");
+  const { chunkifyCode } = await import("@bintrie/core/embedding");
   codes.forEach((code, i) => {
     const packed = chunkifyCode(code);
     const chunks: string[] = [];

@@ -6,7 +6,7 @@ import { storedNodes } from "../stored-nodes.js";
 
 /** `bintrie nodes`: every stored node as a JSON line {"path","blob"}, sorted by path bytes. */
 export async function runNodes(flags: StoreFlags): Promise<void> {
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const out = new LineOutput();
     for await (const [path, blob] of storedNodes(opened.store)) {

@@ -10,7 +10,7 @@ export interface RootFlags extends StoreFlags {
 
 /** `bintrie root`: the latest committed root (32 zero bytes for a store nothing was committed to). */
 export async function runRoot(flags: RootFlags): Promise<void> {
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const record = await readRootRecord(opened.store);
     const root = toHex(record?.root ?? new Uint8Array(32));

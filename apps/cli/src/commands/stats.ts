@@ -19,7 +19,7 @@ const KINDS: readonly Kind[] = ["stem", "group", "internal", "undecodable"];
  * histogram per type, stem values, and key/blob bytes.
  */
 export async function runStats(flags: StatsFlags): Promise<void> {
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   const counts: Record<Kind, number> = { stem: 0, group: 0, internal: 0, undecodable: 0 };
   const depths: Record<Kind, number[]> = { stem: [], group: [], internal: [], undecodable: [] };
   let values = 0;
@@ -34,7 +34,7 @@ export async function runStats(flags: StatsFlags): Promise<void> {
     root = record?.root;
     scheme = record?.scheme ?? null;
     groupDepth = record?.groupDepth ?? null;
-    const progress = new Progress("scanning");
+    const progress = new Progress("scanning stored nodes", undefined, " nodes");
     let total = 0;
     for await (const [path, blob] of storedNodes(opened.store)) {
       // Node keys are "vA" + path key; the path key's last byte is its depth (root: none).
@@ -53,7 +53,7 @@ export async function runStats(flags: StatsFlags): Promise<void> {
       }
       counts[kind]++;
       depths[kind][depth] = (depths[kind][depth] ?? 0) + 1;
-      progress.update(++total, " nodes");
+      progress.update(++total);
     }
     progress.done();
   } finally {

@@ -1,10 +1,11 @@
+import { isEmptyRoot } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { GroupHasher } from "../group-hasher.js";
 import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
-import { isEmptyRoot, readRootRecord } from "../root-record.js";
+import { readRootRecord } from "../root-record.js";
 import { stemHashBatch } from "../stem-hasher.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 import { storedNodes } from "../stored-nodes.js";
@@ -34,7 +35,7 @@ const PROBLEMS_SHOWN = 20;
  * garbage: a warning, or an error with --strict.
  */
 export async function runVerify(flags: VerifyFlags): Promise<void> {
-  const opened = await openStore(storeTarget(flags), { create: false });
+  const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   let report: VerifyReport;
   let scheme: string | null = null;
   let groupDepth: number | null = null;
@@ -49,16 +50,24 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
     // Reachable nodes that are stored (fine or not): every stored node beyond them is garbage.
     let reachedStored = 0;
     const problems: WalkProblem[] = [];
-    const progress = new Progress("verifying");
+    // Phase 1 counts the stored nodes (keys only, no hashing): the total of phase 2's walk,
+    // which reaches at most that many, and the garbage count.
+    const counting = new Progress("1/2 counting stored nodes", undefined, " nodes");
+    let stored = 0;
+    for await (const _ of storedNodes(opened.store)) counting.update(++stored);
+    counting.done();
+    const progress = new Progress("2/2 walking and hashing from the root", stored, " nodes");
     if (record !== undefined && !isEmptyRoot(root)) {
       const core = await import("@bintrie/core");
-      const hasher = core.getHasher(core.hashFunctionOfScheme(record.scheme));
+      const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
+      const { hashInternal } = await import("@bintrie/core/hash");
+      const hasher = core.getHasher(hashFunctionOfScheme(record.scheme));
       await walkStoredTree(opened.store, {
         root,
         groupDepth: record.groupDepth,
         hashStems: stemHashBatch(hasher, record.scheme),
         groupHasher: new GroupHasher(hasher),
-        hashPair: (left, right) => core.hashInternal(hasher, left, right),
+        hashPair: (left, right) => hashInternal(hasher, left, right),
         onNode({ blob, node }) {
           reachedStored++;
           bytes += blob.length;
@@ -70,7 +79,7 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
           } else {
             nodes.internal++;
           }
-          progress.update(reachedStored, " nodes");
+          progress.update(reachedStored);
         },
         onProblem(problem) {
           if (problem.code !== "MISSING_NODE") reachedStored++;
@@ -78,9 +87,8 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
         },
       });
     }
-    let stored = 0;
-    for await (const _ of storedNodes(opened.store)) stored++;
     const garbage = stored - reachedStored;
+    progress.update(reachedStored);
     progress.done();
     report = { root, nodes, values, bytes, garbage, problems };
   } finally {

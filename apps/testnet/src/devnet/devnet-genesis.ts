@@ -26,6 +26,8 @@ export interface DevnetGenesis {
   readonly baseFeePerGas: bigint;
   readonly extraData: Uint8Array;
   readonly alloc: Readonly<Record<string, FixtureAccount>>;
+  /** The genesis `config` (its `ubtTime` / `enableUBTAtGenesis` make the chain a UBT chain). */
+  readonly config: Readonly<Record<string, unknown>>;
 }
 
 /** Reads a geth-style genesis file (post-merge forks only: the devnet has no proof of work). */
@@ -55,6 +57,9 @@ export function parseDevnetGenesis(json: unknown, what = "genesis"): DevnetGenes
   }
   let fork = "Paris";
   for (const [name, key] of TIME_FORKS) if (config[key] === 0) fork = name;
+  // geth's UBT network names: Shanghai + UBT is `Verkle`, Osaka + UBT is `Binary`.
+  if (config.ubtTime === 0 && fork === "Shanghai") fork = "Verkle";
+  if (config.ubtTime === 0 && fork === "Osaka") fork = "Binary";
   const alloc: Record<string, FixtureAccount> = {};
   for (const [address, account] of Object.entries(
     g.alloc as Record<string, Record<string, unknown>>,
@@ -77,5 +82,6 @@ export function parseDevnetGenesis(json: unknown, what = "genesis"): DevnetGenes
     ),
     extraData: hexToBytesLoose((g.extraData as string | undefined) ?? "0x", `${what} extraData`),
     alloc,
+    config,
   };
 }

@@ -3,7 +3,7 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
 import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import { buildBlock, createVM } from "@ethereumjs/vm";
+import { buildBlock } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
@@ -12,6 +12,9 @@ import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest, FixtureHeader } from "../fixtures/blockchain-test.js";
 import { quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
+import { isUbtCommon } from "../ubt/ubt-common.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
 import { type DevAccount, devAccount } from "./dev-accounts.js";
 import { readDevnetGenesis } from "./devnet-genesis.js";
@@ -62,8 +65,15 @@ const TIP = 1_000_000_000n; // 1 gwei
 export async function produceDevnet(options: DevnetOptions = {}): Promise<DevnetResult> {
   const genesis = await readDevnetGenesis(options.genesisPath);
   const blockCount = options.blocks ?? 32;
-  const common = commonForNetwork(genesis.fork, { chainId: genesis.chainId });
-  const state = new BinaryStateManager({ scheme: options.scheme, groupDepth: options.groupDepth });
+  const common = commonForNetwork(genesis.fork, {
+    chainId: genesis.chainId,
+    config: genesis.config,
+  });
+  const state = new BinaryStateManager({
+    scheme: options.scheme,
+    groupDepth: options.groupDepth,
+    writePolicy: isUbtCommon(common) ? "geth-ubt" : "mpt-compatible",
+  });
   const { root: genesisRoot } = await applyAlloc(state, genesis.alloc);
   const genesisBlock = createBlock(
     {
@@ -84,7 +94,7 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     genesisBlock,
     validateConsensus: false,
   });
-  const vm = await createVM({ common, blockchain, stateManager: state });
+  const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
 
   const workload = workloadFor(genesis.alloc);
   const random = createRandom(options.seed ?? 7864);
@@ -106,6 +116,23 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       },
       blockOpts: { putBlockIntoBlockchain: true },
     });
+    if (ubt !== undefined) {
+      // geth's block processing under UBT: the EIP-2935 system call before the transactions.
+      const context = createBlock(
+        {
+          header: {
+            number: parent.header.number + 1n,
+            parentHash: parent.hash(),
+            timestamp: parent.header.timestamp + SLOT_SECONDS,
+            coinbase: COINBASE,
+            gasLimit: parent.header.gasLimit,
+          },
+        },
+        { common: vm.common, setHardfork: true },
+      );
+      ubt.beginBlock(context.header.coinbase);
+      await processParentBlockHash(vm, ubt, context);
+    }
     const planned = planBlock(workload, n, random);
     for (const tx of planned) {
       const result = await builder.addTransaction(sign(tx, vm.common));

@@ -51,6 +51,8 @@ export interface UbtChainFill {
   /** A blockchain-test fixture geth's `evm blocktest` reads (network, pre, blocks, postState). */
   readonly fixture: BlockchainTest;
   readonly gasUsed: readonly bigint[];
+  /** Gas of each transaction, per block (the receipts' gasUsed). */
+  readonly receiptGas: readonly (readonly bigint[])[];
   readonly stateRoots: readonly string[];
 }
 
@@ -110,6 +112,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
   });
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   const blocks: Block[] = [];
+  const receiptGas: bigint[][] = [];
   let parent = genesis;
   for (const [i, described] of description.blocks.entries()) {
     const coinbase =
@@ -142,10 +145,12 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
     const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
     ubt!.beginBlock(context.header.coinbase);
     await processParentBlockHash(vm, ubt!, context);
+    const gas: bigint[] = [];
+    receiptGas.push(gas);
     for (const [t, json] of (described.transactions ?? []).entries()) {
       const tx = transactionFromJson(json, vm.common);
       try {
-        await builder.addTransaction(tx);
+        gas.push((await builder.addTransaction(tx)).totalGasSpent);
       } catch (cause) {
         throw new TestnetError(
           "INVALID_INPUT",
@@ -173,6 +178,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
   return {
     fixture,
     gasUsed: blocks.map((b) => b.header.gasUsed),
+    receiptGas,
     stateRoots: blocks.map((b) => bytesToHex(b.header.stateRoot)),
   };
 }

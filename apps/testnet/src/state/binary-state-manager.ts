@@ -1,14 +1,12 @@
 import {
   BinaryTree,
-  CODE_OFFSET,
-  chunkCount,
   type KeyScheme,
   type KVStore,
   codeHash as keccakOfCode,
   MemoryStore,
   openTree,
-  STEM_SUBTREE_WIDTH,
 } from "@bintrie/core";
+import { CODE_OFFSET, chunkCount, STEM_SUBTREE_WIDTH } from "@bintrie/core/embedding";
 import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
 import { OriginalStorageCache } from "@ethereumjs/statemanager";
 import {
@@ -740,14 +738,17 @@ export class BinaryStateManager implements StateManagerInterface {
     }
   }
 
-  /** Persists the tree and index in one batch and makes the cache the committed state. */
+  /**
+   * Persists the tree and index in one batch and makes the cache the committed state. Two-phase:
+   * the tree's `persist` marks its nodes clean only once the batch has landed, and the index's
+   * pending writes are dropped only then, so a rejected batch leaves everything to write again.
+   */
   async #commitState(): Promise<void> {
-    const set = this.#tree.commit();
-    const operations = this.#tree.nodeSetOperations(set);
-    for (const op of this.#index.takePendingOperations()) operations.push(op);
-    await this.store.batch(operations);
-    this.#baseRoot = set.root;
-    this.#lastRoot = set.root;
+    const operations = this.#index.pendingOperations();
+    const root = await this.#tree.persist({ operations });
+    this.#index.settlePending(operations.length);
+    this.#baseRoot = root;
+    this.#lastRoot = root;
     this.#treeAhead = false;
     this.#promoteChanges();
   }

@@ -1,5 +1,5 @@
 import type { BatchOperation, KeyRange, KVStore } from "@bintrie/core";
-import { compareBytes } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 
 const DELETED = null;
 

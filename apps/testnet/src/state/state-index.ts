@@ -54,14 +54,21 @@ export class StateIndex {
     return copy;
   }
 
-  /** Store writes for entries added since the last call (persisted with the tree's nodes). */
-  takePendingOperations(): BatchOperation[] {
-    const ops = this.#pending;
-    this.#pending = [];
-    return ops;
+  /**
+   * Store writes for entries added since the last settle, without dropping them: the caller
+   * puts them in a batch and calls `settlePending` once that batch has landed (two-phase, so a
+   * rejected batch loses nothing and the next one writes them again).
+   */
+  pendingOperations(): BatchOperation[] {
+    return [...this.#pending];
   }
 
-  /** Rebuilds an index from a store written by `takePendingOperations` (needs `entries`). */
+  /** Drops the first `count` pending writes (those of a batch that has resolved). */
+  settlePending(count: number): void {
+    this.#pending = this.#pending.slice(count);
+  }
+
+  /** Rebuilds an index from a store written with `pendingOperations` (needs `entries`). */
   static async load(store: KVStore): Promise<StateIndex> {
     const index = new StateIndex();
     if (store.entries === undefined) {

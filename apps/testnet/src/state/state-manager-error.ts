@@ -11,8 +11,4 @@ export type StateManagerErrorCode =
 /** A state-manager misuse or an inconsistency between the tree and what the VM asked for. */
 export class StateManagerError extends BintrieError<StateManagerErrorCode> {
   override name = "StateManagerError";
-
-  constructor(code: StateManagerErrorCode, message: string) {
-    super(code, message);
-  }
 }

@@ -1,6 +1,6 @@
 import { NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
-import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import type { NodeWrite } from "../tree/node-set.js";
@@ -102,13 +102,13 @@ async function assertNoCommittedTree(
   if (record !== undefined) {
     throw new BuilderError(
       "STORE_NOT_EMPTY",
-      `the store already holds a root record at ${hexOf(rootRecordKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix and rootRecordKey`,
+      `the store already holds a root record at ${bytesToHex(rootRecordKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix and rootRecordKey`,
     );
   }
   if (rootNode !== undefined) {
     throw new BuilderError(
       "STORE_NOT_EMPTY",
-      `the store already holds a root node at ${hexOf(rootNodeKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix`,
+      `the store already holds a root node at ${bytesToHex(rootNodeKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix`,
     );
   }
 }

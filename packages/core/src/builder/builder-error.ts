@@ -17,8 +17,4 @@ export type BuilderErrorCode =
 /** A failure of the streaming builder or its input adapters, naming the input that caused it. */
 export class BuilderError extends BintrieError<BuilderErrorCode> {
   override name = "BuilderError";
-
-  constructor(code: BuilderErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

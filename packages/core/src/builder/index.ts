@@ -1,3 +1,4 @@
+// @bintrie/core/builder: the streaming bulk builder (sorted input in, a tree or a store out).
 export type { BuildInput, BuildSource, StemEntry } from "./build-input.js";
 export {
   type BuildIntoStoreOptions,

@@ -1,4 +1,4 @@
-import { hexOf } from "../hex-of.js";
+import { bytesToHex } from "../bytes/hex.js";
 import type { TreeEntry } from "../tree/binary-tree.js";
 import { BuilderError } from "./builder-error.js";
 import { compareRecordKeys, ENTRY_RECORD_SIZE, entryAt } from "./entry-records.js";
@@ -199,7 +199,7 @@ class UniqueKeys {
       if (this.#policy === "error") {
         throw new BuilderError(
           "DUPLICATE_KEY",
-          `key ${hexOf(held.key)} is given more than once (pass duplicates: 'last' to keep the last value)`,
+          `key ${bytesToHex(held.key)} is given more than once (pass duplicates: 'last' to keep the last value)`,
         );
       }
       this.#held = entryAt(bytes, at);
@@ -233,7 +233,7 @@ function assertEntry(entry: TreeEntry): void {
   if (!(value instanceof Uint8Array) || value.length !== 32) {
     throw new BuilderError(
       "INVALID_VALUE",
-      `sortEntries: expected a 32-byte value for key ${hexOf(key)}, got ${value instanceof Uint8Array ? `${value.length} bytes` : typeof value}`,
+      `sortEntries: expected a 32-byte value for key ${bytesToHex(key)}, got ${value instanceof Uint8Array ? `${value.length} bytes` : typeof value}`,
     );
   }
 }

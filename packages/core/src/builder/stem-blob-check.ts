@@ -1,4 +1,4 @@
-import { hexOf } from "../hex-of.js";
+import { bytesToHex } from "../bytes/hex.js";
 import { BuilderError } from "./builder-error.js";
 
 const STEM_BLOB_HEADER = 64;
@@ -8,7 +8,7 @@ export function assertStemBlob(blob: Uint8Array): void {
   if (!(blob instanceof Uint8Array) || blob.length < STEM_BLOB_HEADER || blob[0] !== 1) {
     const got =
       blob instanceof Uint8Array
-        ? `${blob.length} bytes starting ${hexOf(blob.subarray(0, 8))}`
+        ? `${blob.length} bytes starting ${bytesToHex(blob.subarray(0, 8))}`
         : typeof blob;
     throw new BuilderError(
       "INVALID_STEM",
@@ -26,7 +26,7 @@ export function assertStemBlob(blob: Uint8Array): void {
   if (blob.length !== STEM_BLOB_HEADER + count * 32) {
     throw new BuilderError(
       "INVALID_STEM",
-      `stem blob of ${hexOf(blob.subarray(1, 32))} has ${count} bitmap bits and must be ${STEM_BLOB_HEADER + count * 32} bytes, got ${blob.length}`,
+      `stem blob of ${bytesToHex(blob.subarray(1, 32))} has ${count} bitmap bits and must be ${STEM_BLOB_HEADER + count * 32} bytes, got ${blob.length}`,
     );
   }
 }

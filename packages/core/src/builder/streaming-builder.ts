@@ -1,4 +1,5 @@
 import { MAX_GROUP_DEPTH } from "@bintrie/codec";
+import { bytesToHex } from "../bytes/hex.js";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -6,7 +7,6 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import { hexOf } from "../hex-of.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import { BuilderError } from "./builder-error.js";
@@ -135,13 +135,13 @@ export class StreamingBuilder {
       if (order === 0 && sub === this.#openLastSub) {
         throw new BuilderError(
           "DUPLICATE_KEY",
-          `duplicate key ${hexOf(key)}: it was already added`,
+          `duplicate key ${bytesToHex(key)}: it was already added`,
         );
       }
       if (order <= 0) {
         throw new BuilderError(
           "KEY_OUT_OF_ORDER",
-          `key ${hexOf(key)} does not follow the previous key ${hexOf(this.#previousKey())} (keys must strictly increase)`,
+          `key ${bytesToHex(key)} does not follow the previous key ${bytesToHex(this.#previousKey())} (keys must strictly increase)`,
         );
       }
       this.#run(() => this.#closeEntryStem());
@@ -165,7 +165,7 @@ export class StreamingBuilder {
     if (!Array.isArray(values) || values.length > 256) {
       throw new BuilderError(
         "INVALID_VALUE",
-        `values of stem ${hexOf(stem)} must be an array of at most 256 slots, got ${Array.isArray(values) ? `${values.length} slots` : typeof values}`,
+        `values of stem ${bytesToHex(stem)} must be an array of at most 256 slots, got ${Array.isArray(values) ? `${values.length} slots` : typeof values}`,
       );
     }
     let count = 0;
@@ -202,7 +202,7 @@ export class StreamingBuilder {
     if (!(hash instanceof Uint8Array) || hash.length !== 32) {
       throw new BuilderError(
         "INVALID_VALUE",
-        `stem hash for ${hexOf(blob.subarray(1, 32))} must be 32 bytes, got ${describeInput(hash)}`,
+        `stem hash for ${bytesToHex(blob.subarray(1, 32))} must be 32 bytes, got ${describeInput(hash)}`,
       );
     }
     const stem = blob.subarray(1, 32);
@@ -311,9 +311,9 @@ export class StreamingBuilder {
   #assertAfterStem(stemOrKey: Uint8Array, previous: Uint8Array, what: "stem" | "key"): void {
     const order = compareStem(stemOrKey, previous);
     if (order > 0) return;
-    const stem = hexOf(stemOrKey.subarray(0, 31));
-    const prev = hexOf(previous);
-    const input = what === "key" ? `key ${hexOf(stemOrKey)} (stem ${stem})` : `stem ${stem}`;
+    const stem = bytesToHex(stemOrKey.subarray(0, 31));
+    const prev = bytesToHex(previous);
+    const input = what === "key" ? `key ${bytesToHex(stemOrKey)} (stem ${stem})` : `stem ${stem}`;
     if (order === 0) {
       throw new BuilderError(
         "DUPLICATE_STEM",
@@ -364,14 +364,14 @@ function assertValue(value: Uint8Array, of: Uint8Array): void {
   if (!(value instanceof Uint8Array) || value.length !== 32) {
     throw new BuilderError(
       "INVALID_VALUE",
-      `expected a 32-byte value for ${of.length === 31 ? "stem" : "key"} ${hexOf(of)}, got ${describeInput(value)}`,
+      `expected a 32-byte value for ${of.length === 31 ? "stem" : "key"} ${bytesToHex(of)}, got ${describeInput(value)}`,
     );
   }
 }
 
 function describeInput(x: unknown): string {
   if (x instanceof Uint8Array) {
-    const shown = x.length <= 40 ? hexOf(x) : `${hexOf(x.subarray(0, 40))}…`;
+    const shown = x.length <= 40 ? bytesToHex(x) : `${bytesToHex(x.subarray(0, 40))}…`;
     return `${shown} (${x.length} bytes)`;
   }
   return x === null ? "null" : typeof x;

@@ -14,10 +14,6 @@ export type KeyDerivationErrorCode =
 /** Thrown when a tree key cannot be derived; `message` names the bad input. */
 export class KeyDerivationError extends BintrieError<KeyDerivationErrorCode> {
   override name = "KeyDerivationError";
-
-  constructor(code: KeyDerivationErrorCode, message: string) {
-    super(code, message);
-  }
 }
 
 /** Stable machine-readable reasons for {@link BasicDataError}. */
@@ -31,10 +27,6 @@ export type BasicDataErrorCode =
 /** Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input. */
 export class BasicDataError extends BintrieError<BasicDataErrorCode> {
   override name = "BasicDataError";
-
-  constructor(code: BasicDataErrorCode, message: string) {
-    super(code, message);
-  }
 }
 
 /** Stable machine-readable reasons for {@link CodeChunkError}. */
@@ -43,8 +35,4 @@ export type CodeChunkErrorCode = "INVALID_CODE_SIZE" | "INVALID_CHUNKS";
 /** Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input. */
 export class CodeChunkError extends BintrieError<CodeChunkErrorCode> {
   override name = "CodeChunkError";
-
-  constructor(code: CodeChunkErrorCode, message: string) {
-    super(code, message);
-  }
 }

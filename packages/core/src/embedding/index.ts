@@ -1,3 +1,6 @@
+// @bintrie/core/embedding: EIP-7864's layout of accounts in the tree, piece by piece (the root
+// exports the key functions and BASIC_DATA packing that most callers need).
+export { accountFromLeaves } from "./account-leaves.js";
 export {
   type BasicData,
   type BasicDataInput,
@@ -21,7 +24,6 @@ export {
   HEADER_STORAGE_OFFSET,
   KEY_SIZE,
   MAIN_STORAGE_OFFSET,
-  STEM_SIZE,
   STEM_SUBTREE_WIDTH,
 } from "./constants.js";
 export {
@@ -32,7 +34,7 @@ export {
   KeyDerivationError,
   type KeyDerivationErrorCode,
 } from "./errors.js";
-export { createKeyDeriver, getKeyDeriver, KeyDeriver } from "./key-deriver.js";
+export { KeyDeriver } from "./key-deriver.js";
 export {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -43,8 +45,10 @@ export {
 export {
   isHeaderStorageSlot,
   type StorageSlot,
+  type StorageSlotLike,
   storageSlotLocation,
   storageSlotToBytes,
+  toStorageSlot,
 } from "./storage-slot.js";
 export {
   accountStem,

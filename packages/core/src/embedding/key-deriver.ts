@@ -1,3 +1,4 @@
+import { type BytesLike, hexToBytes } from "../bytes/hex.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import { assertChunkIndex } from "./code-chunk-location.js";
@@ -12,7 +13,12 @@ import {
 } from "./constants.js";
 import { KeyDerivationError } from "./errors.js";
 import { hashFunctionOfScheme, isBigEndianScheme, type KeyScheme } from "./key-scheme.js";
-import { assertStorageSlot, isHeaderSlotBytes, type StorageSlot } from "./storage-slot.js";
+import {
+  assertStorageSlot,
+  isHeaderSlotBytes,
+  type StorageSlotLike,
+  toStorageSlot,
+} from "./storage-slot.js";
 import { isUint256, writeUint256 } from "./uint256.js";
 
 /** Bytes of the key-derivation preimage: 12 zero bytes || address (20) || tree index (32). */
@@ -50,7 +56,7 @@ export class KeyDeriver {
   }
 
   /** The key at (treeIndex, subIndex) of `address`; treeIndex in 0..2^256-1, subIndex in 0..255. */
-  treeKey(address: Uint8Array, treeIndex: bigint, subIndex: number): Uint8Array {
+  treeKey(address: BytesLike, treeIndex: bigint, subIndex: number): Uint8Array {
     assertSubIndex(subIndex);
     this.writeAddress(address);
     this.writeTreeIndex(treeIndex);
@@ -58,7 +64,7 @@ export class KeyDeriver {
   }
 
   /** The 31-byte stem of tree index `treeIndex` of `address`. */
-  treeStem(address: Uint8Array, treeIndex: bigint): Uint8Array {
+  treeStem(address: BytesLike, treeIndex: bigint): Uint8Array {
     this.writeAddress(address);
     this.writeTreeIndex(treeIndex);
     this.hasher.hash64Batch(this.preimage, 0, 1, this.digestScratch, 0);
@@ -66,19 +72,19 @@ export class KeyDeriver {
   }
 
   /** The account stem (tree index 0): basic data, code hash, header storage, first 128 chunks. */
-  accountStem(address: Uint8Array): Uint8Array {
+  accountStem(address: BytesLike): Uint8Array {
     return this.treeStem(address, 0n);
   }
 
   /** Key of the BASIC_DATA leaf (account stem, subindex 0). */
-  basicDataKey(address: Uint8Array): Uint8Array {
+  basicDataKey(address: BytesLike): Uint8Array {
     this.writeAddress(address);
     this.writeSmallTreeIndex(0);
     return this.finishKey(BASIC_DATA_LEAF_KEY);
   }
 
   /** Key of the CODE_HASH leaf (account stem, subindex 1). */
-  codeHashKey(address: Uint8Array): Uint8Array {
+  codeHashKey(address: BytesLike): Uint8Array {
     this.writeAddress(address);
     this.writeSmallTreeIndex(0);
     return this.finishKey(CODE_HASH_LEAF_KEY);
@@ -90,7 +96,8 @@ export class KeyDeriver {
    * For slots with top byte 0xff the addition carries into bit 248, which big-endian schemes
    * write as byte 0 of the tree index (geth's "overflow" byte).
    */
-  storageSlotKey(address: Uint8Array, slot: StorageSlot): Uint8Array {
+  storageSlotKey(address: BytesLike, slotLike: StorageSlotLike): Uint8Array {
+    const slot = toStorageSlot(slotLike);
     assertStorageSlot(slot);
     let slot32: Uint8Array;
     if (typeof slot === "bigint") {
@@ -114,7 +121,7 @@ export class KeyDeriver {
   }
 
   /** Key of code chunk `chunkIndex`: position 128 + i. */
-  codeChunkKey(address: Uint8Array, chunkIndex: number | bigint): Uint8Array {
+  codeChunkKey(address: BytesLike, chunkIndex: number | bigint): Uint8Array {
     assertChunkIndex(chunkIndex);
     this.writeAddress(address);
     if (typeof chunkIndex === "number" && chunkIndex <= Number.MAX_SAFE_INTEGER - CODE_OFFSET) {
@@ -135,8 +142,12 @@ export class KeyDeriver {
     return key;
   }
 
-  /** Accepts a 20-byte address, or a 32-byte one already padded with 12 zero bytes. */
-  private writeAddress(address: Uint8Array): void {
+  /**
+   * Accepts a 20-byte address, or a 32-byte one already padded with 12 zero bytes, as bytes or
+   * as their hex (`0x` optional).
+   */
+  private writeAddress(input: BytesLike): void {
+    const address = typeof input === "string" ? hexToBytes(input, "address") : input;
     if (!(address instanceof Uint8Array)) {
       throw new KeyDerivationError(
         "INVALID_ADDRESS",
@@ -206,15 +217,10 @@ function assertSubIndex(subIndex: number): void {
   }
 }
 
-/** A new deriver for `scheme`; pass a hasher to use a faster kernel of the same function. */
-export function createKeyDeriver(scheme: KeyScheme, hasher?: Hasher): KeyDeriver {
-  return new KeyDeriver(scheme, hasher);
-}
-
 const sharedDerivers = new Map<KeyScheme, KeyDeriver>();
 
-/** The shared deriver of `scheme` (over the shared hasher), created on first use. */
-export function getKeyDeriver(scheme: KeyScheme): KeyDeriver {
+/** Package-internal: the shared deriver of `scheme` (over the shared hasher), created on first use. */
+export function sharedKeyDeriver(scheme: KeyScheme): KeyDeriver {
   let deriver = sharedDerivers.get(scheme);
   if (deriver === undefined) {
     deriver = new KeyDeriver(scheme);

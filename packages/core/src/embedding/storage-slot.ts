@@ -6,6 +6,36 @@ import { isUint256, readUint256BigEndian, writeUint256 } from "./uint256.js";
 /** A storage slot: a uint256, or its 32-byte big-endian encoding (exactly 32 bytes, like geth). */
 export type StorageSlot = Uint8Array | bigint;
 
+/**
+ * A slot as the account-level API takes it: a {@link StorageSlot}, or a `0x` hex quantity of at
+ * most 64 digits (`"0x0"`, `"0x01"`, a 32-byte keccak hash), as viem and JSON-RPC write slots.
+ */
+export type StorageSlotLike = StorageSlot | string;
+
+const SLOT_HEX = /^0x[0-9a-fA-F]{1,64}$/;
+
+/**
+ * `slot` as a {@link StorageSlot}: a hex string becomes its bigint; bytes and bigints pass
+ * through (checked where they are used). A malformed string is a KeyDerivationError naming it.
+ *
+ * @example
+ * ```ts
+ * import { toStorageSlot } from "@bintrie/core/embedding";
+ *
+ * toStorageSlot("0x2a"); // 42n
+ * ```
+ */
+export function toStorageSlot(slot: StorageSlotLike): StorageSlot {
+  if (typeof slot !== "string") return slot;
+  if (!SLOT_HEX.test(slot)) {
+    throw new KeyDerivationError(
+      "INVALID_SLOT",
+      `storage slot ${JSON.stringify(slot.length > 80 ? `${slot.slice(0, 77)}...` : slot)} is not a 0x hex quantity of at most 64 digits`,
+    );
+  }
+  return BigInt(slot);
+}
+
 /** Throws a KeyDerivationError naming the slot unless it is a uint256 or exactly 32 bytes. */
 export function assertStorageSlot(slot: StorageSlot): void {
   if (typeof slot === "bigint") {

@@ -1,7 +1,8 @@
+import { isZero } from "../bytes/is-zero.js";
 import { codeHash } from "../embedding/code-hash.js";
 import type { BinaryTree } from "../tree/binary-tree.js";
-import { type GenesisAlloc, GenesisError } from "./genesis-alloc.js";
-import { parseHexBytes, parseQuantity } from "./hex-input.js";
+import type { GenesisAllocInput } from "./genesis-alloc.js";
+import { parseGenesisAlloc } from "./parse-alloc.js";
 
 export interface ApplyGenesisOptions {
   /**
@@ -23,35 +24,34 @@ export interface GenesisSummary {
  * Writes a geth-style genesis alloc into the tree as go-ethereum's binary-tree genesis does:
  * per account the BASIC_DATA and CODE_HASH leaves (keccak of the code, the empty-code hash for
  * EOAs), every code chunk, and the storage slots (zero values skipped unless asked otherwise).
+ *
+ * @example
+ * ```ts
+ * import { applyGenesisAlloc, BinaryTree } from "@bintrie/core";
+ *
+ * const tree = new BinaryTree();
+ * applyGenesisAlloc(tree, {
+ *   "0x00000000000000000000000000000000000000aa": { balance: "0x3e8", storage: { "0x01": "0x2a" } },
+ * });
+ * tree.getAccount("0x00000000000000000000000000000000000000aa")?.balance; // 1000n
+ * ```
  */
 export function applyGenesisAlloc(
   tree: BinaryTree,
-  alloc: GenesisAlloc,
+  alloc: GenesisAllocInput,
   options: ApplyGenesisOptions = {},
 ): GenesisSummary {
   const writeZero = options.zeroStorage === "write";
   let accounts = 0;
   let storageSlots = 0;
   let codeBytes = 0;
-  for (const [addressHex, account] of Object.entries(alloc)) {
-    if (!/^(0x)?[0-9a-fA-F]{40}$/.test(addressHex)) {
-      throw new GenesisError("INVALID_ALLOC", `alloc address ${addressHex} is not 20 bytes of hex`);
-    }
-    const address = parseHexBytes(addressHex, `alloc address ${addressHex}`, 20);
-    const code = parseHexBytes(account.code, `alloc[${addressHex}].code`);
-    for (const [slotHex, valueHex] of Object.entries(account.storage ?? {})) {
-      const slot = parseHexBytes(slotHex, `alloc[${addressHex}].storage key ${slotHex}`, 32);
-      const value = parseHexBytes(valueHex, `alloc[${addressHex}].storage[${slotHex}]`, 32);
-      if (!writeZero && value.every((b) => b === 0)) continue;
+  for (const { address, nonce, balance, code, storage } of parseGenesisAlloc(alloc)) {
+    for (const [slot, value] of storage) {
+      if (!writeZero && isZero(value)) continue;
       tree.putStorage(address, slot, value);
       storageSlots++;
     }
-    tree.putAccount(address, {
-      nonce: parseQuantity(account.nonce, `alloc[${addressHex}].nonce`),
-      balance: parseQuantity(account.balance, `alloc[${addressHex}].balance`),
-      codeSize: code.length,
-      codeHash: codeHash(code),
-    });
+    tree.putAccount(address, { nonce, balance, codeSize: code.length, codeHash: codeHash(code) });
     if (code.length > 0) tree.putCode(address, code);
     accounts++;
     codeBytes += code.length;

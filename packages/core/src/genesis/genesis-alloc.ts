@@ -1,4 +1,5 @@
 import { BintrieError } from "@bintrie/codec";
+import type { BytesLike } from "../bytes/hex.js";
 
 /** One account of a geth-style genesis `alloc` (hex quantities, as in genesis.json). */
 export interface GenesisAccount {
@@ -8,15 +9,40 @@ export interface GenesisAccount {
   readonly storage?: Readonly<Record<string, string>>;
 }
 
-/** address (0x-hex, 20 bytes) → account. */
+/**
+ * A genesis account as {@link applyGenesisAlloc} takes it: the genesis.json shape, or (from code)
+ * bigints for the quantities and bytes for code and storage values.
+ */
+export interface GenesisAccountInput {
+  readonly balance?: string | bigint;
+  readonly nonce?: string | bigint;
+  readonly code?: BytesLike;
+  /** slot (hex, up to 32 bytes) → value (hex or bytes, up to 32 bytes, left-padded). */
+  readonly storage?: Readonly<Record<string, BytesLike>>;
+}
+
+/** address (0x-hex, 20 bytes) → account, as applyGenesisAlloc takes it. */
+export type GenesisAllocInput = Readonly<Record<string, GenesisAccountInput>>;
+
+/** address (0x-hex, 20 bytes) → account, as in genesis.json. */
 export type GenesisAlloc = Readonly<Record<string, GenesisAccount>>;
 
 export type GenesisErrorCode = "INVALID_ALLOC";
 
+/**
+ * A genesis alloc that cannot be applied; the message names the account and field at fault.
+ *
+ * @example
+ * ```ts
+ * import { applyGenesisAlloc, BinaryTree, GenesisError } from "@bintrie/core";
+ *
+ * try {
+ *   applyGenesisAlloc(new BinaryTree(), { "0x12": { balance: "0x1" } });
+ * } catch (error) {
+ *   console.log(error instanceof GenesisError && error.code); // "INVALID_ALLOC"
+ * }
+ * ```
+ */
 export class GenesisError extends BintrieError<GenesisErrorCode> {
   override name = "GenesisError";
-
-  constructor(code: GenesisErrorCode, message: string) {
-    super(code, message);
-  }
 }

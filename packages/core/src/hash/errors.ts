@@ -16,8 +16,4 @@ export type HashErrorCode =
 /** Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input. */
 export class HashError extends BintrieError<HashErrorCode> {
   override name = "HashError";
-
-  constructor(code: HashErrorCode, message: string) {
-    super(code, message);
-  }
 }

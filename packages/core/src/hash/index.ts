@@ -1,3 +1,4 @@
+// @bintrie/core/hash: the node-hash rules one node at a time, and the BLAKE3 hasher.
 export { createBlake3Hasher } from "./blake3-hasher.js";
 export { HashError, type HashErrorCode } from "./errors.js";
 export { getHasher } from "./get-hasher.js";
@@ -7,12 +8,10 @@ export {
   type HashFunctionName,
   type Sha256BatchKernel,
 } from "./hasher.js";
-export { createNobleSha256Kernel } from "./noble-sha256-kernel.js";
 export {
   EMPTY_HASH,
   hashInternal,
   hashLeafValue,
   hashStem,
-  hashStemSparse,
+  type SparseStemValues,
 } from "./node-hash.js";
-export { createSha256Hasher } from "./sha256-hasher.js";

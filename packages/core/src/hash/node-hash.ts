@@ -91,8 +91,44 @@ function hashStemOverRoot(
  * Leaf = H(value) for present values, absent = 0^32; 8 levels where a pair of zero hashes gives
  * zero and anything else H(left || right); then H(stem || 0x00 || root). A stem without values
  * still hashes to H(stem || 0x00 || 0^32), which is not zero.
+ *
+ * `values` is either the slots array, or only the present values ({@link SparseStemValues},
+ * the form a decoded stem blob has): the same hash, and the sparse form hashes only the parents
+ * that have a present descendant.
+ *
+ * @example
+ * ```ts
+ * import { getHasher } from "@bintrie/core";
+ * import { hashStem } from "@bintrie/core/hash";
+ *
+ * const stem = new Uint8Array(31);
+ * const value = new Uint8Array(32).fill(1);
+ * const dense = hashStem(getHasher("sha256"), stem, [value]);
+ * const sparse = hashStem(getHasher("sha256"), stem, { subindices: [0], values: value, count: 1 });
+ * // dense and sparse hold the same 32 bytes
+ * ```
  */
 export function hashStem(
+  hasher: Hasher,
+  stem31: Uint8Array,
+  values: ReadonlyArray<Uint8Array | null | undefined> | SparseStemValues,
+  out?: Uint8Array,
+): Uint8Array {
+  if (!Array.isArray(values)) {
+    const sparse = values as SparseStemValues;
+    return hashSparseStem(hasher, stem31, sparse.subindices, sparse.values, sparse.count, out);
+  }
+  return hashDenseStem(hasher, stem31, values, out);
+}
+
+/** The present values of a stem: `subindices[0..count)` ascending, values packed 32 bytes each. */
+export interface SparseStemValues {
+  readonly subindices: ArrayLike<number>;
+  readonly values: Uint8Array;
+  readonly count: number;
+}
+
+function hashDenseStem(
   hasher: Hasher,
   stem31: Uint8Array,
   values: ReadonlyArray<Uint8Array | null | undefined>,
@@ -136,11 +172,11 @@ export function hashStem(
 }
 
 /**
- * Same result as {@link hashStem} from only the present values: `subindices[0..count)` strictly
- * increasing in 0..255 and their values packed at values[32i..32i+32). Each level hashes only
- * the parents that have a present descendant, in one batch call.
+ * {@link hashStem} from only the present values: `subindices[0..count)` strictly increasing in
+ * 0..255 and their values packed at values[32i..32i+32). Each level hashes only the parents
+ * that have a present descendant, in one batch call.
  */
-export function hashStemSparse(
+function hashSparseStem(
   hasher: Hasher,
   stem31: Uint8Array,
   subindices: ArrayLike<number>,

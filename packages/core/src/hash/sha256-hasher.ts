@@ -1,13 +1,23 @@
 import { sha256 } from "@noble/hashes/sha2.js";
+import { bestSha256Kernel } from "../sha256/best-kernel.js";
 import { assertBatchRange } from "./batch-range.js";
 import type { Hasher, Sha256BatchKernel } from "./hasher.js";
-import { createNobleSha256Kernel } from "./noble-sha256-kernel.js";
 
 /**
  * SHA-256 hasher (geth master's hash for keys and nodes). The batch calls are validated here,
- * once per call, and then handed to `kernel` (default: @noble/hashes, no per-message allocation).
+ * once per call, and then handed to `kernel` (default: the project's fastest kernel here,
+ * WebAssembly SIMD where it runs, else the unrolled pure-TS one). `digest` is noble's `sha256`.
+ *
+ * @example
+ * ```ts
+ * import { createSha256Hasher, jsSha256Kernel } from "@bintrie/core/sha256";
+ *
+ * const hasher = createSha256Hasher(jsSha256Kernel);
+ * const out = new Uint8Array(32);
+ * hasher.hash64Batch(new Uint8Array(64), 0, 1, out, 0);
+ * ```
  */
-export function createSha256Hasher(kernel: Sha256BatchKernel = createNobleSha256Kernel()): Hasher {
+export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel()): Hasher {
   return {
     name: "sha256",
 

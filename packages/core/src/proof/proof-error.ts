@@ -41,8 +41,4 @@ export type ProofErrorCode =
 /** A proof could not be made or did not verify; `code` is stable, `message` says what and where. */
 export class ProofError extends BintrieError<ProofErrorCode> {
   override name = "ProofError";
-
-  constructor(code: ProofErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

@@ -1,4 +1,4 @@
-import { hexOf } from "../hex-of.js";
+import { bytesToHex } from "../bytes/hex.js";
 import { type HashPlan, ZERO_SLOT } from "./hash-plan.js";
 import { indexWidth, splitOnStemBit, splitOnSubindexBit, stemEquals } from "./key-ranges.js";
 import { ProofError } from "./proof-error.js";
@@ -106,7 +106,7 @@ export class ProofReader {
     ) {
       throw new ProofError(
         "NON_CANONICAL",
-        `internal node at depth ${depth} on the path of key ${hexOf(keys[lo]!)} has fewer than two stems below it`,
+        `internal node at depth ${depth} on the path of key ${bytesToHex(keys[lo]!)} has fewer than two stems below it`,
       );
     }
     this.#kind = CHILD_INTERNAL;
@@ -127,7 +127,7 @@ export class ProofReader {
       if (stemEquals(keys[i]!, source, at)) {
         throw new ProofError(
           "AMBIGUOUS_NODE",
-          `the left sibling at depth ${depth} is the stem of key ${hexOf(keys[i]!)} followed by 0x00: a stem node presented as an internal node`,
+          `the left sibling at depth ${depth} is the stem of key ${bytesToHex(keys[i]!)} followed by 0x00: a stem node presented as an internal node`,
         );
       }
     }
@@ -186,7 +186,7 @@ export class ProofReader {
       if (stemEquals(keys[i]!, this.#source, at)) {
         throw new ProofError(
           "NON_CANONICAL",
-          `the stem at depth ${depth} is the stem of key ${hexOf(keys[i]!)} but is written as another stem`,
+          `the stem at depth ${depth} is the stem of key ${bytesToHex(keys[i]!)} but is written as another stem`,
         );
       }
     }
@@ -210,7 +210,7 @@ export class ProofReader {
     if (differs) {
       throw new ProofError(
         "STEM_OFF_PATH",
-        `the stem at data offset ${at} sits at depth ${depth} but its first ${depth} bits differ from the path of key ${hexOf(key)}`,
+        `the stem at data offset ${at} sits at depth ${depth} but its first ${depth} bits differ from the path of key ${bytesToHex(key)}`,
       );
     }
   }
@@ -234,7 +234,7 @@ export class ProofReader {
     if (left === ZERO_SLOT && right === ZERO_SLOT) {
       throw new ProofError(
         "NON_CANONICAL",
-        `stem subtree node at level ${level} for key ${hexOf(this.#keys[lo]!)} has two zero children (a zero subtree is one bit)`,
+        `stem subtree node at level ${level} for key ${bytesToHex(this.#keys[lo]!)} has two zero children (a zero subtree is one bit)`,
       );
     }
     return this.#plan.node(left, right);

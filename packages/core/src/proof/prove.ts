@@ -1,5 +1,5 @@
+import { bytesToHex } from "../bytes/hex.js";
 import type { Hasher } from "../hash/hasher.js";
-import { hexOf } from "../hex-of.js";
 import type { Arena } from "../tree/arena.js";
 import { arenaOf, type BinaryTree } from "../tree/binary-tree.js";
 import {
@@ -103,7 +103,7 @@ class ProofWriter {
       const key = this.#keys[lo]!;
       throw new TreeError(
         "MISSING_NODE",
-        `prove: the node at depth ${depth} on the path of key ${hexOf(key)} is not loaded; use prove() or tree.load(keys) first`,
+        `prove: the node at depth ${depth} on the path of key ${bytesToHex(key)} is not loaded; use prove() or tree.load(keys) first`,
       );
     }
   }
@@ -160,7 +160,7 @@ class ProofWriter {
       // and whose left child hash is stem || 0x00: nothing can show which one it is.
       throw new ProofError(
         "UNPROVABLE",
-        `key ${hexOf(keys[lo]!)} reaches stem ${hexOf(chunk.subarray(offset, offset + 31))}, which has no values; EIP-7864 hashes such a stem exactly like an internal node, so its absence cannot be proven`,
+        `key ${bytesToHex(keys[lo]!)} reaches stem ${bytesToHex(chunk.subarray(offset, offset + 31))}, which has no values; EIP-7864 hashes such a stem exactly like an internal node, so its absence cannot be proven`,
       );
     }
     bits.write(0);

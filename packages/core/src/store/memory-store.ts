@@ -3,6 +3,10 @@ import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 import { validateBatchOperations } from "./validate-batch.js";
 
+const SLAB_BYTES = 64 * 1024;
+/** Larger values get a buffer of their own (a slab holds at least eight). */
+const SLAB_MAX_VALUE = SLAB_BYTES / 8;
+
 /**
  * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
  * nothing outside can mutate what is stored.
@@ -10,6 +14,10 @@ import { validateBatchOperations } from "./validate-batch.js";
 export class MemoryStore implements KVStore {
   readonly #map = new Map<string, Uint8Array>();
   #closed = false;
+  // Stored copies are views of shared slabs: one buffer per ~64 KiB instead of one per value,
+  // which keeps both the copy and the garbage collector's work per stored value small.
+  #slab = new Uint8Array(0);
+  #slabAt = 0;
 
   /** Number of stored entries. */
   get size(): number {
@@ -33,7 +41,7 @@ export class MemoryStore implements KVStore {
     validateBatchOperations(operations);
     for (const op of operations) {
       const k = bytesToKeyString(op.key);
-      if (op.type === "put") this.#map.set(k, op.value.slice());
+      if (op.type === "put") this.#map.set(k, this.#copy(op.value));
       else this.#map.delete(k);
     }
   }
@@ -51,6 +59,19 @@ export class MemoryStore implements KVStore {
       const value = this.#map.get(bytesToKeyString(key));
       if (value !== undefined) yield [key, value.slice()] as const;
     }
+  }
+
+  #copy(value: Uint8Array): Uint8Array {
+    const n = value.length;
+    if (n > SLAB_MAX_VALUE) return value.slice();
+    if (this.#slabAt + n > this.#slab.length) {
+      this.#slab = new Uint8Array(SLAB_BYTES);
+      this.#slabAt = 0;
+    }
+    const at = this.#slabAt;
+    this.#slab.set(value, at);
+    this.#slabAt = at + n;
+    return this.#slab.subarray(at, at + n);
   }
 
   #assertOpen(): void {

@@ -12,8 +12,4 @@ export type StoreErrorCode =
 /** A failure of a KVStore backend or of the records the tree keeps in it. */
 export class StoreError extends BintrieError<StoreErrorCode> {
   override name = "StoreError";
-
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

@@ -1,6 +1,7 @@
-import { packBasicData, unpackBasicData } from "../embedding/basic-data.js";
+import { type BytesLike, bytesToHex, toBytes } from "../bytes/hex.js";
+import { accountFromLeaves } from "../embedding/account-leaves.js";
+import { packBasicData } from "../embedding/basic-data.js";
 import { chunkifyCode, codeFromChunks } from "../embedding/chunkify.js";
-import { EMPTY_CODE_HASH } from "../embedding/code-hash.js";
 import {
   BASIC_DATA_LEAF_KEY,
   CODE_HASH_LEAF_KEY,
@@ -8,30 +9,53 @@ import {
   STEM_SUBTREE_WIDTH,
 } from "../embedding/constants.js";
 import type { KeyDeriver } from "../embedding/key-deriver.js";
-import type { StorageSlot } from "../embedding/storage-slot.js";
-import { hexOf } from "../hex-of.js";
-import type { Account } from "./account.js";
-import type { BinaryTree } from "./binary-tree.js";
+import { type StorageSlotLike, toStorageSlot } from "../embedding/storage-slot.js";
+import type { Account, AccountInput } from "./account.js";
 import { TreeError } from "./tree-error.js";
 
 const ZERO32 = new Uint8Array(32);
 
 /**
+ * What AccountState needs of a tree: its leaf and stem operations and its deletion mode. A
+ * narrow interface, so this file does not import BinaryTree (which uses it).
+ */
+export interface AccountTree {
+  readonly deletionMode: "zero" | "remove";
+  get(key: Uint8Array): Uint8Array | undefined;
+  put(key: Uint8Array, value: Uint8Array): void;
+  delete(key: Uint8Array): void;
+  getStem(stem: Uint8Array): (Uint8Array | undefined)[] | undefined;
+  putStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void;
+}
+
+/**
  * The EIP-7864 account layout on a tree, with go-ethereum's semantics: deletes write 32 zero
  * bytes (nothing is removed), an account whose two header leaves are both zero reads as absent,
- * and code lives only in 31-byte chunks at subindex 128+i.
+ * and code lives only in 31-byte chunks at subindex 128+i. Addresses, values and code are bytes
+ * or `0x` hex; slots are bigints, 32 bytes or `0x` hex quantities.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree } from "@bintrie/core";
+ *
+ * // BinaryTree's account methods delegate here.
+ * const tree = new BinaryTree();
+ * tree.putStorage("0x00000000000000000000000000000000000000aa", "0x01", "0x2a");
+ * tree.getStorage("0x00000000000000000000000000000000000000aa", 1n)?.[31]; // 42
+ * ```
  */
 export class AccountState {
-  readonly #tree: BinaryTree;
+  readonly #tree: AccountTree;
   readonly #keys: KeyDeriver;
 
-  constructor(tree: BinaryTree, keys: KeyDeriver) {
+  constructor(tree: AccountTree, keys: KeyDeriver) {
     this.#tree = tree;
     this.#keys = keys;
   }
 
   /** The account header, or undefined when absent or deleted (both header leaves zero). */
-  getAccount(address: Uint8Array): Account | undefined {
+  getAccount(addressLike: BytesLike): Account | undefined {
+    const address = toBytes(addressLike, "address");
     const slots = this.#tree.getStem(this.#keys.accountStem(address));
     const basic = slots?.[BASIC_DATA_LEAF_KEY];
     const hash = slots?.[CODE_HASH_LEAF_KEY];
@@ -39,18 +63,21 @@ export class AccountState {
     if (basic === undefined) {
       throw new TreeError(
         "CORRUPT_NODE",
-        `account ${hexOf(address)} has a code hash but no basic data`,
+        `account ${bytesToHex(address)} has a code hash but no basic data`,
       );
     }
-    if (isZero(basic) && hash !== undefined && isZero(hash)) return undefined;
-    const { nonce, balance, codeSize } = unpackBasicData(basic);
-    return { nonce, balance, codeSize, codeHash: hash ?? EMPTY_CODE_HASH.slice() };
+    return accountFromLeaves(basic, hash);
   }
 
   /** Writes the BASIC_DATA and CODE_HASH leaves; other leaves of the stem stay as they are. */
-  putAccount(address: Uint8Array, account: Account): void {
-    if (!(account.codeHash instanceof Uint8Array) || account.codeHash.length !== 32) {
-      throw new TreeError("INVALID_VALUE", `account ${hexOf(address)}: codeHash must be 32 bytes`);
+  putAccount(addressLike: BytesLike, account: AccountInput): void {
+    const address = toBytes(addressLike, "address");
+    const codeHash = toBytes(account.codeHash, `account ${bytesToHex(address)}: codeHash`);
+    if (codeHash.length !== 32) {
+      throw new TreeError(
+        "INVALID_VALUE",
+        `account ${bytesToHex(address)}: codeHash must be 32 bytes, got ${codeHash.length}`,
+      );
     }
     const values: (Uint8Array | undefined)[] = [];
     values[BASIC_DATA_LEAF_KEY] = packBasicData({
@@ -58,7 +85,7 @@ export class AccountState {
       nonce: account.nonce,
       balance: account.balance,
     });
-    values[CODE_HASH_LEAF_KEY] = account.codeHash;
+    values[CODE_HASH_LEAF_KEY] = codeHash;
     this.#tree.putStem(this.#keys.accountStem(address), values);
   }
 
@@ -66,7 +93,8 @@ export class AccountState {
    * geth's DeleteAccount: both header leaves become 32 zero bytes (in 'remove' deletion mode
    * they are removed); storage and code stay.
    */
-  deleteAccount(address: Uint8Array): void {
+  deleteAccount(addressLike: BytesLike): void {
+    const address = toBytes(addressLike, "address");
     if (this.#tree.deletionMode === "remove") {
       this.#tree.delete(this.#keys.basicDataKey(address));
       this.#tree.delete(this.#keys.codeHashKey(address));
@@ -79,34 +107,37 @@ export class AccountState {
   }
 
   /** The 32-byte slot value, or undefined when never written. */
-  getStorage(address: Uint8Array, slot: StorageSlot): Uint8Array | undefined {
-    return this.#tree.get(this.#keys.storageSlotKey(address, slot));
+  getStorage(address: BytesLike, slot: StorageSlotLike): Uint8Array | undefined {
+    return this.#tree.get(this.#keys.storageSlotKey(address, toStorageSlot(slot)));
   }
 
   /** Writes a storage value, left-padded to 32 bytes (geth's UpdateStorage). */
-  putStorage(address: Uint8Array, slot: StorageSlot, value: Uint8Array): void {
-    if (!(value instanceof Uint8Array) || value.length > 32) {
+  putStorage(addressLike: BytesLike, slot: StorageSlotLike, valueLike: BytesLike): void {
+    const address = toBytes(addressLike, "address");
+    const value = toBytes(valueLike, `storage value for ${bytesToHex(address)}`);
+    if (value.length > 32) {
       throw new TreeError(
         "INVALID_VALUE",
-        `storage value for ${hexOf(address)} must be at most 32 bytes, got ${value?.length}`,
+        `storage value for ${bytesToHex(address)} must be at most 32 bytes, got ${value.length}`,
       );
     }
     const padded = new Uint8Array(32);
     padded.set(value, 32 - value.length);
-    this.#tree.put(this.#keys.storageSlotKey(address, slot), padded);
+    this.#tree.put(this.#keys.storageSlotKey(address, toStorageSlot(slot)), padded);
   }
 
   /** geth's DeleteStorage: the slot becomes a present leaf of 32 zero bytes ('remove' mode: removed). */
-  deleteStorage(address: Uint8Array, slot: StorageSlot): void {
-    this.#tree.delete(this.#keys.storageSlotKey(address, slot));
+  deleteStorage(address: BytesLike, slot: StorageSlotLike): void {
+    this.#tree.delete(this.#keys.storageSlotKey(address, toStorageSlot(slot)));
   }
 
   /**
    * Writes the code's chunks (geth's UpdateContractCode: every chunk, including all-zero ones,
    * one stem write per stem). The account header's codeSize/codeHash are set by putAccount.
    */
-  putCode(address: Uint8Array, code: Uint8Array): void {
-    const chunks = chunkifyCode(code);
+  putCode(addressLike: BytesLike, codeLike: BytesLike): void {
+    const address = toBytes(addressLike, "address");
+    const chunks = chunkifyCode(toBytes(codeLike, `code of ${bytesToHex(address)}`));
     const count = chunks.length >>> 5;
     let i = 0;
     while (i < count) {
@@ -123,14 +154,15 @@ export class AccountState {
   }
 
   /** The code, rebuilt from its chunks and the code size in BASIC_DATA (empty when absent). */
-  getCode(address: Uint8Array): Uint8Array {
+  getCode(addressLike: BytesLike): Uint8Array {
+    const address = toBytes(addressLike, "address");
     const account = this.getAccount(address);
     if (account === undefined || account.codeSize === 0) return new Uint8Array(0);
-    return codeFromChunks(this.readChunks(address, account.codeSize), account.codeSize);
+    return codeFromChunks(this.#readChunks(address, account.codeSize), account.codeSize);
   }
 
   /** The packed chunks covering `codeSize` bytes; a missing chunk is a CORRUPT_NODE error. */
-  readChunks(address: Uint8Array, codeSize: number): Uint8Array {
+  #readChunks(address: Uint8Array, codeSize: number): Uint8Array {
     const count = Math.ceil(codeSize / 31);
     const chunks = new Uint8Array(count << 5);
     for (let i = 0; i < count; i++) {
@@ -138,21 +170,11 @@ export class AccountState {
       if (chunk === undefined) {
         throw new TreeError(
           "CORRUPT_NODE",
-          `account ${hexOf(address)}: code chunk ${i} of ${count} is missing`,
+          `account ${bytesToHex(address)}: code chunk ${i} of ${count} is missing`,
         );
       }
       chunks.set(chunk, i << 5);
     }
     return chunks;
   }
-
-  /** Keys whose nodes a store-backed tree must load before reading this account's header. */
-  accountKeys(address: Uint8Array): Uint8Array[] {
-    return [this.#keys.basicDataKey(address)];
-  }
-}
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
 }

@@ -1,17 +1,17 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
-import { createKeyDeriver, type KeyDeriver } from "../embedding/key-deriver.js";
+import { type BytesLike, bytesToHex } from "../bytes/hex.js";
+import { KeyDeriver } from "../embedding/key-deriver.js";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
   type KeyScheme,
 } from "../embedding/key-scheme.js";
-import type { StorageSlot } from "../embedding/storage-slot.js";
+import type { StorageSlotLike } from "../embedding/storage-slot.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import { hexOf } from "../hex-of.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
-import type { Account } from "./account.js";
+import type { Account, AccountInput } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { CommitCollector } from "./commit-collector.js";
@@ -22,6 +22,14 @@ import { PathLoader } from "./path-loader.js";
 import { SerialQueue } from "./serial-queue.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
+import {
+  assertKey,
+  assertStem,
+  assertValue,
+  copyEntries,
+  copyKeys,
+  describeInput,
+} from "./tree-inputs.js";
 import { assertLimit, validateTreeOptions } from "./tree-options.js";
 import { TreePersister } from "./tree-persister.js";
 import { LOOKUP_ABSENT, LOOKUP_UNRESOLVED, TreeWalker } from "./tree-walker.js";
@@ -261,7 +269,7 @@ export class BinaryTree {
 
   /** The key deriver of this tree's scheme (reuses one preimage buffer). */
   get keys(): KeyDeriver {
-    this.#keys ??= createKeyDeriver(this.scheme, this.hasher);
+    this.#keys ??= new KeyDeriver(this.scheme, this.hasher);
     return this.#keys;
   }
 
@@ -271,42 +279,42 @@ export class BinaryTree {
   }
 
   /** The account header, or undefined when absent or deleted (both header leaves zero). */
-  getAccount(address: Uint8Array): Account | undefined {
+  getAccount(address: BytesLike): Account | undefined {
     return this.#accountState.getAccount(address);
   }
 
   /** Writes the BASIC_DATA and CODE_HASH leaves of the account stem. */
-  putAccount(address: Uint8Array, account: Account): void {
+  putAccount(address: BytesLike, account: AccountInput): void {
     this.#accountState.putAccount(address, account);
   }
 
   /** geth's DeleteAccount: writes 32 zero bytes to both header leaves; storage and code stay. */
-  deleteAccount(address: Uint8Array): void {
+  deleteAccount(address: BytesLike): void {
     this.#accountState.deleteAccount(address);
   }
 
   /** The 32-byte value of a storage slot, or undefined when never written. */
-  getStorage(address: Uint8Array, slot: StorageSlot): Uint8Array | undefined {
+  getStorage(address: BytesLike, slot: StorageSlotLike): Uint8Array | undefined {
     return this.#accountState.getStorage(address, slot);
   }
 
   /** Writes a storage value (at most 32 bytes, left-padded). */
-  putStorage(address: Uint8Array, slot: StorageSlot, value: Uint8Array): void {
+  putStorage(address: BytesLike, slot: StorageSlotLike, value: BytesLike): void {
     this.#accountState.putStorage(address, slot, value);
   }
 
   /** geth's DeleteStorage: writes 32 zero bytes (a present zero leaf). */
-  deleteStorage(address: Uint8Array, slot: StorageSlot): void {
+  deleteStorage(address: BytesLike, slot: StorageSlotLike): void {
     this.#accountState.deleteStorage(address, slot);
   }
 
   /** Writes the code chunks (not the header's codeSize/codeHash: use putAccount). */
-  putCode(address: Uint8Array, code: Uint8Array): void {
+  putCode(address: BytesLike, code: BytesLike): void {
     this.#accountState.putCode(address, code);
   }
 
   /** The code rebuilt from its chunks (empty when the account has none). */
-  getCode(address: Uint8Array): Uint8Array {
+  getCode(address: BytesLike): Uint8Array {
     return this.#accountState.getCode(address);
   }
 
@@ -336,7 +344,7 @@ export class BinaryTree {
       );
     }
     const root = this.hash();
-    const { set, marks } = this.#collector.collect(this.groupDepth, root);
+    const { set, marks } = this.#collector.collect(this.groupDepth, root, this.keyPrefix);
     marks.apply(this.#arena);
     return set;
   }
@@ -522,53 +530,4 @@ export class BinaryTree {
     }
     return this.store;
   }
-}
-
-/** Copies of the keys, checked now: the call works on what was passed at call time. */
-function copyKeys(keys: readonly Uint8Array[]): Uint8Array[] {
-  const out: Uint8Array[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    assertKey(keys[i]!);
-    out[i] = keys[i]!.slice();
-  }
-  return out;
-}
-
-function copyEntries(entries: Iterable<TreeEntry>): TreeEntry[] {
-  const out: TreeEntry[] = [];
-  for (const { key, value } of entries) {
-    assertKey(key);
-    assertValue(value, key);
-    out.push({ key: key.slice(), value: value.slice() });
-  }
-  return out;
-}
-
-function assertKey(key: Uint8Array): void {
-  if (!(key instanceof Uint8Array) || key.length !== 32) {
-    throw new TreeError("INVALID_KEY", `expected a 32-byte key, got ${describeInput(key)}`);
-  }
-}
-
-function assertStem(stem: Uint8Array): void {
-  if (!(stem instanceof Uint8Array) || stem.length !== 31) {
-    throw new TreeError("INVALID_STEM", `expected a 31-byte stem, got ${describeInput(stem)}`);
-  }
-}
-
-function assertValue(value: Uint8Array, key: Uint8Array): void {
-  if (!(value instanceof Uint8Array) || value.length !== 32) {
-    throw new TreeError(
-      "INVALID_VALUE",
-      `expected a 32-byte value for key ${describeInput(key)}, got ${describeInput(value)}`,
-    );
-  }
-}
-
-function describeInput(x: unknown): string {
-  if (x instanceof Uint8Array) {
-    const shown = hexOf(x.subarray(0, 40));
-    return `${x.length <= 40 ? shown : `${shown}…`} (${x.length} bytes)`;
-  }
-  return x === null ? "null" : typeof x;
 }

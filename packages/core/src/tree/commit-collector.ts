@@ -1,24 +1,26 @@
 import {
-  encodeGroupBlob,
-  encodeInternalBlob,
+  encodeGroupBlobInto,
   encodePathKey,
-  encodeStemBlob,
+  groupBlobSize,
   MAX_GROUP_DEPTH,
+  pathKeySize,
+  writePathKey,
 } from "@bintrie/codec";
-import { bytesToKeyString } from "../store/bytes-order.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
 import {
   FLAG_BLOB_STALE,
+  FLAG_PERSISTED,
   KIND_EMPTY,
-  KIND_HASHED,
   KIND_INTERNAL,
   KIND_STEM,
   type NodeRef,
   refIndex,
   refKind,
 } from "./node-ref.js";
-import type { NodeSet, NodeWrite } from "./node-set.js";
+import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
+import { PackedWrites } from "./packed-writes.js";
+import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
@@ -27,6 +29,9 @@ class GroupScratch {
   readonly positions: Uint16Array;
   readonly depthOffsets: Uint8Array;
   readonly hashes: Uint8Array;
+  readonly hashes32: Uint32Array;
+  /** The entries whose own blob is stale (the only ones the commit descends into). */
+  staleCount = 0;
   readonly children: Uint32Array;
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
@@ -37,6 +42,7 @@ class GroupScratch {
     this.positions = new Uint16Array(width);
     this.depthOffsets = new Uint8Array(width);
     this.hashes = new Uint8Array(width * 32);
+    this.hashes32 = new Uint32Array(this.hashes.buffer);
     this.children = new Uint32Array(width);
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
@@ -44,17 +50,20 @@ class GroupScratch {
 }
 
 /**
- * Serializes every blob-stale node into a node set, post-order and left first (go-ethereum's
- * order): stems at their natural path, internal nodes as flat 65-byte blobs (group depth 0) or
- * as one group blob per group root (depth % g == 0). Clean subtrees are skipped whole. Hashes
- * must be up to date. Collection changes nothing: the flag changes that make the tree clean are
- * recorded in CommitMarks, applied once the node set is durable (or at once by `commit()`).
+ * Serializes every blob-stale node into a packed node set, post-order and left first
+ * (go-ethereum's order): stems at their natural path, internal nodes as flat 65-byte blobs
+ * (group depth 0) or as one group blob per group root (depth % g == 0). Clean subtrees are
+ * skipped whole, and inside a group only the entries with a stale blob are descended into.
+ * Blobs are written straight into the set's chunks (no per-node arrays). Hashes must be up to
+ * date. Collection changes nothing: the flag changes that make the tree clean are recorded in
+ * CommitMarks, applied once the node set is durable (or at once by `commit()`).
  */
 export class CommitCollector {
   readonly #arena: Arena;
   #groupDepth = 0;
-  #writes: NodeWrite[] = [];
+  readonly #out = new PackedWrites();
   #marks = new CommitMarks();
+  #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
 
@@ -62,7 +71,11 @@ export class CommitCollector {
     this.#arena = arena;
   }
 
-  collect(groupDepth: number, rootHash: Uint8Array): { set: NodeSet; marks: CommitMarks } {
+  collect(
+    groupDepth: number,
+    rootHash: Uint8Array,
+    keyPrefix: Uint8Array,
+  ): { set: PackedNodeSet; marks: CommitMarks } {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
       throw new TreeError(
         "INVALID_OPTION",
@@ -74,14 +87,24 @@ export class CommitCollector {
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;
     this.#groupDepth = groupDepth;
-    this.#writes = [];
+    this.#prefix = keyPrefix;
+    const out = this.#out;
+    out.reset();
     this.#path.fill(0);
     this.#collectNode(this.#arena.root, 0, this.#path);
-    const writes = this.#writes;
-    this.#writes = [];
-    const deletes = this.#orphanDeletes(writes);
+    const deletes = this.#orphanDeletes(out);
     marks.orphans = this.#arena.orphans.length;
-    return { set: { root: rootHash, groupDepth, writes, deletes }, marks };
+    const set = new PackedNodeSet(
+      rootHash,
+      groupDepth,
+      keyPrefix,
+      out.chunks,
+      out.entries,
+      out.count,
+      deletes,
+    );
+    out.reset();
+    return { set, marks };
   }
 
   #collectNode(ref: NodeRef, depth: number, path: Uint8Array): void {
@@ -104,15 +127,7 @@ export class CommitCollector {
       this.#collectNode(internals.getLeft(index), depth + 1, path);
       setBit(path, depth, 1);
       this.#collectNode(internals.getRight(index), depth + 1, path);
-      const left = new Uint8Array(32);
-      const right = new Uint8Array(32);
-      this.#arena.writeHash(internals.getLeft(index), left, 0);
-      this.#arena.writeHash(internals.getRight(index), right, 0);
-      this.#emit(
-        encodePathKey(path, depth),
-        this.#internalHash(index),
-        encodeInternalBlob(left, right),
-      );
+      this.#emitInternal(index, path, depth);
       this.#marks.stored.push(index);
       return;
     }
@@ -123,11 +138,12 @@ export class CommitCollector {
       this.#scratch[level] = scratch;
     }
     scratch.count = 0;
+    scratch.staleCount = 0;
     scratch.walkPath.set(path);
-    this.#gatherGroup(scratch, ref, depth, scratch.walkPath, g, 0);
+    this.#gatherGroup(scratch, ref, depth, g, 0, true);
     this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
-    const n = scratch.count;
+    const n = scratch.staleCount;
     for (let k = 0; k < n; k++) {
       this.#collectNode(
         scratch.children[k]!,
@@ -135,110 +151,198 @@ export class CommitCollector {
         scratch.childPaths.subarray(k << 5, (k << 5) + 32),
       );
     }
-    const blob = encodeGroupBlob(g, n, scratch.positions, scratch.depthOffsets, scratch.hashes);
-    this.#emit(encodePathKey(path, depth), this.#internalHash(index), blob);
+    this.#emitGroup(index, path, depth, scratch);
   }
 
-  /** Left-first walk of the group below a group root, recording one entry per non-empty node on
-   * the bottom layer or per stem/hashed node that ends above it (position zero-extended). */
+  /**
+   * Left-first walk of the group below a group root, recording one entry per non-empty node on
+   * the bottom layer or per stem/hashed node that ends above it (position zero-extended).
+   * `parentStale`: the node's parent had a stale blob. Every write marks its whole path, so a
+   * node below a clean parent is clean: only entries under stale parents have their flags read
+   * (on a large tree each read is a cache miss, and most entries of a group are clean).
+   */
   #gatherGroup(
     scratch: GroupScratch,
     ref: NodeRef,
     depth: number,
-    path: Uint8Array,
     remaining: number,
     position: number,
+    parentStale: boolean,
   ): void {
     const kind = refKind(ref);
     if (kind === KIND_EMPTY) return;
-    const g = this.#groupDepth;
+    const { internals } = this.#arena;
+    const index = refIndex(ref);
     if (kind === KIND_INTERNAL && remaining > 0) {
-      const { internals } = this.#arena;
-      const index = refIndex(ref);
       // Inner nodes of a group have no blob of their own: the group blob covers them.
-      if (remaining < g) this.#marks.inner.push(index);
+      const flags = internals.getFlags(index);
+      // Recorded only where there is something to clear (not the group root itself).
+      if (remaining < this.#groupDepth && (flags & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
+        this.#marks.inner.push(index);
+      const stale = (flags & FLAG_BLOB_STALE) !== 0;
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
+      const path = scratch.walkPath;
       setBit(path, depth, 0);
       this.#gatherGroup(
         scratch,
         internals.getLeft(index),
         depth + 1,
-        path,
         remaining - 1,
         position * 2,
+        stale,
       );
       setBit(path, depth, 1);
       this.#gatherGroup(
         scratch,
         internals.getRight(index),
         depth + 1,
-        path,
         remaining - 1,
         position * 2 + 1,
+        stale,
       );
       return;
     }
     const k = scratch.count++;
     scratch.positions[k] = position << remaining;
-    scratch.depthOffsets[k] = g - remaining;
-    this.#arena.writeHash(ref, scratch.hashes, k << 5);
-    scratch.children[k] = ref;
-    scratch.childDepths[k] = depth;
-    scratch.childPaths.set(path, k << 5);
-    if (kind === KIND_HASHED) scratch.children[k] = 0;
+    scratch.depthOffsets[k] = this.#groupDepth - remaining;
+    this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
+    if (!parentStale) return;
+    // Only entries whose stored blob is stale need a visit; clean ones are skipped whole.
+    let stale = false;
+    if (kind === KIND_INTERNAL) stale = (internals.getFlags(index) & FLAG_BLOB_STALE) !== 0;
+    else if (kind === KIND_STEM)
+      stale = (this.#arena.stems.getFlags(index) & FLAG_BLOB_STALE) !== 0;
+    if (stale) {
+      const s = scratch.staleCount++;
+      scratch.children[s] = ref;
+      scratch.childDepths[s] = depth;
+      scratch.childPaths.set(scratch.walkPath, s << 5);
+    }
   }
 
+  #emitGroup(index: number, path: Uint8Array, depth: number, scratch: GroupScratch): void {
+    const g = this.#groupDepth;
+    const n = scratch.count;
+    const blobSize = groupBlobSize(g, n);
+    const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
+    const chunk = this.#out.chunk;
+    this.#copyInternalHash(index, chunk, hashStart);
+    encodeGroupBlobInto(
+      g,
+      n,
+      scratch.positions,
+      scratch.depthOffsets,
+      scratch.hashes,
+      chunk,
+      hashStart + 32,
+    );
+    this.#out.end(hashStart, hashStart + 32 + blobSize);
+  }
+
+  /** A flat internal blob (group depth 0): 02 | left hash | right hash. */
+  #emitInternal(index: number, path: Uint8Array, depth: number): void {
+    const hashStart = this.#beginWrite(path, depth, 32 + 65);
+    const chunk = this.#out.chunk;
+    this.#copyInternalHash(index, chunk, hashStart);
+    const { internals } = this.#arena;
+    chunk[hashStart + 32] = 2;
+    this.#arena.writeHash(internals.getLeft(index), chunk, hashStart + 33);
+    this.#arena.writeHash(internals.getRight(index), chunk, hashStart + 65);
+    this.#out.end(hashStart, hashStart + 97);
+  }
+
+  /** A stem blob: 01 | stem (31) | bitmap (32) | present values in subindex order. */
   #emitStem(index: number): void {
     const { stems } = this.#arena;
+    const count = stems.getCount(index);
+    const blobSize = 64 + count * 32;
     const stemChunk = stems.stemChunk(index);
     const so = stems.stemOffset(index);
-    const stem = stemChunk.subarray(so, so + 31);
-    const bitmap = new Uint8Array(32);
-    stems.writeBlobBitmap(index, bitmap, 0);
-    const count = stems.getCount(index);
-    const values =
-      count === 0
-        ? new Uint8Array(0)
-        : stems
-            .blockPage(index)
-            .subarray(stems.blockOffset(index), stems.blockOffset(index) + count * 32);
+    const hashStart = this.#beginWrite(
+      stemChunk.subarray(so, so + 31),
+      stems.getDepth(index),
+      32 + blobSize,
+    );
+    const chunk = this.#out.chunk;
     const hc = stems.hashChunk(index);
     const ho = stems.hashOffset(index);
-    this.#emit(
-      encodePathKey(stem, stems.getDepth(index)),
-      hc.slice(ho, ho + 32),
-      encodeStemBlob(stem, bitmap, values),
-    );
+    for (let i = 0; i < 32; i++) chunk[hashStart + i] = hc[ho + i]!;
+    const blob = hashStart + 32;
+    chunk[blob] = 1;
+    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = stemChunk[so + i]!;
+    stems.writeBlobBitmap(index, chunk, blob + 32);
+    if (count > 0) {
+      const page = stems.blockPage(index);
+      const at = stems.blockOffset(index);
+      const bytes = count * 32;
+      for (let i = 0; i < bytes; i++) chunk[blob + 64 + i] = page[at + i]!;
+    }
+    this.#out.end(hashStart, blob + blobSize);
   }
 
-  #internalHash(index: number): Uint8Array {
-    const { internals } = this.#arena;
-    const at = internals.hashOffset(index);
-    return internals.hashChunk(index).slice(at, at + 32);
+  /** Writes `prefix ‖ path key` of the next write and returns where its hash goes. */
+  #beginWrite(bits: Uint8Array, depth: number, rest: number): number {
+    const out = this.#out;
+    const prefix = this.#prefix;
+    out.begin(prefix.length + pathKeySize(depth) + rest);
+    const chunk = out.chunk;
+    const at = out.at;
+    for (let i = 0; i < prefix.length; i++) chunk[at + i] = prefix[i]!;
+    return at + prefix.length + writePathKey(bits, depth, chunk, at + prefix.length);
   }
 
-  #emit(path: Uint8Array, hash: Uint8Array, blob: Uint8Array): void {
-    this.#writes.push({ path, hash, blob });
+  #copyInternalHash(index: number, out: Uint8Array, offset: number): void {
+    const src = this.#arena.internals.hash[index >>> CHUNK_BITS]!;
+    const at = (index & CHUNK_MASK) << 5;
+    for (let i = 0; i < 32; i++) out[offset + i] = src[at + i]!;
   }
 
   /** Old paths of stored stems that splits pushed deeper, unless this commit rewrote them. */
-  #orphanDeletes(writes: NodeWrite[]): Uint8Array[] {
+  #orphanDeletes(out: PackedWrites): Uint8Array[] {
     const arena = this.#arena;
     if (arena.orphans.length === 0) return [];
-    const written = new Set<string>();
-    for (const w of writes) written.add(bytesToKeyString(w.path));
-    const deletes: Uint8Array[] = [];
-    const seen = new Set<string>();
+    // Candidate paths by a cheap numeric hash of their bytes; a write's path is compared
+    // byte by byte only when its hash matches one (no string per write).
+    const candidates = new Map<number, Uint8Array[]>();
+    const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
       const path = encodePathKey(orphan.bits, orphan.depth);
-      const key = bytesToKeyString(path);
-      if (written.has(key) || seen.has(key)) continue;
-      seen.add(key);
-      deletes.push(path);
+      const h = fnv(path, 0, path.length);
+      const list = candidates.get(h);
+      if (list === undefined) candidates.set(h, [path]);
+      else if (list.some((p) => equalBytes(p, path, 0, path.length))) continue;
+      else list.push(path);
+      paths.push(path);
     }
-    return deletes;
+    const written = new Set<Uint8Array>();
+    const skip = this.#prefix.length;
+    const { entries, chunks, count } = out;
+    for (let i = 0; i < count; i++) {
+      const e = i * PACKED_ENTRY_WORDS;
+      const chunk = chunks[entries[e]!]!;
+      const start = entries[e + 1]! + skip;
+      const end = entries[e + 2]!;
+      const list = candidates.get(fnv(chunk, start, end));
+      if (list === undefined) continue;
+      for (const p of list) if (equalBytes(p, chunk, start, end)) written.add(p);
+    }
+    // First-seen order of the orphan list.
+    return paths.filter((p) => !written.has(p));
   }
+}
+
+/** FNV-1a of bytes[start..end) (a filter only: equal hashes are compared byte by byte). */
+function fnv(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return (h ^ (end - start)) >>> 0;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false;
+  return true;
 }
 
 function setBit(bits: Uint8Array, position: number, bit: number): void {

@@ -1,6 +1,6 @@
 import { CodecError, decodeNode, type GroupBlob } from "@bintrie/codec";
+import { bytesToHex } from "../bytes/hex.js";
 import type { Hasher } from "../hash/hasher.js";
-import { hexOf } from "../hex-of.js";
 import type { Arena } from "./arena.js";
 import {
   EMPTY_REF,
@@ -55,7 +55,7 @@ export class NodeLoader {
       if (isZero(expected, expectedOffset)) return EMPTY_REF;
       throw new TreeError(
         "MISSING_NODE",
-        `missing trie node at path ${describePath(pathBits, depth)} (expected hash ${hexOf(expected.subarray(expectedOffset, expectedOffset + 32))})`,
+        `missing trie node at path ${describePath(pathBits, depth)} (expected hash ${bytesToHex(expected.subarray(expectedOffset, expectedOffset + 32))})`,
       );
     }
     let node: ReturnType<typeof decodeNode>;
@@ -109,7 +109,7 @@ export class NodeLoader {
         this.release(ref);
         throw new TreeError(
           "HASH_MISMATCH",
-          `node at path ${describePath(pathBits, depth)} hashes to ${hexOf(actual.subarray(0, 32))}, but its parent expects ${hexOf(expected.subarray(offset, offset + 32))}`,
+          `node at path ${describePath(pathBits, depth)} hashes to ${bytesToHex(actual.subarray(0, 32))}, but its parent expects ${bytesToHex(expected.subarray(offset, offset + 32))}`,
         );
       }
     }

@@ -10,13 +10,10 @@ export type TreeErrorCode =
   | "CORRUPT_NODE"
   | "TREE_TOO_DEEP"
   | "POOL_EXHAUSTED"
-  | "NO_STORE";
+  | "NO_STORE"
+  | "WORKER_FAILED";
 
 /** A failure of a tree operation, naming the key, path or option that caused it. */
 export class TreeError extends BintrieError<TreeErrorCode> {
   override name = "TreeError";
-
-  constructor(code: TreeErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }

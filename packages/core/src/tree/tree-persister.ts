@@ -6,7 +6,7 @@ import { StoreError } from "../store/store-error.js";
 import type { Arena } from "./arena.js";
 import type { CommitCollector } from "./commit-collector.js";
 import type { CommitMarks } from "./commit-marks.js";
-import type { NodeSet } from "./node-set.js";
+import { type NodeSet, PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 
 /** What a persist wrote, and the tree's counters when it took the snapshot. */
 export interface PersistSnapshot {
@@ -51,7 +51,11 @@ export class TreePersister {
 
   /** Collects the node set of every blob-stale node; hashes must be up to date. */
   snapshot(root: Uint8Array): PersistSnapshot {
-    const { set, marks } = this.#collector.collect(this.#layout.groupDepth, root);
+    const { set, marks } = this.#collector.collect(
+      this.#layout.groupDepth,
+      root,
+      this.#layout.keyPrefix,
+    );
     return { set, marks, mutations: this.#arena.mutations, commits: this.#arena.commits };
   }
 
@@ -90,8 +94,23 @@ export class TreePersister {
     const { keyPrefix, rootRecordKey, scheme } = this.#layout;
     const ops: BatchOperation[] = [];
     for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, keyPrefix) });
-    for (const w of set.writes) {
-      ops.push({ type: "put", key: nodeDbKey(w.path, keyPrefix), value: w.blob });
+    if (set instanceof PackedNodeSet && equalBytes(set.keyPrefix, keyPrefix)) {
+      // Keys and blobs are views of the packed chunks: no buffer per operation.
+      const { entries, chunks } = set;
+      for (let i = 0; i < set.count; i++) {
+        const e = i * PACKED_ENTRY_WORDS;
+        const chunk = chunks[entries[e]!]!;
+        const hashStart = entries[e + 2]!;
+        ops.push({
+          type: "put",
+          key: chunk.subarray(entries[e + 1]!, hashStart),
+          value: chunk.subarray(hashStart + 32, entries[e + 3]!),
+        });
+      }
+    } else {
+      for (const w of set.writes) {
+        ops.push({ type: "put", key: nodeDbKey(w.path, keyPrefix), value: w.blob });
+      }
     }
     const record = { root: set.root, groupDepth: set.groupDepth, scheme, extra };
     ops.push({ type: "put", key: rootRecordKey, value: encodeRootRecord(record) });
@@ -117,4 +136,10 @@ export class TreePersister {
       );
     }
   }
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

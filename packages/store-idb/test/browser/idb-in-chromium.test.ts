@@ -1,4 +1,5 @@
-import { BinaryTree, compareBytes, openTree } from "@bintrie/core";
+import { BinaryTree, openTree } from "@bintrie/core";
+import { compareBytes } from "@bintrie/core/bytes";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { createIdbStore } from "../../src/index.js";

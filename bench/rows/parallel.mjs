@@ -1,0 +1,43 @@
+// Row: parallelRoot (@bintrie/core/node) at 1 and 2 threads on the shared workload.
+// Usage: node rows/parallel.mjs N [THREADS...]. Runs in the order 1, 2, 2, 1 (drift cancels),
+// after warm-up passes on both paths; reports each time and the 2-over-1 ratio of the means.
+import os from "node:os";
+import { parallelRoot } from "@bintrie/core/node";
+import { hex, workload } from "./workload.mjs";
+
+const n = Number(process.argv[2] ?? 1_000_000);
+const { key, value } = workload(n, 0);
+const keys = new Uint8Array(n * 32);
+const values = new Uint8Array(n * 32);
+for (let i = 0; i < n; i++) {
+  keys.set(key(i), i * 32);
+  values.set(value(i), i * 32);
+}
+const res = { row: "parallel", n, cores: os.availableParallelism(), node: process.version };
+{
+  // Warm-up: both the calling thread and the worker reach optimised code.
+  const warm = Math.min(n, 200_000);
+  const wk = keys.subarray(0, warm * 32);
+  const wv = values.subarray(0, warm * 32);
+  for (let pass = 0; pass < 2; pass++) {
+    await parallelRoot(wk, wv, { threads: 1 });
+    await parallelRoot(wk, wv, { threads: 2 });
+  }
+}
+const times = { 1: [], 2: [] };
+const roots = new Set();
+for (const threads of [1, 2, 2, 1]) {
+  const t = performance.now();
+  const root = await parallelRoot(keys, values, { threads });
+  times[threads].push(performance.now() - t);
+  roots.add(hex(root));
+}
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+res.one_thread_ms = mean(times[1]);
+res.two_threads_ms = mean(times[2]);
+res.samples_ms = times;
+res.two_over_one = res.two_threads_ms / res.one_thread_ms;
+res.speedup_2 = 1 / res.two_over_one;
+res.roots_agree = roots.size === 1;
+res.root = [...roots][0];
+console.log(JSON.stringify(res));

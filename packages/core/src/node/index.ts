@@ -1,0 +1,3 @@
+/// <reference types="node" />
+// @bintrie/core/node: what needs Node (worker threads). The package root stays browser-safe.
+export { closeParallelWorkers, type ParallelRootOptions, parallelRoot } from "./parallel-root.js";

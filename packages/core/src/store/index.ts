@@ -1,0 +1,12 @@
+// @bintrie/core/store: what a KVStore implementation needs beyond the contract's types.
+export type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
+export { MemoryStore } from "./memory-store.js";
+export {
+  decodeRootRecord,
+  encodeRootRecord,
+  ROOT_RECORD_KEY,
+  type RootRecord,
+  STORE_FORMAT_VERSION,
+} from "./root-record.js";
+export { StoreError, type StoreErrorCode } from "./store-error.js";
+export { validateBatchOperations } from "./validate-batch.js";
