@@ -127,7 +127,8 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   let scheme = "sha256-be";
   try {
     scheme = (await readRootRecord(opened.store))?.scheme ?? scheme;
-    const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+    const { getHasher } = await import("@bintrie/core");
+    const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
     const hasher = getHasher(
       hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
     );
@@ -190,7 +191,8 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   } finally {
     await opened.close();
   }
-  const { getHasher, hashFunctionOfScheme } = await import("@bintrie/core");
+  const { getHasher } = await import("@bintrie/core");
+  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
   const hasher = getHasher(
     hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
   );
