@@ -5,11 +5,11 @@ import {
   type KVStore,
   StoreError,
 } from "@bintrie/core";
-import { compareBytes } from "@bintrie/core/bytes";
+import { compareBytes, ownedBytes } from "@bintrie/core/bytes";
 import { validateBatchOperations } from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
-import { ownedBytes, readBytes } from "./stored-bytes.js";
+import { readBytes } from "./stored-bytes.js";
 
 /** Entries read per transaction by `entries()`: a transaction cannot stay open across awaits. */
 const ENTRIES_CHUNK = 512;

@@ -638,6 +638,9 @@ export class BinaryStateManager implements StateManagerInterface {
     return this.#tree;
   }
 
+  // A revert after a root computed inside a checkpoint reopens the tree from the store. When
+  // @bintrie/core's tree gains checkpoint()/revertCheckpoint() (issue 19; not in main yet), this
+  // and the undo journal's tree side move onto them.
   async #reopenAtBase(): Promise<void> {
     const tree = await openTree(this.store, {
       root: this.#baseRoot,

@@ -69,12 +69,24 @@ export async function buildTreeIntoStore(
   let ops: BatchOperation[] = [];
   let bytes = 0;
   let batches = 0;
-  const flush = async (): Promise<void> => {
+  // One batch in flight while the builder hashes the next one (the store writes in the
+  // background); a rejection surfaces at the next flush, and the final batch (root node + root
+  // record) goes only after every earlier batch resolved.
+  let inFlight: Promise<void> | undefined;
+  const flush = async (last: boolean): Promise<void> => {
     const batch = ops;
     ops = [];
     bytes = 0;
     batches++;
-    await store.batch(batch);
+    if (inFlight !== undefined) await inFlight;
+    inFlight = undefined;
+    if (last) await store.batch(batch);
+    else {
+      const pending = store.batch(batch);
+      // Handled here so a rejection is not unhandled before the next flush awaits it.
+      pending.catch(() => {});
+      inFlight = pending;
+    }
   };
   const sink = {
     async write(nodes: NodeWrite[]): Promise<void> {
@@ -83,13 +95,20 @@ export async function buildTreeIntoStore(
         const size = key.length + node.blob.length;
         // Flush before adding, never after: the last node (the root) always stays for the
         // final batch with the root record.
-        if (ops.length > 0 && bytes + size > maxBatchBytes) await flush();
+        if (ops.length > 0 && bytes + size > maxBatchBytes) await flush(false);
         ops.push({ type: "put", key, value: node.blob });
         bytes += size;
       }
     },
   };
-  const result = await buildTree(source, sink, options);
+  let result: BuildResult;
+  try {
+    result = await buildTree(source, sink, options);
+  } catch (error) {
+    // Do not leave a batch running behind a failed build.
+    if (inFlight !== undefined) await inFlight.catch(() => {});
+    throw error;
+  }
   ops.push({
     type: "put",
     key: rootRecordKey,
@@ -99,7 +118,7 @@ export async function buildTreeIntoStore(
       scheme: options.scheme ?? DEFAULT_KEY_SCHEME,
     }),
   });
-  await flush();
+  await flush(true);
   return { ...result, batches };
 }
 

@@ -11,6 +11,13 @@ export type TreeErrorCode =
   | "TREE_TOO_DEEP"
   | "POOL_EXHAUSTED"
   | "NO_STORE"
+  | "NO_CHECKPOINT"
+  | "CHECKPOINT_OPEN"
+  | "WITNESS_NOT_STARTED"
+  | "WITNESS_ACTIVE"
+  | "MALFORMED_WITNESS"
+  | "NOT_IN_WITNESS"
+  | "BUSY"
   | "WORKER_FAILED";
 
 /**
