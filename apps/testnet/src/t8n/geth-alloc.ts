@@ -1,3 +1,4 @@
+import { bytesToHex as hex } from "@bintrie/core";
 import type { DumpedAccount } from "../state/binary-state-manager.js";
 
 /** One account as geth's t8n prints its output alloc (`types.Account` JSON). */
@@ -47,10 +48,4 @@ export function gethAllocFromDump(
 
 function hash(digits: string): string {
   return `0x${digits.padStart(64, "0")}`;
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = "0x";
-  for (let i = 0; i < bytes.length; i++) out += bytes[i]!.toString(16).padStart(2, "0");
-  return out;
 }

@@ -1,3 +1,4 @@
+import { bytesToHex } from "@bintrie/core";
 import type { Address } from "@ethereumjs/util";
 import { AccessEvents } from "./access-events.js";
 import type { UbtNetwork } from "./ubt-network.js";
@@ -46,9 +47,7 @@ export class UbtContext {
 
 /** Unprefixed lowercase hex of a 20-byte address (the access-event key). */
 export function addressKey(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!]!;
-  return out;
+  return bytesToHex(bytes).slice(2);
 }
 
 /** The address key of a stack word (its low 20 bytes). */
@@ -57,4 +56,3 @@ export function stackAddressKey(word: bigint): string {
 }
 
 const ADDRESS_MASK = (1n << 160n) - 1n;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));

@@ -1,3 +1,4 @@
+import { hexToBytes } from "@bintrie/core";
 import {
   EVM,
   EVMError,
@@ -129,9 +130,7 @@ export class UbtEVM extends EVM {
 }
 
 function hexAddress(key: string): Uint8Array {
-  const out = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) out[i] = Number.parseInt(key.slice(i * 2, i * 2 + 2), 16);
-  return out;
+  return hexToBytes(key.slice(0, 40), "access-event address");
 }
 
 /** Runs a frame with `charged` taken from its gas first (geth charges before the frame runs). */

@@ -1,5 +1,6 @@
 import { arenaOf, type BinaryTree } from "../tree/binary-tree.js";
 import { KIND_EMPTY, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "../tree/node-ref.js";
+import { TreeError } from "../tree/tree-error.js";
 
 /** What a depth-k partition (all stems whose first k bits are p) contributes to the top. */
 export const PART_EMPTY = 0;
@@ -39,7 +40,7 @@ export function readPartitions(
     )
       result = PART_STEM;
     else if (kind !== KIND_EMPTY && kind !== KIND_STEM)
-      throw new RangeError(`partition ${p}: node not in memory`);
+      throw new TreeError("MISSING_NODE", `partition ${p}: node not in memory`);
     kinds[p] = result;
     if (result !== PART_EMPTY) arena.writeHash(ref, hashes, p << 5);
   }

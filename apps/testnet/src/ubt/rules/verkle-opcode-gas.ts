@@ -1,3 +1,4 @@
+import { hexToBytes } from "@bintrie/core";
 import { Address } from "@ethereumjs/util";
 import {
   addressKey,
@@ -43,9 +44,7 @@ function addressOf(key: string): Address {
 }
 
 function hexBytes(key: string): Uint8Array {
-  const out = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) out[i] = Number.parseInt(key.slice(i * 2, i * 2 + 2), 16);
-  return out;
+  return hexToBytes(key.slice(0, 40), "access-event address");
 }
 
 /** Precompiles and the EIP-2935 contract are priced flat (geth checks both everywhere). */
