@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildTreeIntoStore, openTree } from "@bintrie/core";
+import { openTree } from "@bintrie/core";
+import { buildTreeIntoStore } from "@bintrie/core/builder";
 import { openLevelStore } from "@bintrie/store-level";
 
 const BATCH = 100;
