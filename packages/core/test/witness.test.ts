@@ -211,6 +211,17 @@ describe("witness errors", () => {
     await expect(replay.persist()).rejects.toMatchObject({ code: "NOT_IN_WITNESS" });
   });
 
+  it("the witness of no operation is the root alone: it hashes, and every read is outside it", async () => {
+    const { tree, other } = smallWitness();
+    tree.beginWitness();
+    const empty = tree.endWitness();
+    expect(empty.nodes).toEqual([]);
+    const replay = openWitness(decodeWitness(encodeWitness(empty)));
+    expect(hex(replay.hash())).toBe(hex(tree.hash()));
+    expectTypedError(() => replay.get(other), TreeError, "MISSING_NODE", "not loaded");
+    await expect(replay.getMany([other])).rejects.toMatchObject({ code: "NOT_IN_WITNESS" });
+  });
+
   it("a tampered blob is a hash mismatch; unreachable nodes are refused", () => {
     const { witness } = smallWitness();
     const nodes = witness.nodes.map((n) => ({ path: n.path, blob: n.blob.slice() }));
