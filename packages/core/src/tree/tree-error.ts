@@ -20,7 +20,20 @@ export type TreeErrorCode =
   | "BUSY"
   | "WORKER_FAILED";
 
-/** A failure of a tree operation, naming the key, path or option that caused it. */
+/**
+ * A failure of a tree operation, naming the key, path or option that caused it.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree, TreeError } from "@bintrie/core";
+ *
+ * try {
+ *   new BinaryTree().put(new Uint8Array(31), new Uint8Array(32));
+ * } catch (error) {
+ *   console.log(error instanceof TreeError && error.code); // "INVALID_KEY"
+ * }
+ * ```
+ */
 export class TreeError extends BintrieError<TreeErrorCode> {
   override name = "TreeError";
 }
