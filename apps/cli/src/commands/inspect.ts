@@ -1,5 +1,5 @@
 import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
-import { bytesToHex } from "@bintrie/core";
+import { bytesToHex, type Hasher } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
@@ -49,13 +49,16 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       `the ${blob.length}-byte blob at ${where} does not decode: ${error.message}`,
     );
   }
-  const { getHasher } = await import("@bintrie/core");
-  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-  const hasher = getHasher(
-    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-  );
+  const hasher = await schemeHasher(scheme);
   const described = describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node)));
   printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
+}
+
+/** The node hasher of a store's scheme (as its root record names it). */
+async function schemeHasher(scheme: string): Promise<Hasher> {
+  const { getHasher } = await import("@bintrie/core");
+  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
+  return getHasher(hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]));
 }
 
 function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: string): object {
@@ -128,11 +131,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   let scheme = "sha256-be";
   try {
     scheme = (await readRootRecord(opened.store))?.scheme ?? scheme;
-    const { getHasher } = await import("@bintrie/core");
-    const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-    const hasher = getHasher(
-      hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-    );
+    const hasher = await schemeHasher(scheme);
     const stemBits = new Uint8Array(32);
     stemBits.set(key.subarray(0, 31));
     let at: NodePath = { bits: new Uint8Array(32), depth: 0, key: new Uint8Array(0) };
@@ -192,11 +191,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   } finally {
     await opened.close();
   }
-  const { getHasher } = await import("@bintrie/core");
-  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-  const hasher = getHasher(
-    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-  );
+  const hasher = await schemeHasher(scheme);
   const subindex = key[31]!;
   const slots = stemSubindices(found.node);
   const slot = Array.from(slots).indexOf(subindex);
