@@ -126,7 +126,9 @@ export class PathLoader {
     const { internals, hashed } = this.#arena;
     for (let i = 0; i < list.length; i++) {
       const r = list[i]!;
-      if (internals.getChild(r.parent, r.side) !== r.placeholder) continue;
+      // parent < 0: the root itself is a placeholder (a tree opened from an empty witness).
+      const current = r.parent < 0 ? this.#arena.root : internals.getChild(r.parent, r.side);
+      if (current !== r.placeholder) continue;
       const h = refIndex(r.placeholder);
       const ref = this.#loader.load(
         blobs[i],
@@ -135,7 +137,8 @@ export class PathLoader {
         hashed.hashChunk(h),
         hashed.hashOffset(h),
       );
-      internals.setChild(r.parent, r.side, ref);
+      if (r.parent < 0) this.#arena.root = ref;
+      else internals.setChild(r.parent, r.side, ref);
       hashed.release(h);
     }
     return keys.filter((key) => this.#walker.lookup(key) === LOOKUP_UNRESOLVED);
@@ -149,7 +152,10 @@ export class PathLoader {
       if (walker.lookup(key) !== LOOKUP_UNRESOLVED) continue;
       const slot = walker.missParent * 2 + walker.missSide;
       if (requests.has(slot)) continue;
-      const placeholder = this.#arena.internals.getChild(walker.missParent, walker.missSide);
+      const placeholder =
+        walker.missParent < 0
+          ? this.#arena.root
+          : this.#arena.internals.getChild(walker.missParent, walker.missSide);
       if (refKind(placeholder) !== KIND_HASHED) continue;
       requests.set(slot, {
         parent: walker.missParent,

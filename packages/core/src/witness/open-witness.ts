@@ -3,7 +3,7 @@ import type { Hasher } from "../hash/hasher.js";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import { arenaOf, BinaryTree, type DeletionMode } from "../tree/binary-tree.js";
 import { NodeLoader } from "../tree/node-loader.js";
-import { KIND_HASHED, KIND_INTERNAL, refIndex, refKind } from "../tree/node-ref.js";
+import { KIND_HASHED, KIND_INTERNAL, makeRef, refIndex, refKind } from "../tree/node-ref.js";
 import { StaleHasher } from "../tree/stale-hasher.js";
 import { TreeError } from "../tree/tree-error.js";
 import type { Witness } from "./witness.js";
@@ -46,7 +46,12 @@ export function openWitness(witness: Witness, options: OpenWitnessOptions = {}):
   const loader = new NodeLoader(arena, new StaleHasher(arena, tree.hasher), witness.groupDepth);
   const rootBlob = blobs.get("");
   if (rootBlob === undefined) {
-    throw new TreeError("MALFORMED_WITNESS", "witness: the root node (empty path) is missing");
+    if (blobs.size > 0) {
+      throw new TreeError("MALFORMED_WITNESS", "witness: the root node (empty path) is missing");
+    }
+    // The witness of no operation: the root alone, as a placeholder.
+    arena.root = makeRef(KIND_HASHED, arena.hashed.alloc(witness.root, 0));
+    return tree;
   }
   arena.root = loader.load(rootBlob, 0, new Uint8Array(32), witness.root, 0);
   // Depth first from the root: every placeholder whose path the witness holds is replaced by

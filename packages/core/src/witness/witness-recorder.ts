@@ -79,12 +79,19 @@ export class WitnessRecorder implements WalkRecorder {
     this.#sides.clear();
     let ref: NodeRef = arena.root;
     let depth = 0;
+    // Depth where the walk entered a fresh region (nodes the window made), or -1.
+    let freshDepth = -1;
     for (;;) {
-      if (this.#fresh.size > 0 && this.#fresh.has(pathString(bits, depth))) return;
+      if (freshDepth < 0 && this.#fresh.size > 0 && this.#fresh.has(pathString(bits, depth))) {
+        // Nothing below was in the pre-state. A removal still goes on: its collapse can pull a
+        // stem up out of the region, and inspect pre-state siblings above it.
+        if (mode !== MODE_REMOVE) return;
+        freshDepth = depth;
+      }
       const kind = refKind(ref);
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
-        if (g === 0 || depth % g === 0) this.#capture(ref, bits, depth);
+        if (freshDepth < 0 && (g === 0 || depth % g === 0)) this.#capture(ref, bits, depth);
         const bit = (bits[depth >>> 3]! >>> (7 - (depth & 7))) & 1;
         this.#path.push(index);
         this.#sides.push(bit);
@@ -93,7 +100,7 @@ export class WitnessRecorder implements WalkRecorder {
         continue;
       }
       if (kind === KIND_STEM) {
-        this.#capture(ref, bits, depth);
+        if (freshDepth < 0) this.#capture(ref, bits, depth);
         const matches = stems.matches(index, key, ko);
         // A split puts new nodes at this path; the stem's own blob is captured above.
         if (mode === MODE_WRITE && !matches) this.#fresh.add(pathString(bits, depth));
@@ -103,7 +110,7 @@ export class WitnessRecorder implements WalkRecorder {
           stems.getCount(index) === 1 &&
           stems.has(index, key[31]!)
         ) {
-          this.#captureCollapse();
+          this.#captureCollapse(freshDepth);
         }
         return;
       }
@@ -118,7 +125,7 @@ export class WitnessRecorder implements WalkRecorder {
    * inspects (a stem that moves up, the internal node that stops it) and marks the path the
    * moved stem lands on as fresh (that stem's pre-state blob is captured at its old path).
    */
-  #captureCollapse(): void {
+  #captureCollapse(freshDepth: number): void {
     const { internals } = this.#arena;
     const g = this.#groupDepth;
     const path = this.#path;
@@ -141,7 +148,9 @@ export class WitnessRecorder implements WalkRecorder {
       const at = (depth - 1) >>> 3;
       const saved = bits[at]!;
       bits[at] = otherSide === 1 ? saved | mask : saved & ~mask;
-      const fresh = this.#fresh.size > 0 && this.#fresh.has(pathString(bits, depth));
+      const fresh =
+        (freshDepth >= 0 && depth > freshDepth) ||
+        (this.#fresh.size > 0 && this.#fresh.has(pathString(bits, depth)));
       if (kind === KIND_INTERNAL) {
         if (!fresh && (g === 0 || depth % g === 0)) this.#capture(sibling, bits, depth);
         return;
