@@ -61,6 +61,8 @@ if (!quick) {
   // The package benches are multi-process JSON documents of their own.
   rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
   rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);
+  // Checkpoint + revert, copy, ordered iteration, the block's witness, on a 1M-key tree.
+  rows.client_1m = script("../packages/core/bench/client.mjs", ["--keys", 1_000_000, "--runs", 3]);
   rows.geth_speed_1m = row("geth-speed.mjs", [1_000_000]);
   rows.cli_build_1m = row("cli-build.mjs", [1_000_000]);
 }

@@ -27,6 +27,11 @@ export {
 } from "./fill/fill-blockchain-test.js";
 export { type FillFilesOptions, type FillSummary, fillFiles } from "./fill/fill-files.js";
 export {
+  fillUbtChain,
+  type UbtChainDescription,
+  type UbtChainFill,
+} from "./fill/fill-ubt-chain.js";
+export {
   allocFromDump,
   applyAlloc,
   comparePostState,
@@ -61,8 +66,10 @@ export {
   type DumpedAccount,
   NON_EMPTY_STORAGE_MARKER,
   type OpenStateOptions,
+  type WritePolicy,
 } from "./state/binary-state-manager.js";
 export { StateManagerError, type StateManagerErrorCode } from "./state/state-manager-error.js";
+export { type GethAllocAccount, gethAllocFromDump } from "./t8n/geth-alloc.js";
 export {
   readT8nInput,
   STDERR,
@@ -83,3 +90,13 @@ export {
   type T8nResult,
   transition,
 } from "./t8n/transition.js";
+export { AccessEvents, storageIndex } from "./ubt/access-events.js";
+export {
+  createExecutionVM,
+  type ExecutionVM,
+  type ExecutionVMOptions,
+} from "./ubt/create-ubt-vm.js";
+export { isUbtCommon, UbtCommon } from "./ubt/ubt-common.js";
+export { UbtContext } from "./ubt/ubt-context.js";
+export { UbtEVM } from "./ubt/ubt-evm.js";
+export { type UbtNetwork, ubtNetworkOf } from "./ubt/ubt-network.js";

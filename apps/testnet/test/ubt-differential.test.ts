@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
@@ -21,6 +22,8 @@ import { dataPath, GETH_EVM, HAS_GETH_TOOLS } from "./shared-paths.js";
  * one sender, consecutive nonces, random order, values and gas limits — some run out of gas),
  * executed by geth and by `transition`; result.json and alloc.json must be equal as JSON values.
  */
+/** geth tools run asynchronously: a blocking child would stall the test worker. */
+const run = promisify(execFile);
 const ROOT = dataPath("geth-ubt/t8n");
 const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
 const read = (scenario: string, file: string): unknown =>
@@ -39,33 +42,33 @@ const scratch = mkdtempSync(join(tmpdir(), "bintrie-testnet-diff-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let runs = 0;
 
-function gethT8n(fork: string, alloc: unknown, txs: unknown): { result: unknown; alloc: unknown } {
+async function gethT8n(
+  fork: string,
+  alloc: unknown,
+  txs: unknown,
+): Promise<{ result: unknown; alloc: unknown }> {
   const dir = join(scratch, `run-${runs++}`);
   mkdirSync(dir);
   writeFileSync(join(dir, "alloc.json"), JSON.stringify(alloc));
   writeFileSync(join(dir, "env.json"), JSON.stringify(ENV));
   writeFileSync(join(dir, "txs.json"), JSON.stringify(txs));
-  execFileSync(
-    GETH_EVM,
-    [
-      "t8n",
-      "--input.alloc",
-      join(dir, "alloc.json"),
-      "--input.env",
-      join(dir, "env.json"),
-      "--input.txs",
-      join(dir, "txs.json"),
-      "--state.fork",
-      fork,
-      "--output.basedir",
-      dir,
-      "--output.result",
-      "result.json",
-      "--output.alloc",
-      "out-alloc.json",
-    ],
-    { stdio: "ignore" },
-  );
+  await run(GETH_EVM, [
+    "t8n",
+    "--input.alloc",
+    join(dir, "alloc.json"),
+    "--input.env",
+    join(dir, "env.json"),
+    "--input.txs",
+    join(dir, "txs.json"),
+    "--state.fork",
+    fork,
+    "--output.basedir",
+    dir,
+    "--output.result",
+    "result.json",
+    "--output.alloc",
+    "out-alloc.json",
+  ]);
   return {
     result: JSON.parse(readFileSync(join(dir, "result.json"), "utf8")),
     alloc: JSON.parse(readFileSync(join(dir, "out-alloc.json"), "utf8")),
@@ -98,7 +101,7 @@ describe.runIf(HAS_GETH_TOOLS)("t8n against geth's evm t8n on generated transact
       await fc.assert(
         fc.asyncProperty(mix, async (picks) => {
           const txs = transactions(picks);
-          const geth = gethT8n(fork, alloc, txs);
+          const geth = await gethT8n(fork, alloc, txs);
           const ours = await transition({
             alloc: alloc as never,
             env: ENV as never,

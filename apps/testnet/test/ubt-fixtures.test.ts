@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
 import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-chain.js";
@@ -10,6 +11,8 @@ import { loadFixtures } from "../src/fixtures/load-fixtures.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { dataPath, GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./shared-paths.js";
 
+/** geth tools run asynchronously: a blocking child would stall the test worker. */
+const run = promisify(execFile);
 const fixtures = await loadFixtures([dataPath("geth-ubt/fixtures")]);
 const processUbt = JSON.parse(
   readFileSync(dataPath("geth-ubt/TestProcessUBT.chain.json"), "utf8"),
@@ -22,7 +25,7 @@ function mutate(named: NamedTest, change: (test: BlockchainTest) => BlockchainTe
 }
 
 describe("run re-executes geth's UBT fixtures (every header's binary root, gas, receipts, hashes)", () => {
-  it("has the 5 vendored fixtures", () => {
+  it("has the 5 vendored fixtures geth made", () => {
     expect(fixtures.map((f) => f.test.network)).toEqual(Array(5).fill("Verkle"));
   });
 
@@ -92,6 +95,18 @@ describe("bintrie-testnet run and t8n on geth's UBT data (the commands as a user
     expect(c.out()).toContain("balance");
   });
 
+  it("fill on a chain description writes a fixture that run passes", async () => {
+    const out = join(scratch, "filled-chain");
+    const c = capture();
+    expect(
+      await runCli(["fill", dataPath("geth-ubt/TestProcessUBT.chain.json"), "--out", out], c.io),
+    ).toBe(0);
+    expect(c.out()).toContain("FILLED");
+    const again = capture();
+    expect(await runCli(["run", join(out, "TestProcessUBT.chain.json")], again.io)).toBe(0);
+    expect(again.out().trim().split("\n").at(-1)).toBe("1 passed, 0 failed");
+  });
+
   it("t8n --state.fork Verkle --output.basedir writes geth's result.json and alloc.json", async () => {
     const scenario = dataPath("geth-ubt/t8n/k_revert_inner");
     const out = join(scratch, "t8n-k");
@@ -121,6 +136,33 @@ describe("bintrie-testnet run and t8n on geth's UBT data (the commands as a user
   });
 });
 
+describe("fills geth's evm blocktest accepted (test/data/geth-ubt/geth-accepted)", () => {
+  it("TestProcessUBT on Verkle and Binary: run passes with every root geth re-derived", async () => {
+    const accepted = await loadFixtures([dataPath("geth-ubt/geth-accepted")]);
+    expect(accepted.map((f) => f.test.network).sort()).toEqual(["Binary", "Verkle"]);
+    for (const named of accepted) {
+      const result = await runBlockchainTest(named);
+      expect(result.failures).toEqual([]);
+      expect(result.blockRoots).toEqual(named.test.blocks.map((b) => b.blockHeader?.stateRoot));
+    }
+  });
+
+  it("Binary (Osaka table): the EXTCODECOPY creation pays cold account access (no EIP-2929 warm-up of created addresses)", async () => {
+    const { gasUsed, receiptGas } = await fillUbtChain({
+      ...processUbt,
+      network: "Binary",
+      config: undefined,
+    });
+    const accepted = (
+      await loadFixtures([dataPath("geth-ubt/geth-accepted/TestProcessUBT_Binary.json")])
+    )[0]!;
+    expect(gasUsed.map((g) => `0x${g.toString(16)}`)).toEqual(
+      accepted.test.blocks.map((b) => b.blockHeader?.gasUsed),
+    );
+    expect(receiptGas[1]!.slice(0, 4).map(Number)).toEqual([21000, 21000, 21000, 60421]);
+  });
+});
+
 describe("fill builds UBT chains as geth's chain maker does", () => {
   it("TestProcessUBT's chain uses geth's asserted gas [63000, 248211]", async () => {
     const { gasUsed } = await fillUbtChain(processUbt);
@@ -139,21 +181,17 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
   });
 
   it.runIf(HAS_GETH_TOOLS)(
-    "geth's evm blocktest accepts the filled TestProcessUBT fixture",
+    "geth's evm blocktest accepts the filled TestProcessUBT chain, on Verkle and on Binary",
     async () => {
-      const { fixture, stateRoots } = await fillUbtChain(processUbt);
-      const file = join(scratch, "processubt.json");
-      writeFileSync(file, JSON.stringify({ TestProcessUBT: fixture }));
-      const report = JSON.parse(
-        execFileSync(GETH_EVM, ["blocktest", file], {
-          encoding: "utf8",
-          stdio: ["ignore", "pipe", "ignore"],
-        }),
-      ) as {
-        pass: boolean;
-        stateRoot: string;
-      }[];
-      expect(report).toMatchObject([{ pass: true, stateRoot: stateRoots.at(-1) }]);
+      for (const network of ["Verkle", "Binary"]) {
+        const { fixture, stateRoots } = await fillUbtChain({ ...processUbt, network });
+        const file = join(scratch, `processubt-${network}.json`);
+        writeFileSync(file, JSON.stringify({ [`TestProcessUBT_${network}`]: fixture }));
+        const { stdout } = await run(GETH_EVM, ["blocktest", file], { encoding: "utf8" });
+        expect(JSON.parse(stdout)).toMatchObject([
+          { pass: true, fork: network, stateRoot: stateRoots.at(-1) },
+        ]);
+      }
     },
   );
 
@@ -161,7 +199,7 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     "fixtures geth's ubtchain makes from fresh seeds pass run (every mix, system contracts, withdrawals)",
     async () => {
       const made: string[] = [];
-      for (const [seed, extra] of [
+      const mixes: [number, string[]][] = [
         [101, ["-mix", "all"]],
         [102, ["-mix", "all", "-sys", "-withdrawals"]],
         [
@@ -171,15 +209,20 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
             "selfdestruct_absent,selfdestruct_existing,transfer_zero_absent,call_value_absent",
           ],
         ],
-      ] as const) {
+      ];
+      for (const [seed, extra] of mixes) {
         const out = join(scratch, `ubtchain-${seed}.json`);
-        execFileSync(
-          GETH_UBTCHAIN,
-          ["-seed", String(seed), "-blocks", "4", "-txs", "6", ...extra, "-out", out],
-          {
-            stdio: "ignore",
-          },
-        );
+        await run(GETH_UBTCHAIN, [
+          "-seed",
+          String(seed),
+          "-blocks",
+          "4",
+          "-txs",
+          "6",
+          ...extra,
+          "-out",
+          out,
+        ]);
         made.push(out);
       }
       const failed: string[] = [];

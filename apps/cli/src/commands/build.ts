@@ -1,8 +1,8 @@
 import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
+import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import type { EntryCounter } from "../entry-lines.js";
 import { FsRunStorage } from "../fs-run-storage.js";
-import { toHex } from "../hex.js";
 import { noEntriesMessage } from "../input-rules.js";
 import { type InputSource, openInput } from "../input-source.js";
 import { printLine } from "../line-output.js";
@@ -114,10 +114,14 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   }
   if (flags.json) {
     printLine(
-      JSON.stringify({ root: toHex(result.root), entries: result.entries, nodes: result.nodes }),
+      JSON.stringify({
+        root: bytesToHex(result.root),
+        entries: result.entries,
+        nodes: result.nodes,
+      }),
     );
   } else {
-    printLine(toHex(result.root));
+    printLine(bytesToHex(result.root));
   }
 }
 

@@ -4,14 +4,15 @@ import { type Blockchain, createBlockchain } from "@ethereumjs/blockchain";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
-import { type createVM, runBlock } from "@ethereumjs/vm";
+import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
-import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { createExecutionVM, runBlockAsGeth } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
+import type { UbtContext } from "../ubt/ubt-context.js";
 
 /** Header field positions in a block header's RLP list. */
 const PARENT_HASH = 0;
@@ -112,11 +113,10 @@ export async function executeChain(
     genesisBlock: genesis,
     validateConsensus: false,
   });
-  const { vm } = await createExecutionVM({
+  const { vm, ubt: ubtRules } = await createExecutionVM({
     common,
     blockchain,
     stateManager: state,
-    historyCallOnBlock: true,
   });
 
   const blocks: ExecutedBlock[] = [];
@@ -127,7 +127,7 @@ export async function executeChain(
     const fixtureBlock = test.blocks[i]!;
     const label = `block ${i + 1}`;
     if (fixtureBlock.expectException !== undefined) {
-      if (await rejects(vm, fixtureBlock.rlp)) rejected.push(i);
+      if (await rejects(vm, ubtRules, fixtureBlock.rlp)) rejected.push(i);
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
     }
@@ -141,7 +141,7 @@ export async function executeChain(
     let result: Awaited<ReturnType<typeof runBlock>>;
     const started = performance.now();
     try {
-      result = await runBlock(vm, { block, generate: true, setHardfork: true });
+      result = await runBlockAsGeth(vm, ubtRules, { block, generate: true, setHardfork: true });
     } catch (cause) {
       failures.push(`${label}: ${(cause as Error).message}`);
       break;
@@ -243,13 +243,17 @@ export function withHeaderFields(
   return createBlockFromBytesArray(values, { common, setHardfork: true });
 }
 
-async function rejects(vm: Awaited<ReturnType<typeof createVM>>, rlp: string): Promise<boolean> {
+async function rejects(
+  vm: Awaited<ReturnType<typeof createVM>>,
+  ubt: UbtContext | undefined,
+  rlp: string,
+): Promise<boolean> {
   try {
     const block = createBlockFromRLP(hexToBytesLoose(rlp, "rlp"), {
       common: vm.common,
       setHardfork: true,
     });
-    await runBlock(vm, { block, generate: true, setHardfork: true });
+    await runBlockAsGeth(vm, ubt, { block, generate: true, setHardfork: true });
     return false;
   } catch {
     return true;

@@ -6,6 +6,7 @@ import {
   MemoryStore,
   openTree,
 } from "@bintrie/core";
+import { isZero } from "@bintrie/core/bytes";
 import { CODE_OFFSET, chunkCount, STEM_SUBTREE_WIDTH } from "@bintrie/core/embedding";
 import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
 import { OriginalStorageCache } from "@ethereumjs/statemanager";
@@ -637,6 +638,9 @@ export class BinaryStateManager implements StateManagerInterface {
     return this.#tree;
   }
 
+  // A revert after a root computed inside a checkpoint reopens the tree from the store. When
+  // @bintrie/core's tree gains checkpoint()/revertCheckpoint() (issue 19; not in main yet), this
+  // and the undo journal's tree side move onto them.
   async #reopenAtBase(): Promise<void> {
     const tree = await openTree(this.store, {
       root: this.#baseRoot,
@@ -834,11 +838,6 @@ function leftPad32(value: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
   out.set(value, 32 - value.length);
   return out;
-}
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
 }
 
 /** Compares a 32-byte tree value (undefined = absent = zero) with an unpadded value. */

@@ -3,7 +3,13 @@ import type { Blockchain } from "@ethereumjs/blockchain";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { EVMMockBlockchainInterface } from "@ethereumjs/evm";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { createVM, type VM } from "@ethereumjs/vm";
+import {
+  createVM,
+  type RunBlockOpts,
+  type RunBlockResult,
+  runBlock,
+  type VM,
+} from "@ethereumjs/vm";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
@@ -16,11 +22,6 @@ export interface ExecutionVMOptions {
   readonly common: import("@ethereumjs/common").Common;
   readonly stateManager: StateManagerInterface;
   readonly blockchain?: Blockchain | EVMMockBlockchainInterface;
-  /**
-   * Block import: run the EIP-2935 system call before every block `runBlock` executes (geth's
-   * `ProcessParentBlockHash`, `IsPrague || IsUBT`). Off for the t8n (geth's t8n: `IsPrague`).
-   */
-  readonly historyCallOnBlock?: boolean;
 }
 
 /** A VM with its UBT context (undefined for an MPT network). */
@@ -68,16 +69,29 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
     touchCoinbaseAfterFee(ctx, event.minerValue ?? 0n);
     resolve?.();
   });
-  if (options.historyCallOnBlock === true) {
-    vm.events.on("beforeBlock", (block: Block, resolve?: (r?: unknown) => void) => {
-      ctx.beginBlock(block.header.coinbase);
-      processParentBlockHash(vm, ctx, block).then(
-        () => resolve?.(),
-        (error: unknown) => {
-          throw error;
-        },
-      );
-    });
-  }
   return { vm, ubt: ctx };
+}
+
+/**
+ * `runBlock` as geth's block import runs a UBT block: inside one journal checkpoint, the
+ * EIP-2935 system call (`ProcessParentBlockHash`, `IsPrague || IsUBT`) and then the block; a
+ * block that fails leaves no trace of either. Without a UBT context it is plain `runBlock`.
+ */
+export async function runBlockAsGeth(
+  vm: VM,
+  ubt: UbtContext | undefined,
+  opts: RunBlockOpts & { block: Block },
+): Promise<RunBlockResult> {
+  if (ubt === undefined) return runBlock(vm, opts);
+  await vm.evm.journal.checkpoint();
+  try {
+    ubt.beginBlock(opts.block.header.coinbase);
+    await processParentBlockHash(vm, ubt, opts.block);
+    const result = await runBlock(vm, opts);
+    await vm.evm.journal.commit();
+    return result;
+  } catch (cause) {
+    await vm.evm.journal.revert();
+    throw cause;
+  }
 }

@@ -38,6 +38,17 @@ export interface BuildIntoStoreResult extends BuildResult {
  * (both go in the final batch), so it can simply be run again; the nodes it left behind are
  * unreachable and are overwritten by the rerun. To build next to a live tree, use a fresh
  * `keyPrefix` and `rootRecordKey` and switch readers over once the build returns.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, openTree } from "@bintrie/core";
+ * import { buildTreeIntoStore } from "@bintrie/core/builder";
+ *
+ * const store = new MemoryStore();
+ * const key = new Uint8Array(32).fill(1);
+ * const { root } = await buildTreeIntoStore(store, [{ key, value: new Uint8Array(32).fill(2) }]);
+ * (await openTree(store)).hash(); // equals root
+ * ```
  */
 export async function buildTreeIntoStore(
   store: KVStore,

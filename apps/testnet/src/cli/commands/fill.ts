@@ -1,6 +1,7 @@
 import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { fillFiles } from "../../fill/fill-files.js";
+import { fillUbtChainFile, readUbtChainDescription } from "../../fill/fill-ubt-chain-file.js";
 import { findFixtureFiles } from "../../fixtures/load-fixtures.js";
 import type { CliIO } from "../cli-io.js";
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from "../exit-codes.js";
@@ -21,7 +22,21 @@ export async function fillTests(
   io: CliIO,
 ): Promise<ExitCode> {
   await findFixtureFiles(inputs); // every input exists (a coded error names the one that does not)
-  const summary = await fillFiles(inputs, flags.out, {
+  // A UBT chain description (genesis + transactions per block) is built by geth's chain-maker
+  // rules (fillUbtChain); everything else is a fixture to re-fill.
+  const chains: string[] = [];
+  for (const input of inputs) {
+    const description = input.endsWith(".json") ? await readUbtChainDescription(input) : undefined;
+    if (description === undefined) continue;
+    const filled = await fillUbtChainFile(input, description, flags.out);
+    io.stdout.write(
+      `FILLED ${input} :: ${filled.name}  [${filled.fixture.network}]  final ${filled.stateRoots.at(-1)}\nwrote ${filled.file}\n`,
+    );
+    chains.push(input);
+  }
+  const fixtures = inputs.filter((i) => !chains.includes(i));
+  if (fixtures.length === 0) return EXIT_OK;
+  const summary = await fillFiles(fixtures, flags.out, {
     filter: flags.filter,
     scheme: flags.scheme as KeyScheme | undefined,
     onResult: (result, file) => {

@@ -8,8 +8,13 @@ import type { VM } from "@ethereumjs/vm";
  * block's StateDB. Where an instruction table still reads it (Osaka's, on `Binary`), the first
  * touch in the block is cold. `Verkle`'s EIP-4762 opcodes never read it.
  *
- * Installed as hooks on the VM's journal instance (ethereumjs' `addAlwaysWarm*` pre-warm and
- * `cleanJournal` reset). `resetWarmSet` starts a block.
+ * A created contract's address is not warmed either (geth `EVM.create` adds it only when
+ * `IsEIP2929`): ethereumjs' `runCall` warms it right after its `beforeMessage` event, and that one
+ * warm-up is skipped.
+ *
+ * Installed as hooks on the VM's journal instance (ethereumjs' `addAlwaysWarm*` pre-warm,
+ * `addWarmedAddress` for the created address, the `cleanJournal` reset). `resetWarmSet` starts a
+ * block.
  */
 export function installUbtWarmModel(vm: VM): { resetWarmSet(): void } {
   const journal = vm.evm.journal as unknown as {
@@ -17,7 +22,21 @@ export function installUbtWarmModel(vm: VM): { resetWarmSet(): void } {
     cleanJournal(): void;
     addAlwaysWarmAddress(address: string, report?: boolean): void;
     addAlwaysWarmSlot(address: string, slot: string, report?: boolean): void;
+    addWarmedAddress(address: Uint8Array): void;
   };
+  const warm = journal.addWarmedAddress.bind(journal);
+  let skipCreatedAddress = false;
+  journal.addWarmedAddress = (address) => {
+    if (skipCreatedAddress) {
+      skipCreatedAddress = false;
+      return;
+    }
+    warm(address);
+  };
+  vm.evm.events?.on("beforeMessage", (message: { to?: unknown }, resolve?: () => void) => {
+    skipCreatedAddress = message.to === undefined;
+    resolve?.();
+  });
   const clean = journal.cleanJournal.bind(journal);
   let keep = true;
   journal.cleanJournal = () => {
