@@ -15,7 +15,10 @@ const tree = new BinaryTree({ groupDepth: 5, store });
 for (let i = 0; i < n; i++) tree.put(key(i), value(i));
 await tree.persist();
 let seed = 12345;
-const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) >>> 0;
+  return seed / 2 ** 32;
+};
 const mk = () => {
   const ks = [];
   for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
@@ -53,7 +56,6 @@ const total = performance.now() - t;
 const { profile } = await s.post("Profiler.stop");
 writeFileSync(out, JSON.stringify(profile));
 const self = new Map();
-const dt = profile.timeDeltas;
 const byId = new Map(profile.nodes.map((x) => [x.id, x]));
 const cnt = new Map();
 for (const id of profile.samples) cnt.set(id, (cnt.get(id) ?? 0) + 1);

@@ -36,10 +36,14 @@ res.input_floor_ms = floors[1];
 const dir = mkdtempSync(join(tmpdir(), "bench-cli-build-"));
 try {
   const t = performance.now();
-  const out = execFileSync(process.execPath, [cli, "build", file, "--db", join(dir, "db"), "--json"], {
-    encoding: "utf8",
-    maxBuffer: 1 << 24,
-  });
+  const out = execFileSync(
+    process.execPath,
+    [cli, "build", file, "--db", join(dir, "db"), "--json"],
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+    },
+  );
   res.build_ms = performance.now() - t;
   const doc = JSON.parse(out.trim().split("\n").at(-1));
   res.root = doc.root;
