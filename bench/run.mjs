@@ -61,7 +61,10 @@ if (!quick) {
   // The package benches are multi-process JSON documents of their own.
   rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
   rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);
+  // Checkpoint + revert, copy, ordered iteration, the block's witness, on a 1M-key tree.
+  rows.client_1m = script("../packages/core/bench/client.mjs", ["--keys", 1_000_000, "--runs", 3]);
   rows.geth_speed_1m = row("geth-speed.mjs", [1_000_000]);
+  rows.cli_build_1m = row("cli-build.mjs", [1_000_000]);
 }
 
 const ratio = (a, b) => (a == null || b == null ? null : a / b);
@@ -94,6 +97,8 @@ const doc = {
     block_1000_over_hash_floor_1m: b.block_over_hash_floor,
     // 1M insert+root with 2 worker threads over 1 thread (goal ≤ 0.55)
     insert_root_1m_2threads_over_1thread: rows.parallel_1m?.two_over_one ?? null,
+    // `bintrie build` of the 1M-line file into LevelDB over read + JSON.parse + hex decode (goal ≤ 4)
+    cli_build_1m_over_input_floor: rows.cli_build_1m?.build_over_input_floor ?? null,
     // a fresh process: import + kernel + first 10k insert+root, and that first pass over a warm one
     cold_start_10k_ms: rows.cold_start_10k.cold_total_ms,
     cold_first_pass_over_warm_10k: rows.cold_start_10k.first_over_warm,

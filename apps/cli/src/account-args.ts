@@ -1,3 +1,4 @@
+import { hexToBytes } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
 import { parseHexArg } from "./hex.js";
 import { HEX_RULE, hasHexPrefix } from "./input-rules.js";
@@ -12,7 +13,7 @@ export function parseSlot(text: string, what = "SLOT"): Uint8Array {
   if (/^[0-9]+$/.test(text)) {
     const value = BigInt(text);
     if (value >= 1n << 256n) throw new CliError("BAD_INPUT", `${what} ${text} is not below 2^256`);
-    return Uint8Array.from(Buffer.from(value.toString(16).padStart(64, "0"), "hex"));
+    return hexToBytes(value.toString(16).padStart(64, "0"));
   }
   if (!hasHexPrefix(text)) {
     throw new CliError(

@@ -1,12 +1,10 @@
+import { hexToBytes } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
 import { HEX_RULE, hasHexPrefix } from "./input-rules.js";
 
+// decodeHexInto stays hand-written beside core's hexToBytes: `bintrie build` decodes every
+// input line into one reused buffer, and hexToBytes returns a new array per call.
 export { decodeHexInto } from "./input-rules.js";
-
-/** "0x" + lowercase hex of `bytes` (a view is fine). */
-export function toHex(bytes: Uint8Array): string {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
-}
 
 export interface HexArgOptions {
   /** Exact byte length required. */
@@ -32,7 +30,7 @@ export function parseHexArg(text: string, what: string, options: HexArgOptions =
   if (digits.length % 2 !== 0) {
     throw new CliError("BAD_INPUT", `${what} ${shown} has an odd number of hex digits`);
   }
-  const raw = Uint8Array.from(Buffer.from(digits, "hex"));
+  const raw = hexToBytes(digits, what);
   if (options.bytes !== undefined && raw.length !== options.bytes) {
     throw new CliError(
       "BAD_INPUT",

@@ -7,8 +7,9 @@ import {
   writePathKey,
 } from "@bintrie/codec";
 import type { KVStore } from "@bintrie/core";
+import { bytesToHex } from "@bintrie/core";
+import { isZero } from "@bintrie/core/bytes";
 import type { GroupHasher } from "./group-hasher.js";
-import { toHex } from "./hex.js";
 import { appendPositionBits, bitString } from "./node-digest.js";
 import type { StemHashBatch, StemToHash } from "./stem-hasher.js";
 
@@ -110,7 +111,10 @@ function checkBatch(
     const problem = (code: WalkProblemCode, why: string) =>
       report(options, code, at, keys[i]!, why);
     if (blob === undefined || blob.length === 0) {
-      problem("MISSING_NODE", `node is missing (its parent expects hash ${toHex(at.expected)})`);
+      problem(
+        "MISSING_NODE",
+        `node is missing (its parent expects hash ${bytesToHex(at.expected)})`,
+      );
       continue;
     }
     let node: DecodedNode;
@@ -123,7 +127,10 @@ function checkBatch(
     }
     if (node.kind === "stem") {
       if (!stemMatchesPath(node.stem, at.bits, at.depth)) {
-        problem("MISPLACED_NODE", `stem ${toHex(node.stem)} does not start with the node's path`);
+        problem(
+          "MISPLACED_NODE",
+          `stem ${bytesToHex(node.stem)} does not start with the node's path`,
+        );
         continue;
       }
       stems.push({ blob: blob.subarray(0, 64 + node.count * 32), stem: node });
@@ -163,7 +170,7 @@ function checkBatch(
         "HASH_MISMATCH",
         at,
         keys[i]!,
-        `node hashes to ${toHex(actual)}, but its parent expects ${toHex(at.expected)}`,
+        `node hashes to ${bytesToHex(actual)}, but its parent expects ${bytesToHex(at.expected)}`,
       );
       continue;
     }
@@ -208,7 +215,7 @@ function report(
 
 /** "0x8001 (bits 1)" or "0x (root)". */
 export function describePath(path: Uint8Array, bits: Uint8Array, depth: number): string {
-  return depth === 0 ? "0x (root)" : `${toHex(path)} (bits ${bitString(bits, depth)})`;
+  return depth === 0 ? "0x (root)" : `${bytesToHex(path)} (bits ${bitString(bits, depth)})`;
 }
 
 function stemMatchesPath(stem: Uint8Array, bits: Uint8Array, depth: number): boolean {
@@ -222,10 +229,5 @@ function stemMatchesPath(stem: Uint8Array, bits: Uint8Array, depth: number): boo
 
 function equal32(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
   return true;
 }

@@ -114,7 +114,7 @@ describe("bintrie-testnet run (built CLI)", () => {
     const expected: Record<string, string> = {
       nullBlock: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: nullBlock: blocks[0] must be an object, got null`,
       numericNetwork: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: numericNetwork: network must be a network name, got number 123`,
-      numericLastblockhash: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: numericLastblockhash: lastblockhash must be a 32-byte 0x-hex hash, got number 7`,
+      numericLastblockhash: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: numericLastblockhash: lastblockhash must be a 32-byte hex hash, got number 7`,
       noGenesisHeader: `[invalid fixture: FIXTURE_FIELD_MISSING]\n    ${broken} :: noGenesisHeader: genesisBlockHeader is missing`,
       badBalance: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: badBalance: pre["${firstAddress}"].balance must be a hex or decimal quantity, got "lots"`,
       anArray: `[invalid fixture: INVALID_FIXTURE]\n    ${broken} :: anArray: is not a blockchain test (expected an object, got an array)`,

@@ -206,6 +206,19 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
       status: 2,
       stderr: `bintrie-testnet t8n: ${missing}: cannot read it (ENOENT)\n`,
     });
+    const badEnv = JSON.stringify({
+      env: { ...readCliFixture<Json>("t8n/transfer/env.json"), currentGasLimit: "lots" },
+    });
+    expect(runBuilt(stdinArgs, { input: badEnv })).toMatchObject({
+      status: 2,
+      stderr: 'bintrie-testnet t8n: env.currentGasLimit: "lots" is not a quantity\n',
+    });
+    expect(
+      runBuilt([...stdinArgs, "--state.fork", "Frobnicate"], { input: COMBINED }),
+    ).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^bintrie-testnet t8n: fork 'Frobnicate' is not known/),
+    });
     const rlpNotString = join(dir, "bad.rlp");
     writeFileSync(rlpNotString, "[]");
     expect(runBuilt(["t8n", ...FILES, "--input.txs", rlpNotString]).stderr).toBe(

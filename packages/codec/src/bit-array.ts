@@ -9,6 +9,15 @@ import { decodePathKey, encodePathKey, writePathKey } from "./path-key.js";
  * geth (uint8 length) the length is capped at 248, the depth of a full stem.
  *
  * `setBytes` and `setBit` overwrite this array and return it; `msbs` and `appendBit` return a new one.
+ *
+ * @example
+ * ```ts
+ * import { BitArray } from "@bintrie/codec";
+ *
+ * const path = BitArray.fromUint(3, 5); // the bits 101
+ * path.bit(0); // 1
+ * path.keyBytes(); // Uint8Array [0xa0, 3]: the path key
+ * ```
  */
 export class BitArray {
   #length = 0;

@@ -8,7 +8,16 @@ for (let i = 1; i < 256; i++) {
   BYTE_POPCOUNT[i] = (i & 1) + BYTE_POPCOUNT[i >> 1]!;
 }
 
-/** Number of set bits in `bytes[start..end)`; the range form avoids a subarray on hot paths. */
+/**
+ * Number of set bits in `bytes[start..end)`; the range form avoids a subarray on hot paths.
+ *
+ * @example
+ * ```ts
+ * import { popcount } from "@bintrie/codec";
+ *
+ * popcount(Uint8Array.of(0xff, 0x01)); // 9
+ * ```
+ */
 export function popcount(bytes: Uint8Array, start = 0, end: number = bytes.length): number {
   if (
     !Number.isInteger(start) ||
@@ -29,13 +38,31 @@ export function popcount(bytes: Uint8Array, start = 0, end: number = bytes.lengt
   return count;
 }
 
-/** Whether bit `index` (0 = most significant bit of byte 0) is set. */
+/**
+ * Whether bit `index` (0 = most significant bit of byte 0) is set.
+ *
+ * @example
+ * ```ts
+ * import { bitmapHas } from "@bintrie/codec";
+ *
+ * bitmapHas(Uint8Array.of(0x80), 0); // true: bit 0 is the MSB of byte 0
+ * ```
+ */
 export function bitmapHas(bitmap: Uint8Array, index: number): boolean {
   assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
   return ((bitmap[index >> 3]! >> (7 - (index & 7))) & 1) === 1;
 }
 
-/** Number of set bits strictly before bit `index`: the slot of that bit's entry in a packed list. */
+/**
+ * Number of set bits strictly before bit `index`: the slot of that bit's entry in a packed list.
+ *
+ * @example
+ * ```ts
+ * import { bitmapRank } from "@bintrie/codec";
+ *
+ * bitmapRank(Uint8Array.of(0xc0), 1); // 1 set bit before bit 1
+ * ```
+ */
 export function bitmapRank(bitmap: Uint8Array, index: number): number {
   assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
   const byteIndex = index >> 3;

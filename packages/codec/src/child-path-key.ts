@@ -6,6 +6,14 @@ import { CodecError } from "./errors.js";
  * geth's `keyToPath(depth, key)`: the path key of the first depth+1 bits of `key` (a stem or full
  * key), i.e. the path of the child of an internal node at `depth` on the way to `key`. Like geth's
  * BitArray.SetBytes, bytes missing from a short `key` read as zero.
+ *
+ * @example
+ * ```ts
+ * import { childPathKey } from "@bintrie/codec";
+ *
+ * const key = new Uint8Array(32).fill(0xff);
+ * childPathKey(key, 0); // Uint8Array [0x80, 1]: the path "1"
+ * ```
  */
 export function childPathKey(key: Uint8Array, depth: number): Uint8Array {
   if (Number.isInteger(depth) && depth >= MAX_DEPTH) {

@@ -17,6 +17,14 @@ const EMPTY_NODE: DecodedNode = Object.freeze({ kind: "empty" });
  * Decodes any node blob: empty input is the empty node, type 1 a stem, type 2 of exactly 65 bytes
  * the flat internal format, any other type 2 a group blob. No group blob is 65 bytes long
  * (2 + bitmap + depths + 32K never equals 65), so the two internal formats cannot be confused.
+ *
+ * @example
+ * ```ts
+ * import { decodeNode, encodeInternalBlob } from "@bintrie/codec";
+ *
+ * const blob = encodeInternalBlob(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * decodeNode(blob).kind; // "internal"
+ * ```
  */
 export function decodeNode(blob: Uint8Array): DecodedNode {
   if (blob.length === 0) {

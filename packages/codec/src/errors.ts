@@ -18,6 +18,17 @@ export type CodecErrorCode =
 /**
  * The only error type the codec throws. Branch on `code`; the message is for humans and names the
  * offending input (its length, group depth, bit position, ...).
+ *
+ * @example
+ * ```ts
+ * import { CodecError, decodeNode } from "@bintrie/codec";
+ *
+ * try {
+ *   decodeNode(Uint8Array.of(9));
+ * } catch (error) {
+ *   console.log(error instanceof CodecError && error.code); // "INVALID_NODE_TYPE"
+ * }
+ * ```
  */
 export class CodecError extends BintrieError<CodecErrorCode> {
   override name = "CodecError";

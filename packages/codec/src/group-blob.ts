@@ -31,13 +31,31 @@ export interface GroupBlob {
   hashes: Uint8Array;
 }
 
-/** Bytes of the bitmap of a depth-g group: 1 for g <= 3 (padded), else 2^(g-3). */
+/**
+ * Bytes of the bitmap of a depth-g group: 1 for g <= 3 (padded), else 2^(g-3).
+ *
+ * @example
+ * ```ts
+ * import { bitmapSize } from "@bintrie/codec";
+ *
+ * bitmapSize(5); // 4 bytes for 2^5 positions
+ * ```
+ */
 export function bitmapSize(groupDepth: number): number {
   assertIntegerInRange("group depth", groupDepth, 1, MAX_GROUP_DEPTH);
   return groupDepth <= 3 ? 1 : 1 << (groupDepth - 3);
 }
 
-/** Size of a depth-g group blob with `count` entries. */
+/**
+ * Size of a depth-g group blob with `count` entries.
+ *
+ * @example
+ * ```ts
+ * import { groupBlobSize } from "@bintrie/codec";
+ *
+ * groupBlobSize(5, 2); // 71 bytes for 2 entries
+ * ```
+ */
 export function groupBlobSize(groupDepth: number, count: number): number {
   const bitmapBytes = bitmapSize(groupDepth);
   assertIntegerInRange(`entry count of a depth-${groupDepth} group`, count, 0, 1 << groupDepth);
@@ -105,6 +123,15 @@ function validateEntries(
 /**
  * Writes a group blob into `out` at `outOffset` and returns its size. The first `count` entries of
  * the parallel arrays are used; `hashes` holds at least `count` x 32 bytes.
+ *
+ * @example
+ * ```ts
+ * import { encodeGroupBlobInto } from "@bintrie/codec";
+ *
+ * const out = new Uint8Array(100);
+ * // depth 1, two children at positions 0 and 1, one level down each
+ * encodeGroupBlobInto(1, 2, [0, 1], [1, 1], new Uint8Array(64).fill(3), out, 0); // 68 bytes written
+ * ```
  */
 export function encodeGroupBlobInto(
   groupDepth: number,
@@ -146,7 +173,17 @@ export function encodeGroupBlobInto(
   return size;
 }
 
-/** Builds a group blob from the first `count` entries of the parallel arrays. */
+/**
+ * Builds a group blob from the first `count` entries of the parallel arrays.
+ *
+ * @example
+ * ```ts
+ * import { encodeGroupBlob } from "@bintrie/codec";
+ *
+ * const blob = encodeGroupBlob(1, 2, [0, 1], [1, 1], new Uint8Array(64).fill(3));
+ * blob.length; // 68
+ * ```
+ */
 export function encodeGroupBlob(
   groupDepth: number,
   count: number,
@@ -164,6 +201,14 @@ export function encodeGroupBlob(
  * length >= 2; group depth 1..8; room for the bitmap; zero bitmap padding (g < 3); exact length;
  * zero depth padding; then per entry in bitmap order: depth offset <= g, position zero below the
  * entry's depth, and no entry inside an earlier entry's subtree.
+ *
+ * @example
+ * ```ts
+ * import { decodeGroupBlob, encodeGroupBlob } from "@bintrie/codec";
+ *
+ * const blob = encodeGroupBlob(1, 2, [0, 1], [1, 1], new Uint8Array(64).fill(3));
+ * decodeGroupBlob(blob).count; // 2
+ * ```
  */
 export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
   return decodeGroupNode(blob);

@@ -12,7 +12,17 @@ export interface GroupEntry {
   hash: Uint8Array;
 }
 
-/** The entries of a decoded group blob in bitmap order; hashes are views into the blob. */
+/**
+ * The entries of a decoded group blob in bitmap order; hashes are views into the blob.
+ *
+ * @example
+ * ```ts
+ * import { decodeGroupBlob, encodeGroupBlob, groupEntries } from "@bintrie/codec";
+ *
+ * const group = decodeGroupBlob(encodeGroupBlob(1, 2, [0, 1], [1, 1], new Uint8Array(64)));
+ * groupEntries(group).map((e) => e.position); // [0, 1]
+ * ```
+ */
 export function groupEntries(group: GroupBlob): GroupEntry[] {
   const entries: GroupEntry[] = [];
   for (let i = 0; i < group.count; i++) {
@@ -28,6 +38,17 @@ export function groupEntries(group: GroupBlob): GroupEntry[] {
 /**
  * Builds a group blob from entries in any order (they are sorted by position); the same rules as
  * {@link encodeGroupBlob} apply, and every hash must be 32 bytes.
+ *
+ * @example
+ * ```ts
+ * import { encodeGroupBlobFromEntries } from "@bintrie/codec";
+ *
+ * const blob = encodeGroupBlobFromEntries(1, [
+ *   { position: 1, depthOffset: 1, hash: new Uint8Array(32).fill(4) },
+ *   { position: 0, depthOffset: 1, hash: new Uint8Array(32).fill(3) },
+ * ]);
+ * blob.length; // 68
+ * ```
  */
 export function encodeGroupBlobFromEntries(
   groupDepth: number,

@@ -11,7 +11,16 @@ export interface InternalBlob {
   right: Uint8Array;
 }
 
-/** Builds the 65-byte blob `02 | left | right`. */
+/**
+ * Builds the 65-byte blob `02 | left | right`.
+ *
+ * @example
+ * ```ts
+ * import { encodeInternalBlob } from "@bintrie/codec";
+ *
+ * encodeInternalBlob(new Uint8Array(32), new Uint8Array(32)).length; // 65: type byte, left, right
+ * ```
+ */
 export function encodeInternalBlob(left: Uint8Array, right: Uint8Array): Uint8Array {
   assertByteLength("left child hash", left, HASH_SIZE);
   assertByteLength("right child hash", right, HASH_SIZE);
@@ -22,7 +31,17 @@ export function encodeInternalBlob(left: Uint8Array, right: Uint8Array): Uint8Ar
   return blob;
 }
 
-/** Decodes a 65-byte flat internal blob without copying. */
+/**
+ * Decodes a 65-byte flat internal blob without copying.
+ *
+ * @example
+ * ```ts
+ * import { decodeInternalBlob, encodeInternalBlob } from "@bintrie/codec";
+ *
+ * const blob = encodeInternalBlob(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * decodeInternalBlob(blob).right[0]; // 2
+ * ```
+ */
 export function decodeInternalBlob(blob: Uint8Array): InternalBlob {
   return decodeInternalNode(blob);
 }

@@ -14,7 +14,17 @@ export interface DecodedPathKey {
   length: number;
 }
 
-/** Size in bytes of the path key of a `length`-bit path. */
+/**
+ * Size in bytes of the path key of a `length`-bit path.
+ *
+ * @example
+ * ```ts
+ * import { pathKeySize } from "@bintrie/codec";
+ *
+ * pathKeySize(3); // 2: one byte of bits, one length byte
+ * pathKeySize(0); // 0: the root
+ * ```
+ */
 export function pathKeySize(length: number): number {
   assertIntegerInRange("path length", length, 0, MAX_DEPTH);
   return length === 0 ? 0 : ((length + 7) >> 3) + 1;
@@ -23,6 +33,14 @@ export function pathKeySize(length: number): number {
 /**
  * Writes the path key of the first `length` bits of `bits` into `out` at `outOffset` and returns the
  * number of bytes written (0 for the root). Allocates nothing.
+ *
+ * @example
+ * ```ts
+ * import { pathKeySize, writePathKey } from "@bintrie/codec";
+ *
+ * const out = new Uint8Array(pathKeySize(3));
+ * writePathKey(Uint8Array.of(0xa0), 3, out, 0); // 2; out = [0xa0, 3]
+ * ```
  */
 export function writePathKey(
   bits: Uint8Array,
@@ -53,7 +71,16 @@ export function writePathKey(
   return size;
 }
 
-/** Path key of the first `length` bits of `bits` (MSB-first); `length` 0 gives the empty key. */
+/**
+ * Path key of the first `length` bits of `bits` (MSB-first); `length` 0 gives the empty key.
+ *
+ * @example
+ * ```ts
+ * import { encodePathKey } from "@bintrie/codec";
+ *
+ * encodePathKey(Uint8Array.of(0xa0), 3); // Uint8Array [0xa0, 3]: the path 101
+ * ```
+ */
 export function encodePathKey(bits: Uint8Array, length: number): Uint8Array {
   const key = new Uint8Array(pathKeySize(length));
   writePathKey(bits, length, key, 0);
@@ -63,6 +90,13 @@ export function encodePathKey(bits: Uint8Array, length: number): Uint8Array {
 /**
  * Parses a path key, accepting only the canonical form: the trailing byte is the bit length
  * (1..248), the key is exactly ceil(length/8)+1 bytes, and the bits past `length` are zero.
+ *
+ * @example
+ * ```ts
+ * import { decodePathKey } from "@bintrie/codec";
+ *
+ * const { bits, length } = decodePathKey(Uint8Array.of(0xa0, 3)); // length 3, bits[0] 0xa0
+ * ```
  */
 export function decodePathKey(key: Uint8Array): DecodedPathKey {
   const bits = new Uint8Array(32);

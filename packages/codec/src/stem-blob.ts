@@ -27,7 +27,18 @@ export interface StemBlob {
   count: number;
 }
 
-/** Builds `01 | stem | bitmap | values`; `values` must hold popcount(bitmap) packed 32-byte values. */
+/**
+ * Builds `01 | stem | bitmap | values`; `values` must hold popcount(bitmap) packed 32-byte values.
+ *
+ * @example
+ * ```ts
+ * import { encodeStemBlob } from "@bintrie/codec";
+ *
+ * const bitmap = new Uint8Array(32);
+ * bitmap[0] = 0x80; // subindex 0 present
+ * encodeStemBlob(new Uint8Array(31), bitmap, new Uint8Array(32).fill(7)).length; // 96
+ * ```
+ */
 export function encodeStemBlob(
   stem: Uint8Array,
   bitmap: Uint8Array,
@@ -45,7 +56,18 @@ export function encodeStemBlob(
   return blob;
 }
 
-/** Builds a stem blob from 256 slots; a null/undefined slot is absent, any other must be 32 bytes. */
+/**
+ * Builds a stem blob from 256 slots; a null/undefined slot is absent, any other must be 32 bytes.
+ *
+ * @example
+ * ```ts
+ * import { decodeStemBlob, encodeStemBlobFromSlots } from "@bintrie/codec";
+ *
+ * const slots = new Array(256);
+ * slots[5] = new Uint8Array(32).fill(9);
+ * decodeStemBlob(encodeStemBlobFromSlots(new Uint8Array(31), slots)).count; // 1
+ * ```
+ */
 export function encodeStemBlobFromSlots(
   stem: Uint8Array,
   slots: ReadonlyArray<Uint8Array | null | undefined>,
@@ -84,6 +106,15 @@ export function encodeStemBlobFromSlots(
 /**
  * Decodes a stem blob without copying. Bytes after the last value are ignored, as in geth, so the
  * first release's fixed 8256-byte blobs (values zero-padded to 256 slots) still decode.
+ *
+ * @example
+ * ```ts
+ * import { decodeStemBlob, encodeStemBlob } from "@bintrie/codec";
+ *
+ * const bitmap = new Uint8Array(32);
+ * bitmap[0] = 0x80;
+ * decodeStemBlob(encodeStemBlob(new Uint8Array(31), bitmap, new Uint8Array(32))).count; // 1
+ * ```
  */
 export function decodeStemBlob(blob: Uint8Array): StemBlob {
   return decodeStemNode(blob);
@@ -123,7 +154,20 @@ export function decodeStemNode(blob: Uint8Array): { kind: "stem" } & StemBlob {
   };
 }
 
-/** The value at `subindex` (a view into `blob.values`), or undefined when that slot is absent. */
+/**
+ * The value at `subindex` (a view into `blob.values`), or undefined when that slot is absent.
+ *
+ * @example
+ * ```ts
+ * import { decodeStemBlob, encodeStemBlob, stemBlobValue } from "@bintrie/codec";
+ *
+ * const bitmap = new Uint8Array(32);
+ * bitmap[0] = 0x80;
+ * const stem = decodeStemBlob(encodeStemBlob(new Uint8Array(31), bitmap, new Uint8Array(32).fill(7)));
+ * stemBlobValue(stem, 0)?.[0]; // 7
+ * stemBlobValue(stem, 1); // undefined
+ * ```
+ */
 export function stemBlobValue(blob: StemBlob, subindex: number): Uint8Array | undefined {
   assertIntegerInRange("subindex", subindex, 0, STEM_WIDTH - 1);
   if (!bitmapHas(blob.bitmap, subindex)) {

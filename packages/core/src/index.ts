@@ -58,5 +58,7 @@ export {
 export { EMPTY_MPT_ROOT, isEmptyRoot } from "./tree/empty-roots.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";
 export { type OpenTreeOptions, openTree } from "./tree/open-tree.js";
+export type { EntryRange } from "./tree/ordered-entries.js";
 export { SerialQueue } from "./tree/serial-queue.js";
 export { TreeError, type TreeErrorCode } from "./tree/tree-error.js";
+export * from "./witness/index.js";

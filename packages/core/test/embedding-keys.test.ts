@@ -1,3 +1,4 @@
+import { BintrieError } from "@bintrie/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { codeChunkLocation } from "../src/embedding/code-chunk-location.js";
@@ -391,10 +392,34 @@ describe("errors name the bad input", () => {
     const dirty = new Uint8Array(32);
     dirty[3] = 9;
     expectKeyError(() => basicDataKey(scheme, dirty), "INVALID_ADDRESS", "byte 3 is 9");
+    // Hex text is an address too: its bytes are checked like any others.
+    expectKeyError(() => basicDataKey(scheme, "0x00"), "INVALID_ADDRESS", "got 1 bytes");
+    expectTypedError(() => basicDataKey(scheme, "0xzz"), BintrieError, "INVALID_HEX", '"0xzz"');
     expectKeyError(
-      () => basicDataKey(scheme, "0x00" as unknown as Uint8Array),
+      () => basicDataKey(scheme, 7 as unknown as Uint8Array),
       "INVALID_ADDRESS",
-      "got string",
+      "got number",
+    );
+  });
+
+  it("hex addresses and slots derive the same keys as bytes and bigints", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 20, maxLength: 20 }),
+        fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }),
+        fc.constantFrom(...KEY_SCHEMES),
+        (address, slot, variant) => {
+          const hexAddress = `0x${Buffer.from(address).toString("hex")}`;
+          const hexSlot = `0x${slot.toString(16)}`;
+          expect(storageSlotKey(variant, hexAddress, hexSlot)).toEqual(
+            storageSlotKey(variant, address, slot),
+          );
+          expect(basicDataKey(variant, hexAddress.toUpperCase().replace("0X", "0x"))).toEqual(
+            basicDataKey(variant, address),
+          );
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

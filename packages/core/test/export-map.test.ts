@@ -19,6 +19,7 @@ const SUBPATHS = [
   "conformance",
   "embedding",
   "hash",
+  "node",
   "proof",
   "sha256",
   "store",

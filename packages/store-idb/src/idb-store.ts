@@ -1,9 +1,15 @@
-import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
-import { compareBytes } from "@bintrie/core/bytes";
+import {
+  type BatchOperation,
+  bytesToHex,
+  type KeyRange,
+  type KVStore,
+  StoreError,
+} from "@bintrie/core";
+import { compareBytes, ownedBytes } from "@bintrie/core/bytes";
 import { validateBatchOperations } from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
-import { ownedBytes, readBytes } from "./stored-bytes.js";
+import { readBytes } from "./stored-bytes.js";
 
 /** Entries read per transaction by `entries()`: a transaction cannot stay open across awaits. */
 const ENTRIES_CHUNK = 512;
@@ -202,8 +208,7 @@ function keyBytes(key: IDBValidKey): Uint8Array {
   throw new StoreError("STORE_IO", `found a non-binary key (${typeof key}) in the object store`);
 }
 
+/** The key for a message: core's bytesToHex of at most its first 40 bytes. */
 function hex(bytes: Uint8Array): string {
-  let s = "0x";
-  for (let i = 0; i < bytes.length && i < 40; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return bytes.length > 40 ? `${s}…` : s;
+  return bytes.length > 40 ? `${bytesToHex(bytes.subarray(0, 40))}…` : bytesToHex(bytes);
 }

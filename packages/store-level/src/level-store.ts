@@ -1,4 +1,5 @@
 import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import { ownedBytes } from "@bintrie/core/bytes";
 import { validateBatchOperations } from "@bintrie/core/store";
 import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
@@ -123,7 +124,7 @@ export class LevelStore implements KVStore {
       chained = this.#db.batch();
       for (let i = 0; i < operations.length; i++) {
         const op = operations[i]!;
-        if (op.type === "put") chained.put(prefixed(prefix, op.key), op.value);
+        if (op.type === "put") chained.put(prefixed(prefix, op.key), ownedBytes(op.value));
         else chained.del(prefixed(prefix, op.key));
       }
       await chained.write({ sync: this.sync });

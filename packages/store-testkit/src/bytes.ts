@@ -1,15 +1,13 @@
-/** Hex helpers for assertions and Map keys. */
+import { bytesToHex, hexToBytes } from "@bintrie/core";
+
+/** Unprefixed lower-case hex for assertions and Map keys (core's bytesToHex without the 0x). */
 export function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return s;
+  return bytesToHex(bytes).slice(2);
 }
 
+/** Bytes of hex text, `0x` optional (core's hexToBytes). */
 export function fromHex(text: string): Uint8Array {
-  const h = text.startsWith("0x") ? text.slice(2) : text;
-  const out = new Uint8Array(h.length >>> 1);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(h.slice(2 * i, 2 * i + 2), 16);
-  return out;
+  return hexToBytes(text);
 }
 
 /** Deterministic pseudo-random bytes (xorshift32), so failures reproduce from the seed. */

@@ -1,8 +1,10 @@
 import type { BatchOperation, GenesisAlloc, KVStore } from "@bintrie/core";
+import { EMPTY_MPT_ROOT } from "@bintrie/core";
+import { isZero } from "@bintrie/core/bytes";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccount, ValueEncoding } from "@ethereumjs/util";
-import { EMPTY_TRIE_ROOT, isZero, keccak256, trimLeadingZeros } from "./bytes.js";
+import { keccak256, trimLeadingZeros } from "./bytes.js";
 import { type AllocAccount, parseAlloc } from "./genesis-input.js";
 import { KVStoreDB } from "./kv-store-db.js";
 import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
@@ -40,7 +42,7 @@ export async function buildMptBase(
   // One storage trie, re-rooted per account (constructing a trie per account costs more).
   const storageTrie = new MerklePatriciaTrie(trieOptions);
   for (const account of accounts) {
-    storageTrie.root(EMPTY_TRIE_ROOT);
+    storageTrie.root(EMPTY_MPT_ROOT);
     for (const [slot, value] of account.storage) {
       if (isZero(value)) continue;
       await storageTrie.put(slot, RLP.encode(trimLeadingZeros(value)));

@@ -1,47 +1,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** Lower-case hex without a 0x prefix. */
-export function toHex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!]!;
-  return s;
-}
-
-/** 0x-prefixed lower-case hex, for messages. */
-export function show(bytes: Uint8Array): string {
-  return `0x${toHex(bytes)}`;
-}
-
-/** Decodes hex (optional 0x prefix, even length, already validated by the caller). */
-export function fromHex(hex: string): Uint8Array {
-  const start = hex.startsWith("0x") || hex.startsWith("0X") ? 2 : 0;
-  const out = new Uint8Array((hex.length - start) >>> 1);
-  for (let i = 0; i < out.length; i++) {
-    out[i] = Number.parseInt(hex.slice(start + 2 * i, start + 2 * i + 2), 16);
-  }
-  return out;
-}
-
-export function concatBytes(a: Uint8Array, b: Uint8Array, c?: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length + (c?.length ?? 0));
-  out.set(a, 0);
-  out.set(b, a.length);
-  if (c !== undefined) out.set(c, a.length + b.length);
-  return out;
-}
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-export function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
-}
+// Byte helpers only the transition needs. Hex, equality, zero checks, Map keys and the MPT empty
+// root come from @bintrie/core (one definition in the repository).
 
 /** The smallest byte string of the same length greater than `bytes`, or undefined at all-0xff. */
 export function increment(bytes: Uint8Array): Uint8Array | undefined {
@@ -77,25 +37,7 @@ export function keccak256(data: Uint8Array): Uint8Array {
 
 export const ZERO32: Uint8Array = new Uint8Array(32);
 
-/** The MPT root of an empty trie: keccak256(rlp("")). */
-export const EMPTY_TRIE_ROOT: Uint8Array = fromHex(
-  "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421",
-);
-
 /** Bytes of an ASCII string (store key prefixes). */
 export function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
-}
-
-/** A Map key for bytes (one char per byte; cheaper than hex). */
-export function bytesToKeyString(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
-  return s;
-}
-
-export function keyStringToBytes(key: string): Uint8Array {
-  const out = new Uint8Array(key.length);
-  for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i);
-  return out;
 }

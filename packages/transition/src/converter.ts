@@ -1,15 +1,10 @@
 import type { BinaryTree } from "@bintrie/core";
+import { EMPTY_MPT_ROOT } from "@bintrie/core";
+import { bytesToHex, bytesToKeyString, equalBytes } from "@bintrie/core/bytes";
+import { concatBytes } from "@noble/hashes/utils.js";
 import { AccountFeed } from "./account-feed.js";
 import { headerAndCodeLeaves } from "./account-leaves.js";
-import {
-  bytesEqual,
-  bytesToKeyString,
-  concatBytes,
-  EMPTY_TRIE_ROOT,
-  increment,
-  show,
-  ZERO32,
-} from "./bytes.js";
+import { increment, ZERO32 } from "./bytes.js";
 import type { ConversionCursor } from "./conversion-cursor.js";
 import { type BaseAccount, decodeAccount, decodeStorageValue, type MptBase } from "./mpt-base.js";
 import type { MptLeaf } from "./mpt-walk.js";
@@ -112,10 +107,10 @@ export class Converter {
     } else {
       walk = base.accounts(c.account);
       const first = await walk.next();
-      if (first.done === true || !bytesEqual(first.value.hashedKey, c.account)) {
+      if (first.done === true || !equalBytes(first.value.hashedKey, c.account)) {
         throw new TransitionError(
           "CORRUPT_STATE",
-          `conversion cursor is at account ${show(c.account)}, which the base does not hold`,
+          `conversion cursor is at account ${bytesToHex(c.account)}, which the base does not hold`,
         );
       }
       const current = await this.#describe(first.value);
@@ -139,7 +134,7 @@ export class Converter {
     }
     const current = await this.#describe(leaf);
     const handled = await this.#convertHeaderAndCode(current);
-    const noStorage = bytesEqual(current.account.storageRoot, EMPTY_TRIE_ROOT);
+    const noStorage = equalBytes(current.account.storageRoot, EMPTY_MPT_ROOT);
     this.#cursor = {
       phase: "converting",
       account: current.hashedKey,
@@ -237,7 +232,7 @@ export class Converter {
       leaves.push(next.value);
     }
     await this.#refreshHiding(current);
-    const context = ` (storage of account ${show(current.address)})`;
+    const context = ` (storage of account ${bytesToHex(current.address)})`;
     const keys: Uint8Array[] = new Array(leaves.length);
     for (let i = 0; i < leaves.length; i++) {
       const slot = await lookupPreimage(preimages, leaves[i]!.hashedKey, "storage slot", context);

@@ -1,6 +1,7 @@
 import type { BatchOperation, KVStore } from "@bintrie/core";
+import { hexToBytes } from "@bintrie/core/bytes";
 import type { BatchDBOp, DB } from "@ethereumjs/util";
-import { concatBytes, fromHex } from "./bytes.js";
+import { concatBytes } from "@noble/hashes/utils.js";
 
 /**
  * A core `KVStore` seen through @ethereumjs's `DB` interface, so a `MerklePatriciaTrie` reads
@@ -80,10 +81,10 @@ export class KVStoreDB implements DB<string, string | Uint8Array> {
   async open(): Promise<void> {}
 
   #key(hex: string): Uint8Array {
-    return concatBytes(this.prefix, fromHex(hex));
+    return concatBytes(this.prefix, hexToBytes(hex));
   }
 }
 
 function asBytes(value: string | Uint8Array): Uint8Array {
-  return typeof value === "string" ? fromHex(value) : value;
+  return typeof value === "string" ? hexToBytes(value) : value;
 }

@@ -1,4 +1,5 @@
-import { EMPTY_CODE_HASH, type KVStore } from "@bintrie/core";
+import { EMPTY_CODE_HASH, EMPTY_MPT_ROOT, type KVStore } from "@bintrie/core";
+import { bytesToHex, bytesToKeyString, equalBytes } from "@bintrie/core/bytes";
 import {
   BranchMPTNode,
   decodeMPTNode,
@@ -7,7 +8,7 @@ import {
 } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccountFromRLP, ValueEncoding } from "@ethereumjs/util";
-import { bytesEqual, bytesToKeyString, EMPTY_TRIE_ROOT, padTo32, show } from "./bytes.js";
+import { padTo32 } from "./bytes.js";
 import { KVStoreDB } from "./kv-store-db.js";
 import { type MptLeaf, walkMptLeaves } from "./mpt-walk.js";
 import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
@@ -75,10 +76,10 @@ export class MptBase {
       throw new TransitionError("INVALID_ARGUMENT", "base root must be 32 bytes");
     }
     const keys = new StoreKeys(layout);
-    if (!bytesEqual(root, EMPTY_TRIE_ROOT) && (await store.get(keys.mptNode(root))) === undefined) {
+    if (!equalBytes(root, EMPTY_MPT_ROOT) && (await store.get(keys.mptNode(root))) === undefined) {
       throw new TransitionError(
         "MISSING_BASE_DATA",
-        `MPT root node ${show(root)} is not in the store (wrong root, or the base was never written)`,
+        `MPT root node ${bytesToHex(root)} is not in the store (wrong root, or the base was never written)`,
       );
     }
     return new MptBase(store, root.slice(), keys);
@@ -92,7 +93,7 @@ export class MptBase {
 
   /** A storage value (32 bytes, left-padded), or undefined when the slot is empty. */
   async getStorage(account: BaseAccount, slot: Uint8Array): Promise<Uint8Array | undefined> {
-    if (bytesEqual(account.storageRoot, EMPTY_TRIE_ROOT)) return undefined;
+    if (equalBytes(account.storageRoot, EMPTY_MPT_ROOT)) return undefined;
     const trie = this.#accounts.shallowCopy(false);
     trie.root(account.storageRoot);
     const rlp = await this.#get(trie, slot);
@@ -108,7 +109,7 @@ export class MptBase {
     if (code === undefined) {
       throw new TransitionError(
         "MISSING_BASE_DATA",
-        `code with hash ${show(codeHash)} is not in the store`,
+        `code with hash ${bytesToHex(codeHash)} is not in the store`,
       );
     }
     return code;
@@ -130,7 +131,7 @@ export class MptBase {
     codeMap.clear();
     const codes = codeHashes.filter((h) => !isEmptyCodeHash(h));
     const codeRead = this.store.getMany(codes.map((h) => this.keys.code(h)));
-    let level = storageRoots.filter((r) => !bytesEqual(r, EMPTY_TRIE_ROOT));
+    let level = storageRoots.filter((r) => !equalBytes(r, EMPTY_MPT_ROOT));
     for (let depth = 0; depth < levels && level.length > 0; depth++) {
       const blobs = await this.store.getMany(level.map((h) => this.keys.mptNode(h)));
       const next: Uint8Array[] = [];
@@ -166,7 +167,7 @@ export class MptBase {
       if (error instanceof Error && error.message.includes("Missing node")) {
         throw new TransitionError(
           "MISSING_BASE_DATA",
-          `MPT node on the path of key ${show(key)} (root ${show(trie.root())}) is not in the store`,
+          `MPT node on the path of key ${bytesToHex(key)} (root ${bytesToHex(trie.root())}) is not in the store`,
         );
       }
       throw error;
@@ -185,14 +186,14 @@ export function decodeStorageValue(rlp: Uint8Array): Uint8Array {
   if (!(decoded instanceof Uint8Array) || decoded.length > 32) {
     throw new TransitionError(
       "MISSING_BASE_DATA",
-      `storage trie value ${show(rlp)} is not the RLP of at most 32 bytes`,
+      `storage trie value ${bytesToHex(rlp)} is not the RLP of at most 32 bytes`,
     );
   }
   return padTo32(decoded);
 }
 
 export function isEmptyCodeHash(codeHash: Uint8Array): boolean {
-  return bytesEqual(codeHash, EMPTY_CODE_HASH);
+  return equalBytes(codeHash, EMPTY_CODE_HASH);
 }
 
 /** The hashed (not inlined) children of an encoded MPT node. */

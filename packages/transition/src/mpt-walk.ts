@@ -1,3 +1,5 @@
+import { EMPTY_MPT_ROOT } from "@bintrie/core";
+import { bytesToHex, equalBytes } from "@bintrie/core/bytes";
 import {
   BranchMPTNode,
   decodeMPTNode,
@@ -6,7 +8,6 @@ import {
   LeafMPTNode,
   type MPTNode,
 } from "@ethereumjs/mpt";
-import { bytesEqual, EMPTY_TRIE_ROOT, show } from "./bytes.js";
 import { TransitionError } from "./transition-error.js";
 
 /** One leaf of a secure (key-hashed) trie: the 32-byte hashed key and the stored value. */
@@ -43,7 +44,7 @@ export async function* walkMptLeaves(
   root: Uint8Array,
   start?: Uint8Array,
 ): AsyncGenerator<MptLeaf> {
-  if (bytesEqual(root, EMPTY_TRIE_ROOT)) return;
+  if (equalBytes(root, EMPTY_MPT_ROOT)) return;
   const bound = start === undefined ? undefined : toNibbles(start);
   const [rootBlob] = await read([root]);
   if (rootBlob === undefined) throw missing(root, "root node");
@@ -137,7 +138,7 @@ async function resolve(read: MptNodeReader, refs: readonly ChildRef[]): Promise<
 function missing(hash: Uint8Array, what: string): TransitionError {
   return new TransitionError(
     "MISSING_BASE_DATA",
-    `MPT ${what} ${show(hash)} is not in the store (incomplete or wrong base)`,
+    `MPT ${what} ${bytesToHex(hash)} is not in the store (incomplete or wrong base)`,
   );
 }
 

@@ -1,4 +1,5 @@
-import { bytesEqual, keccak256, show } from "./bytes.js";
+import { bytesToHex, equalBytes } from "@bintrie/core/bytes";
+import { keccak256 } from "./bytes.js";
 import type { PreimageSource } from "./preimage-source.js";
 import { TransitionError } from "./transition-error.js";
 
@@ -18,7 +19,7 @@ export async function lookupPreimage(
   if (found === undefined) {
     throw new TransitionError(
       "MISSING_PREIMAGE",
-      `no preimage for hashed ${kind} key ${show(hashedKey)}${context}`,
+      `no preimage for hashed ${kind} key ${bytesToHex(hashedKey)}${context}`,
       hashedKey.slice(),
     );
   }
@@ -26,11 +27,11 @@ export async function lookupPreimage(
   if (
     !(found instanceof Uint8Array) ||
     found.length !== length ||
-    !bytesEqual(keccak256(found), hashedKey)
+    !equalBytes(keccak256(found), hashedKey)
   ) {
     throw new TransitionError(
       "BAD_PREIMAGE",
-      `preimage for hashed ${kind} key ${show(hashedKey)}${context} is wrong: expected ${length} bytes hashing to the key, got ${found instanceof Uint8Array ? show(found) : typeof found}`,
+      `preimage for hashed ${kind} key ${bytesToHex(hashedKey)}${context} is wrong: expected ${length} bytes hashing to the key, got ${found instanceof Uint8Array ? bytesToHex(found) : typeof found}`,
       hashedKey.slice(),
     );
   }

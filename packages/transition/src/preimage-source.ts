@@ -1,5 +1,6 @@
 import type { GenesisAlloc } from "@bintrie/core";
-import { bytesEqual, bytesToKeyString, fromHex, keccak256, show } from "./bytes.js";
+import { bytesToHex, bytesToKeyString, equalBytes, hexToBytes } from "@bintrie/core/bytes";
+import { keccak256 } from "./bytes.js";
 import { type AllocAccount, parseAlloc } from "./genesis-input.js";
 import { TransitionError } from "./transition-error.js";
 
@@ -59,10 +60,10 @@ export function preimagesFromMap(
   for (const [key, value] of entries) {
     const hashed = typeof key === "string" ? parseHex(key, "preimage map key") : key;
     const preimage = typeof value === "string" ? parseHex(value, `preimage of ${key}`) : value;
-    if (!bytesEqual(source.add(preimage), hashed)) {
+    if (!equalBytes(source.add(preimage), hashed)) {
       throw new TransitionError(
         "BAD_PREIMAGE",
-        `preimage map: keccak256(${show(preimage)}) is not the key ${show(hashed)}`,
+        `preimage map: keccak256(${bytesToHex(preimage)}) is not the key ${bytesToHex(hashed)}`,
         hashed,
       );
     }
@@ -71,8 +72,9 @@ export function preimagesFromMap(
 }
 
 function parseHex(text: string, what: string): Uint8Array {
-  if (!/^(0x)?([0-9a-fA-F]{2})*$/.test(text)) {
-    throw new TransitionError("INVALID_ARGUMENT", `${what}: ${JSON.stringify(text)} is not hex`);
+  try {
+    return hexToBytes(text, what);
+  } catch (error) {
+    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
   }
-  return fromHex(text);
 }

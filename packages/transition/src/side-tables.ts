@@ -1,9 +1,10 @@
 import type { BatchOperation, KVStore } from "@bintrie/core";
-import { bytesToKeyString, increment, keyStringToBytes, show } from "./bytes.js";
+import { bytesToHex, bytesToKeyString, keyStringToBytes } from "@bintrie/core/bytes";
+import { increment } from "./bytes.js";
 import type { StoreKeys } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 
-/** Account mark: deleted in the overlay, so none of its base state may show or be converted. */
+/** Account mark: deleted in the overlay, so none of its base state may bytesToHex or be converted. */
 export const MARK_WIPED = 1;
 /** Account mark: some of its keys have leaf tombstones ('remove' deletion mode). */
 export const MARK_HAS_TOMBSTONES = 2;
@@ -142,7 +143,7 @@ export class SideTables {
     if (entries === undefined) {
       throw new TransitionError(
         "STORE_NOT_ORDERED",
-        `listing side-table keys under ${show(prefix)} needs KVStore.entries(), which this store does not implement`,
+        `listing side-table keys under ${bytesToHex(prefix)} needs KVStore.entries(), which this store does not implement`,
       );
     }
     const found = new Map<string, Uint8Array>();

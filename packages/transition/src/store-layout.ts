@@ -1,4 +1,5 @@
-import { ascii, concatBytes } from "./bytes.js";
+import { concatBytes } from "@noble/hashes/utils.js";
+import { ascii } from "./bytes.js";
 import { TransitionError } from "./transition-error.js";
 
 /**

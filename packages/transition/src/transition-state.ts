@@ -3,16 +3,16 @@ import {
   type BatchOperation,
   BinaryTree,
   type DeletionMode,
-  EMPTY_CODE_HASH,
   type KeyScheme,
   type KVStore,
   openTree,
   ROOT_RECORD_KEY,
   SerialQueue,
   type StorageSlot,
-  unpackBasicData,
 } from "@bintrie/core";
+import { bytesToHex, equalBytes, isZero } from "@bintrie/core/bytes";
 import {
+  accountFromLeaves,
   BASIC_DATA_LEAF_KEY,
   CODE_HASH_LEAF_KEY,
   chunkCount,
@@ -22,7 +22,7 @@ import {
 } from "@bintrie/core/embedding";
 import { decodeRootRecord } from "@bintrie/core/store";
 import { codeChunkKeys } from "./account-leaves.js";
-import { bytesEqual, isZero, keccak256, show, ZERO32 } from "./bytes.js";
+import { keccak256, ZERO32 } from "./bytes.js";
 import {
   type AccountProgress,
   accountProgress,
@@ -165,14 +165,14 @@ export class TransitionState {
       if (!isTransitionRecord(record.extra)) {
         throw new TransitionError(
           "NOT_A_TRANSITION",
-          `the root record at ${show(rootRecordKey)} belongs to a plain binary tree (no transition state); open it with openTree()`,
+          `the root record at ${bytesToHex(rootRecordKey)} belongs to a plain binary tree (no transition state); open it with openTree()`,
         );
       }
       const transition = decodeTransitionRecord(record.extra!);
-      if (options.baseRoot !== undefined && !bytesEqual(options.baseRoot, transition.baseRoot)) {
+      if (options.baseRoot !== undefined && !equalBytes(options.baseRoot, transition.baseRoot)) {
         throw new TransitionError(
           "RECORD_MISMATCH",
-          `the store's transition has base root ${show(transition.baseRoot)}, not ${show(options.baseRoot)}`,
+          `the store's transition has base root ${bytesToHex(transition.baseRoot)}, not ${bytesToHex(options.baseRoot)}`,
         );
       }
       if (options.deletionMode !== undefined && options.deletionMode !== transition.deletionMode) {
@@ -194,7 +194,7 @@ export class TransitionState {
       if (options.baseRoot === undefined) {
         throw new TransitionError(
           "NO_BASE_ROOT",
-          `the store has no transition at ${show(rootRecordKey)}; pass options.baseRoot (the MPT state root) to start one`,
+          `the store has no transition at ${bytesToHex(rootRecordKey)}; pass options.baseRoot (the MPT state root) to start one`,
         );
       }
       baseRoot = options.baseRoot.slice();
@@ -285,7 +285,7 @@ export class TransitionState {
         if (chunk === undefined) {
           throw new TransitionError(
             "CORRUPT_STATE",
-            `account ${show(address)}: code chunk ${i} of ${count} is in neither the overlay nor the base`,
+            `account ${bytesToHex(address)}: code chunk ${i} of ${count} is in neither the overlay nor the base`,
           );
         }
         chunks.set(chunk, i * 32);
@@ -312,7 +312,7 @@ export class TransitionState {
     if (!(value instanceof Uint8Array) || value.length > 32) {
       throw new TransitionError(
         "INVALID_ARGUMENT",
-        `storage value for ${show(address)} must be at most 32 bytes`,
+        `storage value for ${bytesToHex(address)} must be at most 32 bytes`,
       );
     }
     if (isZero(value)) return this.deleteStorage(address, slot32);
@@ -344,7 +344,10 @@ export class TransitionState {
   putCode(address: Uint8Array, code: Uint8Array): Promise<void> {
     assertAddress(address);
     if (!(code instanceof Uint8Array)) {
-      throw new TransitionError("INVALID_ARGUMENT", `code for ${show(address)} must be bytes`);
+      throw new TransitionError(
+        "INVALID_ARGUMENT",
+        `code for ${bytesToHex(address)} must be bytes`,
+      );
     }
     return this.#queue.run(async () => {
       const count = chunkCount(code.length);
@@ -456,14 +459,12 @@ export class TransitionState {
     const hash = slots?.[CODE_HASH_LEAF_KEY];
     if (basic !== undefined) {
       // Both header leaves zero: deleted in the overlay. It must not fall through to the base.
-      if (isZero(basic) && hash !== undefined && isZero(hash)) return undefined;
-      const { nonce, balance, codeSize } = unpackBasicData(basic);
-      return { nonce, balance, codeSize, codeHash: hash ?? EMPTY_CODE_HASH.slice() };
+      return accountFromLeaves(basic, hash);
     }
     if (hash !== undefined) {
       throw new TransitionError(
         "CORRUPT_STATE",
-        `account ${show(address)} has a CODE_HASH leaf but no BASIC_DATA leaf in the overlay`,
+        `account ${bytesToHex(address)} has a CODE_HASH leaf but no BASIC_DATA leaf in the overlay`,
       );
     }
     if (await this.#baseHidden(address, this.overlay.keys.basicDataKey(address))) return undefined;
@@ -521,7 +522,7 @@ export class TransitionState {
   /** Tree keys of every base storage slot of an account (needs their preimages). */
   async #baseSlotKeys(address: Uint8Array, account: BaseAccount): Promise<Uint8Array[]> {
     const out: Uint8Array[] = [];
-    const context = ` (storage of account ${show(address)}, which is being deleted)`;
+    const context = ` (storage of account ${bytesToHex(address)}, which is being deleted)`;
     const preimages = this.#requirePreimages();
     for await (const leaf of (await this.#openBase()).storage(account.storageRoot)) {
       const slot = await lookupPreimage(preimages, leaf.hashedKey, "storage slot", context);

@@ -1,7 +1,13 @@
-import { applyGenesisAlloc, type BatchOperation, BinaryTree, MemoryStore } from "@bintrie/core";
+import {
+  applyGenesisAlloc,
+  type BatchOperation,
+  BinaryTree,
+  EMPTY_MPT_ROOT as EMPTY_TRIE_ROOT,
+  MemoryStore,
+} from "@bintrie/core";
 import { describe, expect, it } from "vitest";
 import { buildMptBase } from "../src/build-mpt-base.js";
-import { EMPTY_TRIE_ROOT, keccak256 } from "../src/bytes.js";
+import { keccak256 } from "../src/bytes.js";
 import { MptBase } from "../src/mpt-base.js";
 import { MapPreimageSource, preimagesFromAlloc, preimagesFromMap } from "../src/preimage-source.js";
 import { TransitionError } from "../src/transition-error.js";

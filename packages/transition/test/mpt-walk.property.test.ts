@@ -1,10 +1,9 @@
-import { MemoryStore } from "@bintrie/core";
+import { EMPTY_MPT_ROOT as EMPTY_TRIE_ROOT, MemoryStore } from "@bintrie/core";
 import { compareBytes } from "@bintrie/core/bytes";
 import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { ValueEncoding } from "@ethereumjs/util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EMPTY_TRIE_ROOT } from "../src/bytes.js";
 import { KVStoreDB } from "../src/kv-store-db.js";
 import { walkMptLeaves } from "../src/mpt-walk.js";
 import { hex } from "./helpers/bytes.js";

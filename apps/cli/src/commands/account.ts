@@ -1,6 +1,6 @@
+import { bytesToHex } from "@bintrie/core";
 import { parseAddress, parseSlot } from "../account-args.js";
 import { CliError } from "../cli-error.js";
-import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openCommittedTree } from "../open-committed-tree.js";
 import { openStore } from "../open-store.js";
@@ -25,16 +25,16 @@ export async function runAccount(addressText: string, flags: AccountFlags): Prom
     const account = tree.getAccount(address);
     if (account === undefined || basic === undefined) {
       if (flags.json) printLine(JSON.stringify(null));
-      throw new CliError("NOT_FOUND", `no account at ${toHex(address)}`);
+      throw new CliError("NOT_FOUND", `no account at ${bytesToHex(address)}`);
     }
     const data = unpackBasicData(basic);
     const fields = {
-      address: toHex(address),
+      address: bytesToHex(address),
       version: data.version,
       nonce: data.nonce.toString(),
       balance: data.balance.toString(),
       codeSize: data.codeSize,
-      codeHash: toHex(codeHash ?? account.codeHash),
+      codeHash: bytesToHex(codeHash ?? account.codeHash),
     };
     if (flags.json) {
       printLine(JSON.stringify(fields));
@@ -62,17 +62,20 @@ export async function runStorage(
     if (flags.json) {
       printLine(
         JSON.stringify({
-          address: toHex(address),
-          slot: toHex(slot),
-          key: toHex(key),
-          value: value === undefined ? null : toHex(value),
+          address: bytesToHex(address),
+          slot: bytesToHex(slot),
+          key: bytesToHex(key),
+          value: value === undefined ? null : bytesToHex(value),
         }),
       );
     } else if (value !== undefined) {
-      printLine(toHex(value));
+      printLine(bytesToHex(value));
     }
     if (value === undefined) {
-      throw new CliError("NOT_FOUND", `no value at slot ${toHex(slot)} of ${toHex(address)}`);
+      throw new CliError(
+        "NOT_FOUND",
+        `no value at slot ${bytesToHex(slot)} of ${bytesToHex(address)}`,
+      );
     }
   } finally {
     await opened.close();
@@ -90,7 +93,7 @@ export async function runCode(addressText: string, flags: AccountFlags): Promise
     const account = tree.getAccount(address);
     if (account === undefined) {
       if (flags.json) printLine(JSON.stringify(null));
-      throw new CliError("NOT_FOUND", `no account at ${toHex(address)}`);
+      throw new CliError("NOT_FOUND", `no account at ${bytesToHex(address)}`);
     }
     const chunks = Math.ceil(account.codeSize / 31);
     const chunkKeys: Uint8Array[] = [];
@@ -99,10 +102,14 @@ export async function runCode(addressText: string, flags: AccountFlags): Promise
     const code = tree.getCode(address);
     if (flags.json) {
       printLine(
-        JSON.stringify({ address: toHex(address), codeSize: code.length, code: toHex(code) }),
+        JSON.stringify({
+          address: bytesToHex(address),
+          codeSize: code.length,
+          code: bytesToHex(code),
+        }),
       );
     } else {
-      printLine(toHex(code));
+      printLine(bytesToHex(code));
     }
   } finally {
     await opened.close();

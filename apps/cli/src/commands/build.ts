@@ -1,14 +1,15 @@
 import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
+import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
-import { type EntryCounter, readEntryLines } from "../entry-lines.js";
+import type { EntryCounter } from "../entry-lines.js";
 import { FsRunStorage } from "../fs-run-storage.js";
-import { toHex } from "../hex.js";
 import { noEntriesMessage } from "../input-rules.js";
 import { type InputSource, openInput } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { type OpenedStore, openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
+import { sortedInput } from "../sorted-input.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface BuildFlags extends StoreFlags {
@@ -37,7 +38,8 @@ export interface BuildResult {
 /**
  * `bintrie build [FILE|-]`: JSON lines of key/value entries → committed tree; prints the root.
  *
- * The input is read, checked and sorted (an external sort, runs in a temporary directory) before
+ * The input is read, checked and sorted (in memory by a radix sort up to 4M entries, beyond that
+ * by the external sort, runs in a temporary directory) before
  * anything is written, so bad input leaves the store untouched. Into an empty store the sorted
  * entries go through the streaming builder: node batches, the last one holding the root node and
  * the root record. Into a store with a tree, they are added in chunks, each chunk one atomic
@@ -60,7 +62,6 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
     throw error;
   }
   const core = await import("@bintrie/core");
-  const { sortEntries } = await import("@bintrie/core/builder");
   const reading = new Progress(`1/2 reading and sorting ${input.name}`, input.bytes, " B");
   const counter: EntryCounter = {
     entries: 0,
@@ -81,8 +82,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
       fresh = await holdsNoTree(opened.store);
-      const lines = readEntryLines(input, counter);
-      const sorted = sortEntries(lines, { runStorage: runs, duplicates: "last" });
+      const sorted = await sortedInput(input, counter, runs);
       // The sort reads every line before it yields the first entry: a bad line fails here.
       const first = await sorted.next();
       reading.update(counter.bytes ?? 0);
@@ -114,10 +114,14 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   }
   if (flags.json) {
     printLine(
-      JSON.stringify({ root: toHex(result.root), entries: result.entries, nodes: result.nodes }),
+      JSON.stringify({
+        root: bytesToHex(result.root),
+        entries: result.entries,
+        nodes: result.nodes,
+      }),
     );
   } else {
-    printLine(toHex(result.root));
+    printLine(bytesToHex(result.root));
   }
 }
 

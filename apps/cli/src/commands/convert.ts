@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import type { GenesisAlloc, KeyScheme } from "@bintrie/core";
+import { bytesToHex } from "@bintrie/core";
 import type { PreimageSource } from "@bintrie/transition";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
-import { parseHexArg, toHex } from "../hex.js";
+import { parseHexArg } from "../hex.js";
 import { stripBom } from "../input-rules.js";
 import { assertReadableFile } from "../input-source.js";
 import { printLine } from "../line-output.js";
@@ -98,14 +99,14 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
   if (flags.json) {
     printLine(
       JSON.stringify({
-        root: toHex(outcome.root),
-        mptRoot: toHex(outcome.baseRoot),
+        root: bytesToHex(outcome.root),
+        mptRoot: bytesToHex(outcome.baseRoot),
         resumed: outcome.resumed,
         ...outcome.counters,
       }),
     );
   } else {
-    printLine(toHex(outcome.root));
+    printLine(bytesToHex(outcome.root));
   }
 }
 

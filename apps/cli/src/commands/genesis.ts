@@ -1,8 +1,7 @@
 import type { KeyScheme } from "@bintrie/core";
-import { isEmptyRoot } from "@bintrie/core";
+import { bytesToHex, isEmptyRoot } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
-import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
@@ -36,7 +35,7 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
         const where = target.kind === "level" ? `the database at ${target.dir}` : "the store";
         throw new CliError(
           "BAD_STORE",
-          `${where} already holds a committed tree (root ${toHex(record.root)}); genesis needs an empty database`,
+          `${where} already holds a committed tree (root ${bytesToHex(record.root)}); genesis needs an empty database`,
         );
       }
       tree = await openTree(opened.store, {
@@ -62,13 +61,13 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
   if (flags.json) {
     printLine(
       JSON.stringify({
-        root: toHex(root),
+        root: bytesToHex(root),
         accounts,
-        ...(mptRoot === undefined ? {} : { mptRoot: toHex(mptRoot) }),
+        ...(mptRoot === undefined ? {} : { mptRoot: bytesToHex(mptRoot) }),
       }),
     );
   } else {
-    printLine(toHex(root));
-    if (mptRoot !== undefined) printLine(toHex(mptRoot));
+    printLine(bytesToHex(root));
+    if (mptRoot !== undefined) printLine(bytesToHex(mptRoot));
   }
 }

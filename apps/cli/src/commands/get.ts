@@ -1,5 +1,6 @@
+import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
-import { parseHexArg, toHex } from "../hex.js";
+import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openCommittedTree } from "../open-committed-tree.js";
 import { openStore } from "../open-store.js";
@@ -18,13 +19,16 @@ export async function runGet(keyText: string, flags: GetFlags): Promise<void> {
     const [value] = await tree.getMany([key]);
     if (flags.json) {
       printLine(
-        JSON.stringify({ key: toHex(key), value: value === undefined ? null : toHex(value) }),
+        JSON.stringify({
+          key: bytesToHex(key),
+          value: value === undefined ? null : bytesToHex(value),
+        }),
       );
     } else if (value !== undefined) {
-      printLine(toHex(value));
+      printLine(bytesToHex(value));
     }
     if (value === undefined) {
-      throw new CliError("NOT_FOUND", `no value at key ${toHex(key)}`);
+      throw new CliError("NOT_FOUND", `no value at key ${bytesToHex(key)}`);
     }
   } finally {
     await opened.close();

@@ -1,6 +1,7 @@
 import { CodecError, type DecodedNode, decodeNode, encodePathKey, nodeDbKey } from "@bintrie/codec";
+import { bytesToHex, type Hasher } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
-import { parseHexArg, toHex } from "../hex.js";
+import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { appendPositionBits, bitString, nodeBlobHash, stemSubindices } from "../node-digest.js";
 import { type NodePath, parseNodePath } from "../node-path-arg.js";
@@ -36,7 +37,7 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
   const where =
     at.depth === 0
       ? "the root path"
-      : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
+      : `path ${bytesToHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
   if (blob === undefined) throw new CliError("NOT_FOUND", `no node stored at ${where}`);
   let node: DecodedNode;
   try {
@@ -48,18 +49,21 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       `the ${blob.length}-byte blob at ${where} does not decode: ${error.message}`,
     );
   }
+  const hasher = await schemeHasher(scheme);
+  const described = describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node)));
+  printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
+}
+
+/** The node hasher of a store's scheme (as its root record names it). */
+async function schemeHasher(scheme: string): Promise<Hasher> {
   const { getHasher } = await import("@bintrie/core");
   const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-  const hasher = getHasher(
-    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-  );
-  const described = describeNode(at, blob, node, toHex(nodeBlobHash(hasher, node)));
-  printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
+  return getHasher(hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]));
 }
 
 function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: string): object {
   const base = {
-    path: toHex(at.key),
+    path: bytesToHex(at.key),
     bits: bitString(at.bits, at.depth),
     depth: at.depth,
     kind: node.kind,
@@ -70,11 +74,11 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
     const subindices = stemSubindices(node);
     return {
       ...base,
-      stem: toHex(node.stem),
+      stem: bytesToHex(node.stem),
       valueCount: node.count,
       values: Array.from(subindices, (subindex, i) => ({
         subindex,
-        value: toHex(node.values.subarray(i * 32, i * 32 + 32)),
+        value: bytesToHex(node.values.subarray(i * 32, i * 32 + 32)),
       })),
     };
   }
@@ -87,15 +91,15 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
       entries.push({
         position: node.positions[e]!,
         depthOffset: offset,
-        path: toHex(encodePathKey(bits, at.depth + offset)),
+        path: bytesToHex(encodePathKey(bits, at.depth + offset)),
         bits: bitString(bits, at.depth + offset),
-        hash: toHex(node.hashes.subarray(e * 32, e * 32 + 32)),
+        hash: bytesToHex(node.hashes.subarray(e * 32, e * 32 + 32)),
       });
     }
     return { ...base, groupDepth: node.groupDepth, entryCount: node.count, entries };
   }
   if (node.kind === "internal") {
-    return { ...base, left: toHex(node.left), right: toHex(node.right) };
+    return { ...base, left: bytesToHex(node.left), right: bytesToHex(node.right) };
   }
   return base;
 }
@@ -103,7 +107,7 @@ function describeNode(at: NodePath, blob: Uint8Array, node: DecodedNode, hash: s
 function where(at: NodePath): string {
   return at.depth === 0
     ? "the root path"
-    : `path ${toHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
+    : `path ${bytesToHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
 }
 
 /** Whether the first `depth` bits of `a` and `b` agree. */
@@ -127,11 +131,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   let scheme = "sha256-be";
   try {
     scheme = (await readRootRecord(opened.store))?.scheme ?? scheme;
-    const { getHasher } = await import("@bintrie/core");
-    const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-    const hasher = getHasher(
-      hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-    );
+    const hasher = await schemeHasher(scheme);
     const stemBits = new Uint8Array(32);
     stemBits.set(key.subarray(0, 31));
     let at: NodePath = { bits: new Uint8Array(32), depth: 0, key: new Uint8Array(0) };
@@ -155,13 +155,13 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
         if (!samePrefix(node.stem, stemBits, 248)) {
           throw new CliError(
             "NOT_FOUND",
-            `no stem holds key ${toHex(key)}: the path ends at ${where(at)} in stem ${toHex(node.stem)}`,
+            `no stem holds key ${bytesToHex(key)}: the path ends at ${where(at)} in stem ${bytesToHex(node.stem)}`,
           );
         }
         found = { at, blob, node };
         break;
       }
-      path.push(describeNode(at, blob, node, toHex(nodeBlobHash(hasher, node))));
+      path.push(describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node))));
       let next: NodePath | undefined;
       if (node.kind === "group") {
         for (let e = 0; e < node.count && next === undefined; e++) {
@@ -183,7 +183,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
       if (next === undefined) {
         throw new CliError(
           "NOT_FOUND",
-          `no stem holds key ${toHex(key)}: the path ends in the ${node.kind} node at ${where(at)}`,
+          `no stem holds key ${bytesToHex(key)}: the path ends in the ${node.kind} node at ${where(at)}`,
         );
       }
       at = next;
@@ -191,18 +191,19 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
   } finally {
     await opened.close();
   }
-  const { getHasher } = await import("@bintrie/core");
-  const { hashFunctionOfScheme } = await import("@bintrie/core/embedding");
-  const hasher = getHasher(
-    hashFunctionOfScheme(scheme as Parameters<typeof hashFunctionOfScheme>[0]),
-  );
+  const hasher = await schemeHasher(scheme);
   const subindex = key[31]!;
   const slots = stemSubindices(found.node);
   const slot = Array.from(slots).indexOf(subindex);
   const described = {
-    key: toHex(key),
-    value: slot < 0 ? null : toHex(found.node.values.subarray(slot * 32, slot * 32 + 32)),
-    stem: describeNode(found.at, found.blob, found.node, toHex(nodeBlobHash(hasher, found.node))),
+    key: bytesToHex(key),
+    value: slot < 0 ? null : bytesToHex(found.node.values.subarray(slot * 32, slot * 32 + 32)),
+    stem: describeNode(
+      found.at,
+      found.blob,
+      found.node,
+      bytesToHex(nodeBlobHash(hasher, found.node)),
+    ),
     path,
   };
   printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));

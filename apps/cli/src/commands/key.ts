@@ -1,7 +1,8 @@
 import type { KeyScheme } from "@bintrie/core";
+import { bytesToHex } from "@bintrie/core";
 import { parseAddress, parseSlot } from "../account-args.js";
 import { CliError } from "../cli-error.js";
-import { parseHexArg, toHex } from "../hex.js";
+import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
 
 export interface KeyFlags {
@@ -48,11 +49,11 @@ export async function runKey(addressTexts: readonly string[], flags: KeyFlags): 
       const rows = derived.map((d) => ({
         kind: d.kind,
         ...(d.input === undefined ? {} : { [d.kind]: d.input }),
-        key: toHex(d.key),
+        key: bytesToHex(d.key),
       }));
-      printLine(JSON.stringify({ address: toHex(address), scheme, keys: rows }));
+      printLine(JSON.stringify({ address: bytesToHex(address), scheme, keys: rows }));
     } else {
-      for (const d of derived) printLine(toHex(d.key));
+      for (const d of derived) printLine(bytesToHex(d.key));
     }
   }
 }
@@ -78,7 +79,8 @@ export async function runChunkify(
   codes.forEach((code, i) => {
     const packed = chunkifyCode(code);
     const chunks: string[] = [];
-    for (let at = 0; at < packed.length; at += 32) chunks.push(toHex(packed.subarray(at, at + 32)));
+    for (let at = 0; at < packed.length; at += 32)
+      chunks.push(bytesToHex(packed.subarray(at, at + 32)));
     if (flags.json) {
       printLine(JSON.stringify(chunks));
     } else {

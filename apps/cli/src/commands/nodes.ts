@@ -1,4 +1,4 @@
-import { toHex } from "../hex.js";
+import { bytesToHex } from "@bintrie/core";
 import { LineOutput } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
@@ -10,7 +10,7 @@ export async function runNodes(flags: StoreFlags): Promise<void> {
   try {
     const out = new LineOutput();
     for await (const [path, blob] of storedNodes(opened.store)) {
-      const pending = out.line(`{"path":"${toHex(path)}","blob":"${toHex(blob)}"}`);
+      const pending = out.line(`{"path":"${bytesToHex(path)}","blob":"${bytesToHex(blob)}"}`);
       if (pending !== undefined) await pending;
     }
     await out.flush();

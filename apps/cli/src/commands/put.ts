@@ -1,4 +1,5 @@
-import { parseHexArg, toHex } from "../hex.js";
+import { bytesToHex } from "@bintrie/core";
+import { parseHexArg } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
@@ -34,5 +35,5 @@ export async function runPut(keyText: string, valueText: string, flags: PutFlags
   } finally {
     await opened.close();
   }
-  printLine(flags.json ? JSON.stringify({ root: toHex(root) }) : toHex(root));
+  printLine(flags.json ? JSON.stringify({ root: bytesToHex(root) }) : bytesToHex(root));
 }

@@ -1,4 +1,4 @@
-import { toHex } from "../hex.js";
+import { bytesToHex } from "@bintrie/core";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { readRootRecord } from "../root-record.js";
@@ -13,7 +13,7 @@ export async function runRoot(flags: RootFlags): Promise<void> {
   const opened = await openStore(storeTarget(flags, { readOnly: true }), { create: false });
   try {
     const record = await readRootRecord(opened.store);
-    const root = toHex(record?.root ?? new Uint8Array(32));
+    const root = bytesToHex(record?.root ?? new Uint8Array(32));
     if (flags.json) {
       printLine(
         JSON.stringify({

@@ -1,5 +1,5 @@
 import { CodecError, decodeNode } from "@bintrie/codec";
-import { toHex } from "../hex.js";
+import { bytesToHex } from "@bintrie/core";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
@@ -70,7 +70,7 @@ export async function runStats(flags: StatsFlags): Promise<void> {
   if (flags.json) {
     printLine(
       JSON.stringify({
-        root: toHex(root ?? new Uint8Array(32)),
+        root: bytesToHex(root ?? new Uint8Array(32)),
         scheme,
         groupDepth,
         nodes: { total, ...counts },
@@ -82,7 +82,7 @@ export async function runStats(flags: StatsFlags): Promise<void> {
     );
     return;
   }
-  printLine(`root      ${toHex(root ?? new Uint8Array(32))}`);
+  printLine(`root      ${bytesToHex(root ?? new Uint8Array(32))}`);
   if (scheme !== null) printLine(`scheme    ${scheme}, group depth ${groupDepth}`);
   printLine(
     `nodes     ${total} stored: ${counts.stem} stems, ${counts.group} groups, ${counts.internal} flat internal${counts.undecodable > 0 ? `, ${counts.undecodable} undecodable` : ""}`,

@@ -1,7 +1,6 @@
-import { isEmptyRoot } from "@bintrie/core";
+import { bytesToHex, isEmptyRoot } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { GroupHasher } from "../group-hasher.js";
-import { toHex } from "../hex.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
@@ -100,7 +99,7 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
     printLine(
       JSON.stringify({
         ok,
-        root: toHex(report.root),
+        root: bytesToHex(report.root),
         scheme,
         groupDepth,
         nodes: { total, ...report.nodes },
@@ -109,14 +108,14 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
         garbage: report.garbage,
         problems: report.problems.map((p) => ({
           code: p.code,
-          path: toHex(p.path),
+          path: bytesToHex(p.path),
           depth: p.depth,
           message: p.message,
         })),
       }),
     );
   } else {
-    printLine(`root      ${toHex(report.root)}`);
+    printLine(`root      ${bytesToHex(report.root)}`);
     if (scheme !== null) printLine(`scheme    ${scheme}, group depth ${groupDepth}`);
     printLine(
       `nodes     ${total} reachable (${report.nodes.stem} stems, ${report.nodes.group} groups, ${report.nodes.internal} flat internal), ${report.bytes} bytes`,

@@ -1,4 +1,4 @@
-import { TestnetError, type TestnetErrorCode } from "../chain/testnet-error.js";
+import { TestnetError } from "../chain/testnet-error.js";
 
 export const EXIT_OK = 0;
 /** A test failed, or a tool failed on input it accepted. */
@@ -8,16 +8,11 @@ export const EXIT_USAGE = 2;
 
 export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILURE | typeof EXIT_USAGE;
 
-/** TestnetError codes that mean the command line or its input is wrong. */
-const USAGE_CODES: ReadonlySet<TestnetErrorCode> = new Set<TestnetErrorCode>([
-  "INVALID_INPUT",
-  "INVALID_FILTER",
-  "NO_MATCHING_TESTS",
-  "FIXTURE_NOT_FOUND",
-  "UNKNOWN_NETWORK",
-]);
-
-/** The exit code a command's thrown error ends the process with. */
+/**
+ * The exit code a command's thrown error ends the process with. A TestnetError is always about
+ * what the user gave (a path, a filter, a fixture, a t8n input, a fork name); anything else is
+ * a failure. (`run` reports a test's own errors as failed tests instead of throwing.)
+ */
 export function exitCodeOf(error: unknown): ExitCode {
-  return error instanceof TestnetError && USAGE_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE;
+  return error instanceof TestnetError ? EXIT_USAGE : EXIT_FAILURE;
 }

@@ -51,7 +51,8 @@ binary-root fixtures, applies state transitions as geth's evm t8n, and runs a lo
       "after",
       `
 Exit codes: 0 success, 1 a test or transition failed, 2 bad usage or bad input
-            (unknown option, invalid filter, a filter matching no test, missing path).
+            (unknown option, invalid filter, a filter matching no test, missing path,
+            a t8n input or fork it cannot use).
 ${examples([
   "bintrie-testnet run fixtures/ --filter 'Cancun'",
   "bintrie-testnet fill fixtures/ --out filled/",

@@ -6,6 +6,7 @@ import {
   MemoryStore,
   openTree,
 } from "@bintrie/core";
+import { isZero } from "@bintrie/core/bytes";
 import { CODE_OFFSET, chunkCount, STEM_SUBTREE_WIDTH } from "@bintrie/core/embedding";
 import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
 import { OriginalStorageCache } from "@ethereumjs/statemanager";
@@ -837,11 +838,6 @@ function leftPad32(value: Uint8Array): Uint8Array {
   const out = new Uint8Array(32);
   out.set(value, 32 - value.length);
   return out;
-}
-
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
 }
 
 /** Compares a 32-byte tree value (undefined = absent = zero) with an unpadded value. */

@@ -1,5 +1,6 @@
 import type { BatchOperation, KeyRange, KVStore } from "@bintrie/core";
-import { compareBytes } from "@bintrie/core/bytes";
+// Map keys are core's latin1 key strings: they sort like the bytes, so sorted keys keep byte order.
+import { bytesToKeyString, compareBytes, keyStringToBytes } from "@bintrie/core/bytes";
 
 const DELETED = null;
 
@@ -16,7 +17,7 @@ export class CopyOnWriteStore implements KVStore {
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    const own = this.#own.get(hexKey(key));
+    const own = this.#own.get(bytesToKeyString(key));
     if (own === DELETED) return undefined;
     return own ?? (await this.#base.get(key));
   }
@@ -25,7 +26,7 @@ export class CopyOnWriteStore implements KVStore {
     const out: (Uint8Array | undefined)[] = new Array(keys.length);
     const missing: number[] = [];
     for (let i = 0; i < keys.length; i++) {
-      const own = this.#own.get(hexKey(keys[i]!));
+      const own = this.#own.get(bytesToKeyString(keys[i]!));
       if (own === undefined) missing.push(i);
       else out[i] = own === DELETED ? undefined : own;
     }
@@ -38,7 +39,7 @@ export class CopyOnWriteStore implements KVStore {
 
   async batch(operations: readonly BatchOperation[]): Promise<void> {
     for (const op of operations) {
-      this.#own.set(hexKey(op.key), op.type === "put" ? op.value.slice() : DELETED);
+      this.#own.set(bytesToKeyString(op.key), op.type === "put" ? op.value.slice() : DELETED);
     }
   }
 
@@ -49,10 +50,11 @@ export class CopyOnWriteStore implements KVStore {
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     const merged = new Map<string, Uint8Array | typeof DELETED>();
     if (this.#base.entries !== undefined) {
-      for await (const [key, value] of this.#base.entries(range)) merged.set(hexKey(key), value);
+      for await (const [key, value] of this.#base.entries(range))
+        merged.set(bytesToKeyString(key), value);
     }
     for (const [key, value] of this.#own) {
-      const bytes = fromHex(key);
+      const bytes = keyStringToBytes(key);
       if (range.gte !== undefined && compareBytes(bytes, range.gte) < 0) continue;
       if (range.lt !== undefined && compareBytes(bytes, range.lt) >= 0) continue;
       merged.set(key, value);
@@ -60,20 +62,7 @@ export class CopyOnWriteStore implements KVStore {
     const keys = [...merged.keys()].sort();
     for (const key of keys) {
       const value = merged.get(key);
-      if (value !== undefined && value !== DELETED) yield [fromHex(key), value] as const;
+      if (value !== undefined && value !== DELETED) yield [keyStringToBytes(key), value] as const;
     }
   }
-}
-
-// Lowercase hex sorts like the bytes it encodes, so sorted keys keep byte order.
-function hexKey(key: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < key.length; i++) s += key[i]!.toString(16).padStart(2, "0");
-  return s;
-}
-
-function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
 }

@@ -1,4 +1,4 @@
-import type { BatchOperation, KVStore } from "@bintrie/core";
+import { type BatchOperation, bytesToHex, hexToBytes, type KVStore } from "@bintrie/core";
 import { StateManagerError } from "./state-manager-error.js";
 
 /** Store key prefix of index entries (next to the tree's "vA" node keys and its root record). */
@@ -114,13 +114,10 @@ function slotKey(address: string, slot: string): Uint8Array {
 }
 
 function writeHex(out: Uint8Array, at: number, digits: string): void {
-  for (let i = 0; i < digits.length / 2; i++) {
-    out[at + i] = Number.parseInt(digits.slice(2 * i, 2 * i + 2), 16);
-  }
+  out.set(hexToBytes(digits), at);
 }
 
+/** Unprefixed lower-case hex, the index's address and slot form. */
 function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i++) s += bytes[i]!.toString(16).padStart(2, "0");
-  return s;
+  return bytesToHex(bytes).slice(2);
 }

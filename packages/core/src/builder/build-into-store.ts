@@ -38,6 +38,17 @@ export interface BuildIntoStoreResult extends BuildResult {
  * (both go in the final batch), so it can simply be run again; the nodes it left behind are
  * unreachable and are overwritten by the rerun. To build next to a live tree, use a fresh
  * `keyPrefix` and `rootRecordKey` and switch readers over once the build returns.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, openTree } from "@bintrie/core";
+ * import { buildTreeIntoStore } from "@bintrie/core/builder";
+ *
+ * const store = new MemoryStore();
+ * const key = new Uint8Array(32).fill(1);
+ * const { root } = await buildTreeIntoStore(store, [{ key, value: new Uint8Array(32).fill(2) }]);
+ * (await openTree(store)).hash(); // equals root
+ * ```
  */
 export async function buildTreeIntoStore(
   store: KVStore,
@@ -58,12 +69,24 @@ export async function buildTreeIntoStore(
   let ops: BatchOperation[] = [];
   let bytes = 0;
   let batches = 0;
-  const flush = async (): Promise<void> => {
+  // One batch in flight while the builder hashes the next one (the store writes in the
+  // background); a rejection surfaces at the next flush, and the final batch (root node + root
+  // record) goes only after every earlier batch resolved.
+  let inFlight: Promise<void> | undefined;
+  const flush = async (last: boolean): Promise<void> => {
     const batch = ops;
     ops = [];
     bytes = 0;
     batches++;
-    await store.batch(batch);
+    if (inFlight !== undefined) await inFlight;
+    inFlight = undefined;
+    if (last) await store.batch(batch);
+    else {
+      const pending = store.batch(batch);
+      // Handled here so a rejection is not unhandled before the next flush awaits it.
+      pending.catch(() => {});
+      inFlight = pending;
+    }
   };
   const sink = {
     async write(nodes: NodeWrite[]): Promise<void> {
@@ -72,13 +95,20 @@ export async function buildTreeIntoStore(
         const size = key.length + node.blob.length;
         // Flush before adding, never after: the last node (the root) always stays for the
         // final batch with the root record.
-        if (ops.length > 0 && bytes + size > maxBatchBytes) await flush();
+        if (ops.length > 0 && bytes + size > maxBatchBytes) await flush(false);
         ops.push({ type: "put", key, value: node.blob });
         bytes += size;
       }
     },
   };
-  const result = await buildTree(source, sink, options);
+  let result: BuildResult;
+  try {
+    result = await buildTree(source, sink, options);
+  } catch (error) {
+    // Do not leave a batch running behind a failed build.
+    if (inFlight !== undefined) await inFlight.catch(() => {});
+    throw error;
+  }
   ops.push({
     type: "put",
     key: rootRecordKey,
@@ -88,7 +118,7 @@ export async function buildTreeIntoStore(
       scheme: options.scheme ?? DEFAULT_KEY_SCHEME,
     }),
   });
-  await flush();
+  await flush(true);
   return { ...result, batches };
 }
 

@@ -21,6 +21,17 @@ export interface BuildResult {
  * Streams sorted input (key/value entries in increasing key order, or whole stems in increasing
  * stem order, or both) into a tree and hands its node records to `sink`, one call per batch of
  * stems. Memory stays O(tree depth) plus one batch, whatever the input size.
+ *
+ * @example
+ * ```ts
+ * import { buildTree } from "@bintrie/core/builder";
+ *
+ * const written = [];
+ * const { root, stems } = await buildTree(
+ *   [{ key: new Uint8Array(32).fill(1), value: new Uint8Array(32).fill(2) }],
+ *   { write: (nodes) => void written.push(...nodes) },
+ * ); // stems === 1
+ * ```
  */
 export async function buildTree(
   source: BuildSource,

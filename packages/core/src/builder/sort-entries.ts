@@ -37,6 +37,30 @@ export interface SortEntriesOptions {
  * are gathered into runs of `runBytes`, each run is sorted and handed to `runStorage`, and the
  * runs are merged k-way while the result is read. Input that fits in one run never touches the
  * storage. The output feeds `buildTree` / `buildTreeIntoStore` directly.
+ *
+ * @example
+ * ```ts
+ * import { sortEntries } from "@bintrie/core/builder";
+ *
+ * const runs = new Map<string, Uint8Array[]>();
+ * const runStorage = {
+ *   async writeRun(chunks: AsyncIterable<Uint8Array>) {
+ *     const id = String(runs.size);
+ *     const kept: Uint8Array[] = [];
+ *     for await (const chunk of chunks) kept.push(chunk);
+ *     runs.set(id, kept);
+ *     return id;
+ *   },
+ *   async *readRun(id: string) {
+ *     yield* runs.get(id) ?? [];
+ *   },
+ *   async deleteRun(id: string) {
+ *     runs.delete(id);
+ *   },
+ * };
+ * const entries = [2, 1].map((b) => ({ key: new Uint8Array(32).fill(b), value: new Uint8Array(32) }));
+ * for await (const entry of sortEntries(entries, { runStorage })) console.log(entry.key[0]); // 1, 2
+ * ```
  */
 export async function* sortEntries(
   source: Iterable<TreeEntry> | AsyncIterable<TreeEntry>,

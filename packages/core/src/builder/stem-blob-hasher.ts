@@ -22,6 +22,17 @@ export interface StemBlobHasherOptions {
  * needs no tree, so it can run anywhere, e.g. in the worker threads of a parallel build:
  * workers hash, the main thread puts the stems in order and calls
  * `StreamingBuilder.addHashedStem(blob, hash)`.
+ *
+ * @example
+ * ```ts
+ * import { encodeStemBlobFromSlots } from "@bintrie/codec";
+ * import { StemBlobHasher } from "@bintrie/core/builder";
+ *
+ * const slots = new Array(256);
+ * slots[0] = new Uint8Array(32).fill(1);
+ * const hashes = new StemBlobHasher().hash([encodeStemBlobFromSlots(new Uint8Array(31), slots)]);
+ * hashes.length; // 32: one hash per blob
+ * ```
  */
 export class StemBlobHasher {
   readonly hasher: Hasher;

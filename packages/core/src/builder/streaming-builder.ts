@@ -46,6 +46,16 @@ export interface StreamingBuilderOptions {
  *
  * Input is either whole stems (`addStem`) or key/value entries in increasing key order
  * (`addEntry`, consecutive keys of one stem are grouped into one stem), freely mixed.
+ *
+ * @example
+ * ```ts
+ * import { StreamingBuilder } from "@bintrie/core/builder";
+ *
+ * const nodes: Uint8Array[] = [];
+ * const builder = new StreamingBuilder({ onNode: (node) => nodes.push(node.blob) });
+ * builder.addEntry(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)); // keys in increasing order
+ * const root = builder.finish(); // the root a BinaryTree with the same entries has
+ * ```
  */
 export class StreamingBuilder {
   readonly groupDepth: number;

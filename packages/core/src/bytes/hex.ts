@@ -10,7 +10,7 @@ export type BytesLike = Uint8Array | string;
 const HEX_DIGITS = /^(0x)?([0-9a-fA-F]{2})*$/;
 
 /**
- * The bytes of a hex string, through noble's `hexToBytes`. The rule: a `0x` prefix is optional,
+ * The bytes of a hex string, through noble's `hexToBytes`. The rule: a (lower-case) `0x` prefix is optional,
  * digits may be either case, and there must be an even number of them (`"0x"` and `""` are zero
  * bytes). Anything else is a BintrieError('INVALID_HEX') whose message names `what`.
  *

@@ -7,3 +7,4 @@ export {
 } from "../store/bytes-order.js";
 export { type BytesLike, bytesToHex, hexToBytes, toBytes } from "./hex.js";
 export { isZero } from "./is-zero.js";
+export { ownedBytes } from "./owned-bytes.js";

@@ -39,6 +39,13 @@ const BALANCE_FIELD_LIMIT = 1n << 128n;
  * right-aligns the rest. Only for a full 32-byte balance is that the low 128 bits; a 17..31-byte
  * balance keeps just its low (length - 16) bytes. Balances below 2^128 are stored as they are.
  * Copied for byte compatibility (unreachable on mainnet; geth devmode can hit it).
+ *
+ * @example
+ * ```ts
+ * import { basicDataBalanceField } from "@bintrie/core/embedding";
+ *
+ * basicDataBalanceField(1000n); // 1000n: balances below 2^128 are stored as they are
+ * ```
  */
 export function basicDataBalanceField(balance: bigint): bigint {
   if (balance < BALANCE_FIELD_LIMIT) return balance;
@@ -51,6 +58,14 @@ export function basicDataBalanceField(balance: bigint): bigint {
  * Packs an account header into its 32-byte BASIC_DATA value with geth's layout: version at
  * byte 0, code size as uint32 big-endian at 4..7, nonce uint64 at 8..15, balance right-aligned
  * at 16..31 (with geth's truncation of balances over 16 bytes, see {@link basicDataBalanceField}).
+ *
+ * @example
+ * ```ts
+ * import { packBasicData } from "@bintrie/core";
+ *
+ * const leaf = packBasicData({ nonce: 1n, balance: 10n, codeSize: 0 });
+ * leaf[15]; // 1: the nonce's last byte
+ * ```
  */
 export function packBasicData(
   input: BasicDataInput,
@@ -95,7 +110,16 @@ export function packBasicData(
   return out;
 }
 
-/** Reads a 32-byte BASIC_DATA value (inverse of {@link packBasicData} for stored fields). */
+/**
+ * Reads a 32-byte BASIC_DATA value (inverse of {@link packBasicData} for stored fields).
+ *
+ * @example
+ * ```ts
+ * import { packBasicData, unpackBasicData } from "@bintrie/core";
+ *
+ * unpackBasicData(packBasicData({ nonce: 1n, balance: 10n, codeSize: 3 })).codeSize; // 3
+ * ```
+ */
 export function unpackBasicData(value32: Uint8Array): BasicData {
   if (!(value32 instanceof Uint8Array) || value32.length !== 32) {
     throw new BasicDataError(

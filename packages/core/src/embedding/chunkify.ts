@@ -4,7 +4,16 @@ import { CodeChunkError } from "./errors.js";
 const PUSH1 = 0x60;
 const PUSH32 = 0x7f;
 
-/** Number of 32-byte chunks for `codeSize` bytes of code: ceil(codeSize / 31). */
+/**
+ * Number of 32-byte chunks for `codeSize` bytes of code: ceil(codeSize / 31).
+ *
+ * @example
+ * ```ts
+ * import { chunkCount } from "@bintrie/core/embedding";
+ *
+ * chunkCount(62); // 2: 31 code bytes per chunk
+ * ```
+ */
 export function chunkCount(codeSize: number): number {
   if (!Number.isSafeInteger(codeSize) || codeSize < 0) {
     throw new CodeChunkError(
@@ -21,6 +30,14 @@ export function chunkCount(codeSize: number): number {
  * 1..31 are code, zero-padded in the last chunk. PUSH32 as the last byte of a chunk covers the
  * whole next chunk (metadata 31) and one byte of the chunk after (metadata 1). Empty code gives
  * no chunks. A PUSH truncated by the end of code just ends the scan.
+ *
+ * @example
+ * ```ts
+ * import { chunkifyCode } from "@bintrie/core/embedding";
+ *
+ * const chunks = chunkifyCode(Uint8Array.of(0x60, 0x01)); // PUSH1 1
+ * chunks.length; // 32: one chunk, byte 0 counts leading PUSH data (0 here)
+ * ```
  */
 export function chunkifyCode(code: Uint8Array): Uint8Array {
   const chunks = new Uint8Array(chunkCount(code.length) * CODE_CHUNK_SIZE);
@@ -44,7 +61,17 @@ export function chunkifyCode(code: Uint8Array): Uint8Array {
   return chunks;
 }
 
-/** Rebuilds `codeSize` bytes of code from packed chunks (inverse of {@link chunkifyCode}). */
+/**
+ * Rebuilds `codeSize` bytes of code from packed chunks (inverse of {@link chunkifyCode}).
+ *
+ * @example
+ * ```ts
+ * import { chunkifyCode, codeFromChunks } from "@bintrie/core/embedding";
+ *
+ * const code = Uint8Array.of(0x60, 0x01);
+ * codeFromChunks(chunkifyCode(code), code.length); // Uint8Array [0x60, 0x01]
+ * ```
+ */
 export function codeFromChunks(chunks: Uint8Array, codeSize: number): Uint8Array {
   const count = chunkCount(codeSize);
   if (chunks.length !== count * CODE_CHUNK_SIZE) {

@@ -22,6 +22,13 @@ export function assertChunkIndex(chunkIndex: number | bigint): void {
 /**
  * Where code chunk i lives: position 128 + i, so chunks 0..127 share the account stem
  * (subindex 128..255) and later chunks fill stems of 256.
+ *
+ * @example
+ * ```ts
+ * import { codeChunkLocation } from "@bintrie/core/embedding";
+ *
+ * codeChunkLocation(0); // { treeIndex: 0n, subIndex: 128 }
+ * ```
  */
 export function codeChunkLocation(chunkIndex: number | bigint): TreeLocation {
   assertChunkIndex(chunkIndex);

@@ -7,7 +7,16 @@ export const EMPTY_CODE_HASH: Uint8Array = Uint8Array.of(
   0xe5, 0x00, 0xb6, 0x53, 0xca, 0x82, 0x27, 0x3b, 0x7b, 0xfa, 0xd8, 0x04, 0x5d, 0x85, 0xa4, 0x70,
 );
 
-/** The CODE_HASH leaf value of `code`: keccak256(code) (not the tree hash). */
+/**
+ * The CODE_HASH leaf value of `code`: keccak256(code) (not the tree hash).
+ *
+ * @example
+ * ```ts
+ * import { codeHash, EMPTY_CODE_HASH } from "@bintrie/core";
+ *
+ * codeHash(new Uint8Array(0)); // equals EMPTY_CODE_HASH (keccak-256 of nothing)
+ * ```
+ */
 export function codeHash(code: Uint8Array): Uint8Array {
   return keccak_256(code);
 }

@@ -11,7 +11,20 @@ export type KeyDerivationErrorCode =
   /** A hasher whose function differs from the key scheme's. */
   | "HASHER_MISMATCH";
 
-/** Thrown when a tree key cannot be derived; `message` names the bad input. */
+/**
+ * Thrown when a tree key cannot be derived; `message` names the bad input.
+ *
+ * @example
+ * ```ts
+ * import { basicDataKey, KeyDerivationError } from "@bintrie/core";
+ *
+ * try {
+ *   basicDataKey("sha256-be", new Uint8Array(21));
+ * } catch (error) {
+ *   console.log(error instanceof KeyDerivationError && error.code); // "INVALID_ADDRESS"
+ * }
+ * ```
+ */
 export class KeyDerivationError extends BintrieError<KeyDerivationErrorCode> {
   override name = "KeyDerivationError";
 }
@@ -24,7 +37,21 @@ export type BasicDataErrorCode =
   | "INVALID_BALANCE"
   | "INVALID_LENGTH";
 
-/** Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input. */
+/**
+ * Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input.
+ *
+ * @example
+ * ```ts
+ * import { BasicDataError } from "@bintrie/core/embedding";
+ * import { packBasicData } from "@bintrie/core";
+ *
+ * try {
+ *   packBasicData({ nonce: -1n, balance: 0n, codeSize: 0 });
+ * } catch (error) {
+ *   console.log(error instanceof BasicDataError && error.code); // "INVALID_NONCE"
+ * }
+ * ```
+ */
 export class BasicDataError extends BintrieError<BasicDataErrorCode> {
   override name = "BasicDataError";
 }
@@ -32,7 +59,20 @@ export class BasicDataError extends BintrieError<BasicDataErrorCode> {
 /** Stable machine-readable reasons for {@link CodeChunkError}. */
 export type CodeChunkErrorCode = "INVALID_CODE_SIZE" | "INVALID_CHUNKS";
 
-/** Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input. */
+/**
+ * Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input.
+ *
+ * @example
+ * ```ts
+ * import { CodeChunkError, chunkCount } from "@bintrie/core/embedding";
+ *
+ * try {
+ *   chunkCount(-1);
+ * } catch (error) {
+ *   console.log(error instanceof CodeChunkError && error.code); // "INVALID_CODE_SIZE"
+ * }
+ * ```
+ */
 export class CodeChunkError extends BintrieError<CodeChunkErrorCode> {
   override name = "CodeChunkError";
 }

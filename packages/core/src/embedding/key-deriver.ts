@@ -31,6 +31,16 @@ const TREE_INDEX_AT = 32;
  * key = H(12 zero bytes || address || tree_index as 32 bytes)[0..31) || subIndex.
  * Reuses one 64-byte preimage buffer, so bulk derivation allocates only the returned keys.
  * Holds scratch state, so calls must not interleave; JS guarantees that within one thread.
+ *
+ * @example
+ * ```ts
+ * import { KeyDeriver } from "@bintrie/core/embedding";
+ *
+ * const keys = new KeyDeriver("sha256-be");
+ * const address = "0x00000000000000000000000000000000000000aa";
+ * keys.basicDataKey(address); // the same key as basicDataKey("sha256-be", address)
+ * keys.storageSlotKey(address, 5n)[31]; // 69
+ * ```
  */
 export class KeyDeriver {
   readonly scheme: KeyScheme;

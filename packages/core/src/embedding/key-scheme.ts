@@ -28,13 +28,31 @@ function assertKeyScheme(scheme: KeyScheme): void {
   }
 }
 
-/** The hash function of a scheme (also the node hash of trees built with it). */
+/**
+ * The hash function of a scheme (also the node hash of trees built with it).
+ *
+ * @example
+ * ```ts
+ * import { hashFunctionOfScheme } from "@bintrie/core/embedding";
+ *
+ * hashFunctionOfScheme("blake3-le"); // "blake3"
+ * ```
+ */
 export function hashFunctionOfScheme(scheme: KeyScheme): HashFunctionName {
   assertKeyScheme(scheme);
   return scheme.startsWith("sha256") ? "sha256" : "blake3";
 }
 
-/** Whether the scheme writes the tree index big-endian (true) or little-endian (false). */
+/**
+ * Whether the scheme writes the tree index big-endian (true) or little-endian (false).
+ *
+ * @example
+ * ```ts
+ * import { isBigEndianScheme } from "@bintrie/core/embedding";
+ *
+ * isBigEndianScheme("sha256-be"); // true
+ * ```
+ */
 export function isBigEndianScheme(scheme: KeyScheme): boolean {
   assertKeyScheme(scheme);
   return scheme.endsWith("-be");

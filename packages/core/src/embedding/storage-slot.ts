@@ -52,7 +52,16 @@ export function assertStorageSlot(slot: StorageSlot): void {
   }
 }
 
-/** The 32-byte big-endian encoding of a slot number (into `out` if given). */
+/**
+ * The 32-byte big-endian encoding of a slot number (into `out` if given).
+ *
+ * @example
+ * ```ts
+ * import { storageSlotToBytes } from "@bintrie/core/embedding";
+ *
+ * storageSlotToBytes(1n)[31]; // 1: 32 big-endian bytes
+ * ```
+ */
 export function storageSlotToBytes(slot: bigint, out: Uint8Array = new Uint8Array(32)): Uint8Array {
   assertStorageSlot(slot);
   if (out.length !== 32) {
@@ -71,7 +80,17 @@ export function isHeaderSlotBytes(slot32: Uint8Array): boolean {
   return (slot32[31] ?? 0) < HEADER_STORAGE_OFFSET;
 }
 
-/** Whether a slot is a header slot (0..63): those live at subindex 64 + slot of the account stem. */
+/**
+ * Whether a slot is a header slot (0..63): those live at subindex 64 + slot of the account stem.
+ *
+ * @example
+ * ```ts
+ * import { isHeaderStorageSlot } from "@bintrie/core/embedding";
+ *
+ * isHeaderStorageSlot(63n); // true: slots 0..63 live on the account stem
+ * isHeaderStorageSlot(64n); // false
+ * ```
+ */
 export function isHeaderStorageSlot(slot: StorageSlot): boolean {
   assertStorageSlot(slot);
   return typeof slot === "bigint" ? slot < BigInt(HEADER_STORAGE_OFFSET) : isHeaderSlotBytes(slot);
@@ -80,6 +99,13 @@ export function isHeaderStorageSlot(slot: StorageSlot): boolean {
 /**
  * Where a slot lives: slots 0..63 at position 64 + slot, every other slot at 2^248 + slot (which
  * may exceed 2^256; the tree index still fits in 32 bytes, with bit 248 as geth's overflow byte).
+ *
+ * @example
+ * ```ts
+ * import { storageSlotLocation } from "@bintrie/core/embedding";
+ *
+ * storageSlotLocation(5n); // { treeIndex: 0n, subIndex: 69 }
+ * ```
  */
 export function storageSlotLocation(slot: StorageSlot): TreeLocation {
   assertStorageSlot(slot);

@@ -6,6 +6,14 @@ import type { Hasher } from "./hasher.js";
  * BLAKE3 hasher (32-byte output), the hash of the EIP-7864 text and of ethereumjs. Not a hot
  * path (geth uses SHA-256): it reuses one noble instance and fixed scratch buffers so the
  * caller sees no per-message subarrays, but noble itself still allocates a little internally.
+ *
+ * @example
+ * ```ts
+ * import { createBlake3Hasher } from "@bintrie/core/hash";
+ *
+ * const hasher = createBlake3Hasher();
+ * hasher.digest(new Uint8Array(0)).length; // 32
+ * ```
  */
 export function createBlake3Hasher(): Hasher {
   const pristine = blake3.create();

@@ -13,7 +13,20 @@ export type HashErrorCode =
   /** A kernel option (e.g. the wasm chunk size) outside its range. */
   | "INVALID_OPTION";
 
-/** Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input. */
+/**
+ * Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input.
+ *
+ * @example
+ * ```ts
+ * import { getHasher, HashError } from "@bintrie/core";
+ *
+ * try {
+ *   getHasher("md5" as "sha256");
+ * } catch (error) {
+ *   console.log(error instanceof HashError && error.code); // "UNKNOWN_HASH_FUNCTION"
+ * }
+ * ```
+ */
 export class HashError extends BintrieError<HashErrorCode> {
   override name = "HashError";
 }

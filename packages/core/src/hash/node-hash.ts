@@ -39,7 +39,17 @@ function outputOrNew(out: Uint8Array | undefined): Uint8Array {
   return out;
 }
 
-/** Leaf hash of a present 32-byte value: H(value). A zero value is present and hashes too. */
+/**
+ * Leaf hash of a present 32-byte value: H(value). A zero value is present and hashes too.
+ *
+ * @example
+ * ```ts
+ * import { getHasher } from "@bintrie/core";
+ * import { hashLeafValue } from "@bintrie/core/hash";
+ *
+ * hashLeafValue(getHasher("sha256"), new Uint8Array(32)); // sha256 of 32 zero bytes
+ * ```
+ */
 export function hashLeafValue(hasher: Hasher, value32: Uint8Array, out?: Uint8Array): Uint8Array {
   assertLength("leaf value", value32, 32);
   const result = outputOrNew(out);
@@ -50,6 +60,14 @@ export function hashLeafValue(hasher: Hasher, value32: Uint8Array, out?: Uint8Ar
 /**
  * Internal node hash: H(left || right), empty children as 32 zero bytes. geth has no zero
  * short-circuit here (two empty children would give H(0^64), not 0^32; geth never builds one).
+ *
+ * @example
+ * ```ts
+ * import { EMPTY_HASH, getHasher } from "@bintrie/core";
+ * import { hashInternal } from "@bintrie/core/hash";
+ *
+ * hashInternal(getHasher("sha256"), EMPTY_HASH, EMPTY_HASH); // EMPTY_HASH: two empty children
+ * ```
  */
 export function hashInternal(
   hasher: Hasher,

@@ -38,7 +38,20 @@ export type ProofErrorCode =
   /** The prover found the tree in a state it cannot prove (a node at the wrong depth). */
   | "INCONSISTENT_TREE";
 
-/** A proof could not be made or did not verify; `code` is stable, `message` says what and where. */
+/**
+ * A proof could not be made or did not verify; `code` is stable, `message` says what and where.
+ *
+ * @example
+ * ```ts
+ * import { ProofError, verifyProof } from "@bintrie/core/proof";
+ *
+ * try {
+ *   verifyProof(new Uint8Array(32), [new Uint8Array(32)], Uint8Array.of(99));
+ * } catch (error) {
+ *   console.log(error instanceof ProofError && error.code); // "UNSUPPORTED_VERSION"
+ * }
+ * ```
+ */
 export class ProofError extends BintrieError<ProofErrorCode> {
   override name = "ProofError";
 }

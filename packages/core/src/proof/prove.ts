@@ -27,6 +27,18 @@ const MAX_LOAD_ATTEMPTS = 4;
  * A proof for `keys` (present or absent, any order, duplicates allowed) against the tree's
  * current root, in the versioned byte encoding that {@link verifyProof} reads. Loads the nodes
  * on the keys' paths from the tree's store first.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree } from "@bintrie/core";
+ * import { prove, verifyProof } from "@bintrie/core/proof";
+ *
+ * const tree = new BinaryTree();
+ * const key = new Uint8Array(32).fill(1);
+ * tree.put(key, new Uint8Array(32).fill(2));
+ * const proof = await prove(tree, [key]);
+ * verifyProof(tree.hash(), [key], proof); // [the 32-byte value]
+ * ```
  */
 export async function prove(tree: BinaryTree, keys: readonly Uint8Array[]): Promise<Uint8Array> {
   sortKeys(keys, "prove");

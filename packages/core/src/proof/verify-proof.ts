@@ -33,6 +33,19 @@ const sharedPlan = new HashPlan();
  * for any inconsistency (a wrong root, a proof for other keys or another hash function, a
  * truncated, extended or altered proof) and never answers from a proof it did not fully check.
  * Needs nothing but the root: no tree, no store.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree } from "@bintrie/core";
+ * import { prove, verifyProof } from "@bintrie/core/proof";
+ *
+ * const tree = new BinaryTree();
+ * const present = new Uint8Array(32).fill(1);
+ * const absent = new Uint8Array(32).fill(9);
+ * tree.put(present, new Uint8Array(32).fill(2));
+ * const proof = await prove(tree, [present, absent]);
+ * verifyProof(tree.hash(), [present, absent], proof); // [value, undefined]
+ * ```
  */
 export function verifyProof(
   root: Uint8Array,

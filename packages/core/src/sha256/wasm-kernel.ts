@@ -68,6 +68,14 @@ function decodeBase64(s: string): Uint8Array {
 /**
  * Compiles the kernel's module asynchronously (allowed everywhere, including browser main
  * threads); undefined when WebAssembly SIMD is unavailable.
+ *
+ * @example
+ * ```ts
+ * import { compileWasmSha256Module, createWasmSha256Kernel } from "@bintrie/core/sha256";
+ *
+ * const module = await compileWasmSha256Module(); // undefined without WebAssembly SIMD
+ * const kernel = module === undefined ? undefined : createWasmSha256Kernel({ module });
+ * ```
  */
 export async function compileWasmSha256Module(): Promise<object | undefined> {
   const wa = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
@@ -80,6 +88,16 @@ export async function compileWasmSha256Module(): Promise<object | undefined> {
   }
 }
 
+/**
+ * @example
+ * ```ts
+ * import { createWasmSha256Kernel, jsSha256Kernel } from "@bintrie/core/sha256";
+ *
+ * const kernel = createWasmSha256Kernel() ?? jsSha256Kernel;
+ * const out = new Uint8Array(32);
+ * kernel.hash64Batch(new Uint8Array(64), 0, 1, out, 0);
+ * ```
+ */
 export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256BatchKernel | undefined {
   const layout = SHA256_WASM_LAYOUT;
   const CHUNK = options?.chunk ?? layout.chunk;

@@ -10,6 +10,17 @@ const SLAB_MAX_VALUE = SLAB_BYTES / 8;
 /**
  * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
  * nothing outside can mutate what is stored.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree, MemoryStore, openTree } from "@bintrie/core";
+ *
+ * const store = new MemoryStore();
+ * const tree = new BinaryTree({ store });
+ * tree.put(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * await tree.persist();
+ * (await openTree(store)).hash(); // the same root
+ * ```
  */
 export class MemoryStore implements KVStore {
   readonly #map = new Map<string, Uint8Array>();

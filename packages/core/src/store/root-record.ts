@@ -22,6 +22,15 @@ export const STORE_FORMAT_VERSION = 1;
 const MAGIC = [0x42, 0x54, 0x52, 0x52]; // "BTRR"
 const HEADER = 4 + 1 + 1 + 1 + 32 + 4;
 
+/**
+ * @example
+ * ```ts
+ * import { decodeRootRecord, encodeRootRecord } from "@bintrie/core/store";
+ *
+ * const bytes = encodeRootRecord({ root: new Uint8Array(32), groupDepth: 5, scheme: "sha256-be" });
+ * decodeRootRecord(bytes).groupDepth; // 5
+ * ```
+ */
 export function encodeRootRecord(record: RootRecord): Uint8Array {
   const extra = record.extra ?? new Uint8Array(0);
   const out = new Uint8Array(HEADER + extra.length);
@@ -35,6 +44,18 @@ export function encodeRootRecord(record: RootRecord): Uint8Array {
   return out;
 }
 
+/**
+ * @example
+ * ```ts
+ * import { decodeRootRecord } from "@bintrie/core/store";
+ *
+ * try {
+ *   decodeRootRecord(Uint8Array.of(1, 2, 3));
+ * } catch (error) {
+ *   console.log((error as { code?: string }).code); // "INVALID_ROOT_RECORD"
+ * }
+ * ```
+ */
 export function decodeRootRecord(bytes: Uint8Array): RootRecord {
   const bad = (why: string) =>
     new StoreError("INVALID_ROOT_RECORD", `root record (${bytes.length} bytes): ${why}`);

@@ -9,7 +9,22 @@ export type StoreErrorCode =
   | "INVALID_ROOT_RECORD"
   | "ROOT_RECORD_MISMATCH";
 
-/** A failure of a KVStore backend or of the records the tree keeps in it. */
+/**
+ * A failure of a KVStore backend or of the records the tree keeps in it.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, StoreError } from "@bintrie/core";
+ *
+ * const store = new MemoryStore();
+ * await store.close();
+ * try {
+ *   await store.get(new Uint8Array(1));
+ * } catch (error) {
+ *   console.log(error instanceof StoreError && error.code); // "STORE_CLOSED"
+ * }
+ * ```
+ */
 export class StoreError extends BintrieError<StoreErrorCode> {
   override name = "StoreError";
 }

@@ -4,6 +4,14 @@ import { StoreError } from "./store-error.js";
 /**
  * Checks a whole batch before any of it reaches the backend, so a bad operation rejects the
  * batch instead of leaving part of it applied (LevelDB would store a string value as text).
+ *
+ * @example
+ * ```ts
+ * import { validateBatchOperations } from "@bintrie/core/store";
+ *
+ * // A store's batch(): reject the whole batch before writing any of it.
+ * validateBatchOperations([{ type: "put", key: Uint8Array.of(1), value: Uint8Array.of(2) }]); // ok
+ * ```
  */
 export function validateBatchOperations(operations: readonly BatchOperation[]): void {
   if (!Array.isArray(operations)) {

@@ -21,9 +21,9 @@ export interface OrphanPath {
 
 /** The node pools and the root: everything the tree is, as typed arrays. */
 export class Arena {
-  readonly internals: InternalPool;
-  readonly stems: StemPool;
-  readonly hashed: HashedPool;
+  internals: InternalPool;
+  stems: StemPool;
+  hashed: HashedPool;
   root: NodeRef = EMPTY_REF;
   orphans: OrphanPath[] = [];
   /**
@@ -79,6 +79,20 @@ export class Arena {
     }
     const at = (index & CHUNK_MASK) << 3;
     for (let w = 0; w < 8; w++) words[wordOffset + w] = src[at + w]!;
+  }
+
+  /**
+   * Makes this (empty) arena hold the same tree as `source`, sharing the pools' chunks
+   * copy-on-write: O(chunks), and each side clones a chunk the first time it writes to it.
+   */
+  adoptTwinOf(source: Arena): void {
+    this.internals = source.internals.twin();
+    this.stems = source.stems.twin();
+    this.hashed = source.hashed.twin();
+    this.root = source.root;
+    this.orphans = source.orphans.slice();
+    this.mutations = source.mutations;
+    this.commits = source.commits;
   }
 
   /** Live node counts per kind. */

@@ -11,13 +11,17 @@ import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
+import type { Witness } from "../witness/witness.js";
+import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account, AccountInput } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
+import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor, type MemoryLimits } from "./evictor.js";
 import { NodeLoader } from "./node-loader.js";
 import type { NodeSet } from "./node-set.js";
+import { type EntryRange, entries, entriesSync } from "./ordered-entries.js";
 import { PathLoader } from "./path-loader.js";
 import { SerialQueue } from "./serial-queue.js";
 import { StaleHasher } from "./stale-hasher.js";
@@ -141,6 +145,8 @@ export class BinaryTree {
   readonly #evictor: Evictor;
   readonly #walker: TreeWalker;
   readonly #writes = new WriteLog();
+  #journal: CheckpointJournal | undefined;
+  #recorder: WitnessRecorder | undefined;
   readonly #queue = new SerialQueue();
   #accounts: AccountState | undefined;
   #keys: KeyDeriver | undefined;
@@ -363,6 +369,7 @@ export class BinaryTree {
     const more = options.operations === undefined ? undefined : [...options.operations];
     return this.#serial(async () => {
       const store = this.#requireStore("persist");
+      this.#refuseInCheckpoint("persist");
       const snapshot = this.#persister.snapshot(this.hash());
       await this.#persister.write(store, snapshot, extra, more);
       this.#persister.settle(snapshot);
@@ -457,6 +464,146 @@ export class BinaryTree {
       await this.#paths.openRoot(this.#requireStore("openRoot"), copy);
     });
   }
+
+  // ---- checkpoints and copies (see checkpoint-journal.ts) --------------------------------
+
+  /**
+   * Opens a checkpoint (they nest). `revertCheckpoint()` undoes every change since then,
+   * `commitCheckpoint()` keeps them. While one is open `persist()` is refused: the store cannot
+   * be reverted. Cost: O(nodes changed), nothing per node of the tree.
+   */
+  checkpoint(): void {
+    this.#refuseWhileBusy("checkpoint");
+    this.#flushWrites();
+    this.#journal ??= new CheckpointJournal(this.#arena);
+    this.#journal.open();
+  }
+
+  /** Undoes every write, delete, load and structural change since the matching checkpoint(). */
+  revertCheckpoint(): void {
+    this.#refuseWhileBusy("revertCheckpoint");
+    this.#flushWrites();
+    if (this.#journal === undefined) this.#noCheckpoint("revertCheckpoint");
+    this.#journal.revert();
+  }
+
+  /** Keeps the changes since the matching checkpoint(), as part of the enclosing one. */
+  commitCheckpoint(): void {
+    this.#refuseWhileBusy("commitCheckpoint");
+    this.#flushWrites();
+    if (this.#journal === undefined) this.#noCheckpoint("commitCheckpoint");
+    this.#journal.commit();
+  }
+
+  /** Number of open checkpoints. */
+  get checkpointDepth(): number {
+    return this.#journal?.depth ?? 0;
+  }
+
+  /**
+   * An independent tree with the same contents, options and store, in O(chunks): the pools'
+   * chunks are shared copy-on-write, each side cloning a chunk the first time it writes to it.
+   * The copy has no open checkpoints (it starts from the current state). `store` (default:
+   * this tree's) is where the copy loads placeholders from and persists to: the same store, or
+   * one holding the same stored nodes (a path-keyed store keeps one tree: once two diverged
+   * trees persist into it, only the last one's placeholders resolve).
+   */
+  copy(options: { store?: KVStore } = {}): BinaryTree {
+    this.#flushWrites();
+    const twin = new BinaryTree({
+      scheme: this.scheme,
+      hasher: this.hasher,
+      groupDepth: this.groupDepth,
+      store: options.store ?? this.store,
+      keyPrefix: this.keyPrefix,
+      rootRecordKey: this.rootRecordKey,
+      deletionMode: this.deletionMode,
+      maxNodes: this.maxNodes,
+      maxBytes: this.maxBytes,
+    });
+    twin.#arena.adoptTwinOf(this.#arena);
+    if (this.#journal !== undefined && this.#journal.depth > 0) {
+      this.#journal.applyDeferredTo(twin.#arena);
+    }
+    return twin;
+  }
+
+  /** Checkpoint levels must not cut through an async call (it may hold slots across an await). */
+  #refuseWhileBusy(operation: string): void {
+    if (!this.#queue.idle) {
+      throw new TreeError(
+        "BUSY",
+        `${operation}: an async call (load, getMany, putMany, deleteMany, persist, openRoot) is still running; await it first`,
+      );
+    }
+  }
+
+  #refuseInCheckpoint(operation: string): void {
+    if (this.#journal !== undefined && this.#journal.depth > 0) {
+      throw new TreeError(
+        "CHECKPOINT_OPEN",
+        `${operation}: ${this.#journal.depth} checkpoint(s) open; commit or revert them first (the store cannot be reverted)`,
+      );
+    }
+  }
+
+  #noCheckpoint(operation: string): never {
+    throw new TreeError(
+      "NO_CHECKPOINT",
+      `${operation}: no checkpoint is open (call checkpoint() first)`,
+    );
+  }
+
+  // ---- witnesses (see src/witness/) -------------------------------------------------------
+
+  /**
+   * Starts recording a witness: hashes the tree (the pre-state root) and from now on captures
+   * the stored blob of every pre-state node a read, write or delete walks through.
+   */
+  beginWitness(): void {
+    if (this.#recorder !== undefined) {
+      throw new TreeError("WITNESS_ACTIVE", "beginWitness: a witness is already being recorded");
+    }
+    const root = this.hash();
+    this.#recorder = new WitnessRecorder(this.#arena, this.groupDepth, root, this.scheme);
+    this.#walker.recorder = this.#recorder;
+  }
+
+  /** Stops recording; the pre-state root and the nodes every recorded operation needs. */
+  endWitness(): Witness {
+    const recorder = this.#recorder;
+    if (recorder === undefined) {
+      throw new TreeError(
+        "WITNESS_NOT_STARTED",
+        "endWitness: no witness is being recorded (call beginWitness() first)",
+      );
+    }
+    this.#flushWrites();
+    this.#recorder = undefined;
+    this.#walker.recorder = undefined;
+    return recorder.finish();
+  }
+
+  // ---- ordered iteration (see ordered-entries.ts) ----------------------------------------
+
+  /**
+   * `[key, value]` pairs in key order from `start` (inclusive) to `end` (exclusive), loading
+   * nodes from the store as the walk reaches them and keeping to the memory bound. Each step
+   * starts again from the root after the last key, so writes between steps are safe.
+   */
+  entries(range: EntryRange = {}): AsyncGenerator<[Uint8Array, Uint8Array], void, undefined> {
+    return entries(this, this.#flushedArena, range);
+  }
+
+  /** `entries()` for trees in memory: a node still in the store is TreeError('MISSING_NODE'). */
+  entriesSync(range: EntryRange = {}): Generator<[Uint8Array, Uint8Array], void, undefined> {
+    return entriesSync(this.#flushedArena, range);
+  }
+
+  readonly #flushedArena = (): Arena => {
+    this.#flushWrites();
+    return this.#arena;
+  };
 
   // ---- statistics -----------------------------------------------------------------------
 

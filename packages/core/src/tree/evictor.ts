@@ -13,6 +13,7 @@ import {
   refIndex,
   refKind,
 } from "./node-ref.js";
+import { U32Stack } from "./u32-stack.js";
 
 /** A memory bound: either limit may be infinite. */
 export interface MemoryLimits {
@@ -34,11 +35,15 @@ const SLACK_SHIFT = 5;
  * slot each node already keeps, no list to relink on every read, and no walk of the tree — the
  * hand resumes where it stopped, so the cost is proportional to what is evicted. Only group
  * roots (depth % g == 0; any depth for g = 0) below the root are cut, since only there is a
- * blob stored; a clean node has only clean descendants (every write marks its whole path).
+ * blob stored; a clean node has only clean descendants (every write marks its whole path). A
+ * group is evicted only from the fringe (no loaded group below it), so eviction works bottom up
+ * and the shared upper levels stay: evicting a high group would drop a whole subtree that the
+ * next reads must load again level by level.
  */
 export class Evictor {
   readonly #arena: Arena;
   readonly #hashScratch = new Uint8Array(32);
+  readonly #stack = new U32Stack(64);
   #hand = 0;
   /** (commits, live internals) after a sweep that found nothing: nothing new to evict since. */
   #fruitlessCommits = -1;
@@ -69,10 +74,12 @@ export class Evictor {
       maxBytes: limits.maxBytes - Math.floor(limits.maxBytes / 2 ** SLACK_SHIFT),
     };
     let released = 0;
-    // Two full turns at most: the first may only clear reference bits.
-    let steps = 2 * internals.capacity + 2;
     let evicted = false;
-    while (steps-- > 0 && this.over(target)) {
+    // Turn by turn: each turn peels the current fringe (and clears reference bits); stop when
+    // two turns in a row evicted nothing (nothing left that may go).
+    let idleSteps = 0;
+    while (idleSteps <= 2 * internals.capacity + 1 && this.over(target)) {
+      idleSteps++;
       if (this.#hand >= internals.capacity) this.#hand = 0;
       const index = this.#hand++;
       const flags = internals.getFlags(index);
@@ -84,6 +91,9 @@ export class Evictor {
         internals.clearFlags(index, FLAG_REFERENCED);
         continue;
       }
+      // Bottom up: a group with loaded groups below waits until they are gone, so the upper
+      // levels every path shares stay while anything under them is in memory.
+      if (!this.#isFringe(index, depth, groupDepth)) continue;
       const slot = internals.getParent(index);
       if (slot === NO_PARENT) continue;
       const parent = slot >>> 1;
@@ -92,12 +102,33 @@ export class Evictor {
       if (internals.getChild(parent, side) !== ref) continue;
       released += this.#cut(parent, side, ref);
       evicted = true;
+      idleSteps = 0;
     }
     if (!evicted) {
       this.#fruitlessCommits = arena.commits;
       this.#fruitlessLive = internals.live;
     }
     return released;
+  }
+
+  /** True when no internal node below the group rooted at `index` is itself a group root. */
+  #isFringe(index: number, depth: number, groupDepth: number): boolean {
+    const { internals } = this.#arena;
+    const bottom = depth + Math.max(groupDepth, 1);
+    const stack = this.#stack;
+    stack.clear();
+    stack.push(index);
+    while (stack.length > 0) {
+      const node = stack.pop();
+      for (let side = 0; side < 2; side++) {
+        const child = internals.getChild(node, side);
+        if (refKind(child) !== KIND_INTERNAL) continue;
+        const at = refIndex(child);
+        if (internals.getDepth(at) >= bottom) return false;
+        stack.push(at);
+      }
+    }
+    return true;
   }
 
   /** Puts a hashed placeholder in the parent's slot, then frees the subtree; returns nodes freed. */

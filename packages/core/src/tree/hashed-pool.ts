@@ -1,5 +1,6 @@
 import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
+import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** Placeholders for nodes that live only in the store: just their 32-byte hash. */
@@ -9,7 +10,11 @@ export class HashedPool {
   readonly hash32: Uint32Array[] = [];
   #next = 0;
   readonly #limit: number;
-  readonly #free = new U32Stack();
+  #free = new U32Stack();
+  /** Set while a checkpoint is open (see PoolJournal); placeholders never change once made. */
+  journal: PoolJournal | undefined = undefined;
+  /** Per chunk, 1 while the chunk is shared with a copy of the tree. */
+  #shared: Uint8Array | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -39,6 +44,8 @@ export class HashedPool {
         this.hash32.push(new Uint32Array(chunk.buffer));
       }
     }
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+    if (this.journal !== undefined) this.journal.allocated(index);
     const chunk = this.hash[index >>> CHUNK_BITS]!;
     const at = (index & CHUNK_MASK) << 5;
     for (let i = 0; i < 32; i++) chunk[at + i] = source[offset + i]!;
@@ -46,7 +53,35 @@ export class HashedPool {
   }
 
   release(index: number): void {
+    if (this.journal?.deferRelease(index)) return;
     this.#free.push(index);
+  }
+
+  /** Returns a slot to the free list as is (checkpoint journals only). */
+  freeSlot(index: number): void {
+    this.#free.push(index);
+  }
+
+  /** A pool with the same placeholders, sharing every chunk until either side writes to it. */
+  twin(): HashedPool {
+    const twin = new HashedPool(this.#limit);
+    twin.hash.push(...this.hash);
+    twin.hash32.push(...this.hash32);
+    twin.#next = this.#next;
+    twin.#free = this.#free.copy();
+    const shared = new Uint8Array(this.hash.length).fill(1);
+    this.#shared = shared;
+    twin.#shared = shared.slice();
+    return twin;
+  }
+
+  #own(c: number): void {
+    const shared = this.#shared!;
+    if (c >= shared.length || shared[c] === 0) return;
+    shared[c] = 0;
+    const chunk = this.hash[c]!.slice();
+    this.hash[c] = chunk;
+    this.hash32[c] = new Uint32Array(chunk.buffer);
   }
 
   hashChunk(index: number): Uint8Array {

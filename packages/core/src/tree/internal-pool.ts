@@ -1,5 +1,6 @@
 import { FLAG_FREE, KIND_INTERNAL, MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
+import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** `getParent` of a node linked nowhere yet (or the root). */
@@ -10,6 +11,8 @@ const WORDS = 3;
 const LEFT = 0;
 const RIGHT = 1;
 const META = 2;
+/** Words of one node's record as a checkpoint journal saves it: 3 node words, parent, 8 hash words. */
+export const INTERNAL_RECORD_WORDS = WORDS + 1 + 8;
 
 /**
  * Internal nodes in chunks: the two child refs and the depth/flags word sit side by side (one
@@ -29,7 +32,11 @@ export class InternalPool {
   readonly parent: Uint32Array[] = [];
   #next = 0;
   readonly #limit: number;
-  readonly #free = new U32Stack();
+  #free = new U32Stack();
+  /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
+  journal: PoolJournal | undefined = undefined;
+  /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
+  #shared: Uint8Array | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -61,6 +68,8 @@ export class InternalPool {
       index = this.#next++;
       if ((index & CHUNK_MASK) === 0) this.#addChunk();
     }
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+    if (this.journal !== undefined) this.journal.allocated(index);
     const words = this.nodes[index >>> CHUNK_BITS]!;
     const at = (index & CHUNK_MASK) * WORDS;
     words[at + LEFT] = 0;
@@ -71,6 +80,19 @@ export class InternalPool {
   }
 
   release(index: number): void {
+    if (this.journal !== undefined) {
+      // Kept for a revert: saved as it is, marked free (slot scans skip it), not reusable yet.
+      this.journal.touch(index);
+      if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+      this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! |= FLAG_FREE << 8;
+      if (this.journal.deferRelease(index)) return;
+    }
+    this.freeSlot(index);
+  }
+
+  /** Marks a slot free and returns it to the free list (also: checkpoint journals). */
+  freeSlot(index: number): void {
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META] = FLAG_FREE << 8;
     this.#free.push(index);
   }
@@ -94,9 +116,11 @@ export class InternalPool {
   }
 
   setChild(index: number, bit: number, ref: number): void {
+    this.#prepare(index);
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + bit] = ref;
     if (ref >>> 30 === KIND_INTERNAL) {
       const child = ref & MAX_POOL_INDEX;
+      if (this.#shared !== undefined) this.#own(child >>> CHUNK_BITS);
       this.parent[child >>> CHUNK_BITS]![child & CHUNK_MASK] = index * 2 + bit;
     }
   }
@@ -110,16 +134,19 @@ export class InternalPool {
   }
 
   setFlags(index: number, flags: number): void {
+    this.#prepare(index);
     const words = this.nodes[index >>> CHUNK_BITS]!;
     const at = (index & CHUNK_MASK) * WORDS + META;
     words[at] = (words[at]! & 0xff) | (flags << 8);
   }
 
   addFlags(index: number, flags: number): void {
+    this.#prepare(index);
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! |= flags << 8;
   }
 
   clearFlags(index: number, flags: number): void {
+    this.#prepare(index);
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= ~(flags << 8);
   }
 
@@ -130,6 +157,69 @@ export class InternalPool {
 
   hashOffset(index: number): number {
     return (index & CHUNK_MASK) << 5;
+  }
+
+  /** Copies node `index`'s record (INTERNAL_RECORD_WORDS words) to out[at]. */
+  readRecord(index: number, out: Uint32Array, at: number): void {
+    const c = index >>> CHUNK_BITS;
+    const words = this.nodes[c]!;
+    const w = (index & CHUNK_MASK) * WORDS;
+    out[at] = words[w]!;
+    out[at + 1] = words[w + 1]!;
+    out[at + 2] = words[w + 2]!;
+    out[at + 3] = this.parent[c]![index & CHUNK_MASK]!;
+    const hash = this.hash32[c]!;
+    const h = (index & CHUNK_MASK) << 3;
+    for (let k = 0; k < 8; k++) out[at + 4 + k] = hash[h + k]!;
+  }
+
+  /** Puts back a record saved by `readRecord`. */
+  writeRecord(index: number, source: Uint32Array, at: number): void {
+    const c = index >>> CHUNK_BITS;
+    if (this.#shared !== undefined) this.#own(c);
+    const words = this.nodes[c]!;
+    const w = (index & CHUNK_MASK) * WORDS;
+    words[w] = source[at]!;
+    words[w + 1] = source[at + 1]!;
+    words[w + 2] = source[at + 2]!;
+    this.parent[c]![index & CHUNK_MASK] = source[at + 3]!;
+    const hash = this.hash32[c]!;
+    const h = (index & CHUNK_MASK) << 3;
+    for (let k = 0; k < 8; k++) hash[h + k] = source[at + 4 + k]!;
+  }
+
+  /**
+   * A pool with the same nodes that shares every chunk with this one: O(chunks). Both sides
+   * clone a shared chunk the first time they write to it.
+   */
+  twin(): InternalPool {
+    const twin = new InternalPool(this.#limit);
+    twin.nodes.push(...this.nodes);
+    twin.hash.push(...this.hash);
+    twin.hash32.push(...this.hash32);
+    twin.parent.push(...this.parent);
+    twin.#next = this.#next;
+    twin.#free = this.#free.copy();
+    const shared = new Uint8Array(this.nodes.length).fill(1);
+    this.#shared = shared;
+    twin.#shared = shared.slice();
+    return twin;
+  }
+
+  #prepare(index: number): void {
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+    if (this.journal !== undefined) this.journal.touch(index);
+  }
+
+  #own(c: number): void {
+    const shared = this.#shared!;
+    if (c >= shared.length || shared[c] === 0) return;
+    shared[c] = 0;
+    this.nodes[c] = this.nodes[c]!.slice();
+    this.parent[c] = this.parent[c]!.slice();
+    const hash = this.hash[c]!.slice();
+    this.hash[c] = hash;
+    this.hash32[c] = new Uint32Array(hash.buffer);
   }
 
   #addChunk(): void {

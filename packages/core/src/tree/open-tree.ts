@@ -16,6 +16,18 @@ export interface OpenTreeOptions extends Omit<BinaryTreeOptions, "store"> {
  * Opens the tree stored in `store`: the root from options or from the root record, loading the
  * root node now and everything else on demand. Opening with a group depth or key scheme other
  * than the record's is a StoreError('ROOT_RECORD_MISMATCH'), never a silently wrong tree.
+ *
+ * @example
+ * ```ts
+ * import { BinaryTree, MemoryStore, openTree } from "@bintrie/core";
+ *
+ * const store = new MemoryStore();
+ * const tree = new BinaryTree({ store, groupDepth: 5 });
+ * tree.put(new Uint8Array(32).fill(1), new Uint8Array(32).fill(2));
+ * const root = await tree.persist();
+ * const again = await openTree(store); // the root record's root, depth and scheme
+ * await again.getMany([new Uint8Array(32).fill(1)]); // [value], loaded on demand
+ * ```
  */
 export async function openTree(store: KVStore, options: OpenTreeOptions = {}): Promise<BinaryTree> {
   validateTreeOptions(options, "openTree", OPEN_TREE_OPTION_KEYS);

@@ -1,9 +1,12 @@
 import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
+import type { PoolJournal } from "./pool-journal.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
 const NO_BLOCK = 255;
+/** Words of one stem's record as a checkpoint journal saves it (values are saved apart). */
+export const STEM_RECORD_WORDS = 8 + 8 + 5;
 
 /** Bytes per stem node outside the value heap: stem, hash, depth, flags, block, class, count. */
 export const STEM_NODE_BYTES = 32 + 32 + 1 + 1 + 4 + 1 + 2;
@@ -25,10 +28,14 @@ export class StemPool {
   readonly block: Uint32Array[] = [];
   readonly blockClass: Uint8Array[] = [];
   readonly count: Uint16Array[] = [];
-  readonly values = new ValueHeap();
+  values = new ValueHeap();
   #next = 0;
   readonly #limit: number;
-  readonly #free = new U32Stack();
+  #free = new U32Stack();
+  /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
+  journal: PoolJournal | undefined = undefined;
+  /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
+  #shared: Uint8Array | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -56,6 +63,8 @@ export class StemPool {
     }
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
+    if (this.#shared !== undefined) this.#own(c);
+    if (this.journal !== undefined) this.journal.allocated(index);
     const stem = this.stem[c]!;
     const at = i << 5;
     for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
@@ -68,6 +77,8 @@ export class StemPool {
   }
 
   release(index: number): void {
+    if (this.journal?.deferRelease(index)) return;
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const cls = this.blockClass[c]![i]!;
@@ -97,6 +108,7 @@ export class StemPool {
   }
 
   setDepth(index: number, depth: number): void {
+    this.#prepare(index);
     this.depth[index >>> CHUNK_BITS]![index & CHUNK_MASK] = depth;
   }
 
@@ -105,14 +117,17 @@ export class StemPool {
   }
 
   setFlags(index: number, flags: number): void {
+    this.#prepare(index);
     this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK] = flags;
   }
 
   addFlags(index: number, flags: number): void {
+    this.#prepare(index);
     this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK]! |= flags;
   }
 
   clearFlags(index: number, flags: number): void {
+    this.#prepare(index);
     this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK]! &= ~flags;
   }
 
@@ -192,18 +207,22 @@ export class StemPool {
             break;
           }
         }
-        if (!same) for (let k = 0; k < 32; k++) page[at + k] = source[offset + k]!;
-        return !same;
+        if (same) return false;
+        this.#prepare(index);
+        const target = heap.writablePage(address);
+        for (let k = 0; k < 32; k++) target[at + k] = source[offset + k]!;
+        return true;
       }
     }
+    this.#prepare(index);
     const capacity = cls === NO_BLOCK ? 0 : 1 << cls;
     if (n < capacity) {
       const address = this.block[c]![i]!;
-      const page = heap.page(address);
+      const page = heap.writablePage(address);
       const base = heap.offset(address);
       page.copyWithin(base + ((r + 1) << 5), base + (r << 5), base + (n << 5));
       for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
-      const subs = heap.subsPage(address);
+      const subs = heap.writableSubsPage(address);
       const slot = heap.slot(address);
       subs.copyWithin(slot + r + 1, slot + r, slot + n);
       subs[slot + r] = subindex;
@@ -211,9 +230,9 @@ export class StemPool {
       let nextClass = cls === NO_BLOCK ? 0 : cls + 1;
       if (nextClass > MAX_BLOCK_CLASS) nextClass = MAX_BLOCK_CLASS;
       const address = heap.alloc(nextClass);
-      const page = heap.page(address);
+      const page = heap.writablePage(address);
       const base = heap.offset(address);
-      const subs = heap.subsPage(address);
+      const subs = heap.writableSubsPage(address);
       const slot = heap.slot(address);
       if (n > 0) {
         const oldAddress = this.block[c]![i]!;
@@ -239,16 +258,17 @@ export class StemPool {
   /** Removes the value at `subindex`; returns false when it was not present. */
   removeValue(index: number, subindex: number): boolean {
     if (!this.has(index, subindex)) return false;
+    this.#prepare(index);
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
     const address = this.block[c]![i]!;
     const r = this.rank(index, subindex);
     const n = this.count[c]![i]!;
-    const page = heap.page(address);
+    const page = heap.writablePage(address);
     const base = heap.offset(address);
     page.copyWithin(base + (r << 5), base + ((r + 1) << 5), base + (n << 5));
-    const subs = heap.subsPage(address);
+    const subs = heap.writableSubsPage(address);
     const slot = heap.slot(address);
     subs.copyWithin(slot + r, slot + r + 1, slot + n);
     this.count[c]![i] = n - 1;
@@ -289,6 +309,7 @@ export class StemPool {
    * blob bitmap they come with: the bulk path for nodes decoded from the store.
    */
   loadValues(index: number, blobBitmap: Uint8Array, values: Uint8Array, count: number): void {
+    this.#prepare(index);
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
@@ -302,8 +323,8 @@ export class StemPool {
     let sizeClass = 0;
     while (1 << sizeClass < count) sizeClass++;
     const address = heap.alloc(sizeClass);
-    heap.page(address).set(values.subarray(0, count << 5), heap.offset(address));
-    const subs = heap.subsPage(address);
+    heap.writablePage(address).set(values.subarray(0, count << 5), heap.offset(address));
+    const subs = heap.writableSubsPage(address);
     const slot = heap.slot(address);
     let k = 0;
     for (let sub = 0; sub < 256 && k < count; sub++) {
@@ -311,6 +332,113 @@ export class StemPool {
     }
     this.block[c]![i] = address;
     this.blockClass[c]![i] = sizeClass;
+  }
+
+  /** Copies stem `index`'s record (STEM_RECORD_WORDS words; not its values) to out[at]. */
+  readRecord(index: number, out: Uint32Array, at: number): void {
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    const stem = this.stem32[c]!;
+    const hash = this.hash32[c]!;
+    for (let k = 0; k < 8; k++) out[at + k] = stem[(i << 3) + k]!;
+    for (let k = 0; k < 8; k++) out[at + 8 + k] = hash[(i << 3) + k]!;
+    out[at + 16] = this.depth[c]![i]!;
+    out[at + 17] = this.flags[c]![i]!;
+    out[at + 18] = this.block[c]![i]!;
+    out[at + 19] = this.blockClass[c]![i]!;
+    out[at + 20] = this.count[c]![i]!;
+  }
+
+  /** Puts back a record saved by `readRecord` (the value block it names must still be held). */
+  writeRecord(index: number, source: Uint32Array, at: number): void {
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    if (this.#shared !== undefined) this.#own(c);
+    const stem = this.stem32[c]!;
+    const hash = this.hash32[c]!;
+    for (let k = 0; k < 8; k++) stem[(i << 3) + k] = source[at + k]!;
+    for (let k = 0; k < 8; k++) hash[(i << 3) + k] = source[at + 8 + k]!;
+    this.depth[c]![i] = source[at + 16]!;
+    this.flags[c]![i] = source[at + 17]!;
+    this.block[c]![i] = source[at + 18]!;
+    this.blockClass[c]![i] = source[at + 19]!;
+    this.count[c]![i] = source[at + 20]!;
+  }
+
+  /** Copies the stem's values (count × 32 bytes) and then their subindices (count bytes) to out[at]. */
+  saveValues(index: number, out: Uint8Array, at: number): number {
+    const n = this.getCount(index);
+    if (n === 0) return 0;
+    const address = this.blockAddress(index);
+    const heap = this.values;
+    const base = heap.offset(address);
+    out.set(heap.page(address).subarray(base, base + (n << 5)), at);
+    const slot = heap.slot(address);
+    out.set(heap.subsPage(address).subarray(slot, slot + n), at + (n << 5));
+    return n * 33;
+  }
+
+  /** Writes values saved by `saveValues` back into the stem's current block. */
+  restoreValues(index: number, source: Uint8Array, at: number): void {
+    const n = this.getCount(index);
+    if (n === 0) return;
+    const address = this.blockAddress(index);
+    const heap = this.values;
+    heap.writablePage(address).set(source.subarray(at, at + (n << 5)), heap.offset(address));
+    heap
+      .writableSubsPage(address)
+      .set(source.subarray(at + (n << 5), at + n * 33), heap.slot(address));
+  }
+
+  /** Returns a slot to the free list as is, keeping its value block (checkpoint journals only). */
+  freeSlot(index: number): void {
+    this.#free.push(index);
+  }
+
+  /**
+   * A pool with the same stems that shares every chunk (and value page) with this one: O(chunks).
+   * Both sides clone a shared chunk the first time they write to it.
+   */
+  twin(): StemPool {
+    const twin = new StemPool(this.#limit);
+    twin.stem.push(...this.stem);
+    twin.hash.push(...this.hash);
+    twin.stem32.push(...this.stem32);
+    twin.hash32.push(...this.hash32);
+    twin.depth.push(...this.depth);
+    twin.flags.push(...this.flags);
+    twin.block.push(...this.block);
+    twin.blockClass.push(...this.blockClass);
+    twin.count.push(...this.count);
+    twin.values = this.values.twin();
+    twin.#next = this.#next;
+    twin.#free = this.#free.copy();
+    const shared = new Uint8Array(this.stem.length).fill(1);
+    this.#shared = shared;
+    twin.#shared = shared.slice();
+    return twin;
+  }
+
+  #prepare(index: number): void {
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
+    if (this.journal !== undefined) this.journal.touch(index);
+  }
+
+  #own(c: number): void {
+    const shared = this.#shared!;
+    if (c >= shared.length || shared[c] === 0) return;
+    shared[c] = 0;
+    const stem = this.stem[c]!.slice();
+    const hash = this.hash[c]!.slice();
+    this.stem[c] = stem;
+    this.hash[c] = hash;
+    this.stem32[c] = new Uint32Array(stem.buffer);
+    this.hash32[c] = new Uint32Array(hash.buffer);
+    this.depth[c] = this.depth[c]!.slice();
+    this.flags[c] = this.flags[c]!.slice();
+    this.block[c] = this.block[c]!.slice();
+    this.blockClass[c] = this.blockClass[c]!.slice();
+    this.count[c] = this.count[c]!.slice();
   }
 
   #addChunk(): void {

@@ -17,6 +17,7 @@ import {
 } from "./node-ref.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
+import type { WalkRecorder } from "./walk-recorder.js";
 
 /** `lookup` result: the stem is not in the tree. */
 export const LOOKUP_ABSENT = -1;
@@ -39,6 +40,8 @@ export class TreeWalker {
   missParent = 0;
   missSide = 0;
   missDepth = 0;
+  /** Set while a witness is being recorded (see WalkRecorder). */
+  recorder: WalkRecorder | undefined = undefined;
 
   constructor(arena: Arena) {
     this.#arena = arena;
@@ -54,6 +57,7 @@ export class TreeWalker {
    * LOOKUP_UNRESOLVED with the blocking hashed child recorded in #miss*.
    */
   lookup(key: Uint8Array): number {
+    if (this.recorder !== undefined) this.recorder.read(key, 0);
     const { internals, stems } = this.#arena;
     const touch = this.touching;
     let ref = this.#arena.root;
@@ -86,6 +90,7 @@ export class TreeWalker {
    * Finds or creates the stem node for key[ko..ko+31), splitting as needed; records the path.
    */
   stemForWrite(key: Uint8Array, ko = 0, resume = 0): number {
+    if (this.recorder !== undefined) this.recorder.write(key, ko);
     const arena = this.#arena;
     const { internals, stems } = arena;
     const path = this.#path;
@@ -186,6 +191,7 @@ export class TreeWalker {
    * nothing to do), LOOKUP_UNRESOLVED (nothing changed) when a needed node is not loaded.
    */
   removeKey(key: Uint8Array): number {
+    if (this.recorder !== undefined) this.recorder.remove(key);
     const arena = this.#arena;
     const { internals, stems } = arena;
     const path = this.#path;

@@ -24,6 +24,14 @@ export class U32Stack {
     if (capacity > this.data.length) this.#grow(capacity);
   }
 
+  /** An independent stack with the same contents. */
+  copy(): U32Stack {
+    const copy = new U32Stack(Math.max(1, this.data.length));
+    copy.data.set(this.data.subarray(0, this.length));
+    copy.length = this.length;
+    return copy;
+  }
+
   #grow(minimum: number): void {
     let capacity = this.data.length * 2;
     while (capacity < minimum) capacity *= 2;

@@ -1,3 +1,4 @@
+import type { HeapJournal } from "./pool-journal.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -20,7 +21,11 @@ export class ValueHeap {
   readonly subs: Uint8Array[] = [];
   #bump = 0;
   #liveSlots = 0;
-  readonly #free: U32Stack[] = [];
+  #free: U32Stack[] = [];
+  /** Set while a checkpoint is open (see PoolJournal). */
+  journal: HeapJournal | undefined = undefined;
+  /** Per page, 1 while the page is shared with a copy of the tree (cloned on first write). */
+  #shared: Uint8Array | undefined = undefined;
 
   constructor() {
     for (let k = 0; k <= MAX_BLOCK_CLASS; k++) this.#free.push(new U32Stack(16));
@@ -41,6 +46,12 @@ export class ValueHeap {
    * serves small ones instead of the heap growing), and only then the heap grows.
    */
   alloc(sizeClass: number): number {
+    const address = this.#take(sizeClass);
+    if (this.journal !== undefined) this.journal.allocated(address, sizeClass);
+    return address;
+  }
+
+  #take(sizeClass: number): number {
     const size = 1 << sizeClass;
     const free = this.#free[sizeClass]!;
     if (free.length > 0) {
@@ -76,8 +87,51 @@ export class ValueHeap {
   }
 
   release(address: number, sizeClass: number): void {
+    if (this.journal?.deferRelease(address, sizeClass)) return;
+    this.freeBlock(address, sizeClass);
+  }
+
+  /** Returns a block to its free list as is (also: checkpoint journals). */
+  freeBlock(address: number, sizeClass: number): void {
     this.#liveSlots -= 1 << sizeClass;
     this.#free[sizeClass]!.push(address);
+  }
+
+  /** The page of slot `address`, made private to this heap first (for writing). */
+  writablePage(address: number): Uint8Array {
+    if (this.#shared !== undefined) this.#own(address >>> PAGE_BITS);
+    return this.pages[address >>> PAGE_BITS]!;
+  }
+
+  /** The subindex page of slot `address`, made private to this heap first (for writing). */
+  writableSubsPage(address: number): Uint8Array {
+    if (this.#shared !== undefined) this.#own(address >>> PAGE_BITS);
+    return this.subs[address >>> PAGE_BITS]!;
+  }
+
+  /** A heap with the same blocks, sharing every page until either side writes to it. */
+  twin(): ValueHeap {
+    const twin = new ValueHeap();
+    twin.pages.push(...this.pages);
+    twin.pages32.push(...this.pages32);
+    twin.subs.push(...this.subs);
+    twin.#bump = this.#bump;
+    twin.#liveSlots = this.#liveSlots;
+    twin.#free = this.#free.map((stack) => stack.copy());
+    const shared = new Uint8Array(this.pages.length).fill(1);
+    this.#shared = shared;
+    twin.#shared = shared.slice();
+    return twin;
+  }
+
+  #own(p: number): void {
+    const shared = this.#shared!;
+    if (p >= shared.length || shared[p] === 0) return;
+    shared[p] = 0;
+    const bytes = this.pages[p]!.slice();
+    this.pages[p] = bytes;
+    this.pages32[p] = new Uint32Array(bytes.buffer);
+    this.subs[p] = this.subs[p]!.slice();
   }
 
   page(address: number): Uint8Array {
