@@ -350,3 +350,33 @@ describe("BinaryStateManager: a rejected store batch loses nothing (two-phase co
     expect(await clean.getStateRoot()).toEqual(root);
   });
 });
+
+describe("BinaryStateManager: a root computed inside a checkpoint is undone by the tree's checkpoints", () => {
+  it("revert after getStateRoot: same tree instance (no reopen from the store), committed content back", async () => {
+    const state = new BinaryStateManager();
+    await withAccount(state, A, 7n);
+    const committed = await state.getStateRoot();
+    const tree = state.binaryTree;
+    await state.checkpoint();
+    await state.putAccount(A, new Account(1n, 8n));
+    await state.putStorage(A, slot(9), hexToBytes("0x01"));
+    const inside = await state.getStateRoot();
+    expect(inside).not.toEqual(committed);
+    expect(tree.checkpointDepth).toBe(1);
+    await state.revert();
+    expect(state.binaryTree).toBe(tree);
+    expect(tree.checkpointDepth).toBe(0);
+    expect(tree.hash()).toEqual(committed);
+    expect(await state.getStateRoot()).toEqual(committed);
+    expect((await state.getAccount(A))?.balance).toBe(7n);
+    // And the commit path: the tree's checkpoint is kept and persisted.
+    await state.checkpoint();
+    await state.putAccount(A, new Account(1n, 9n));
+    const next = await state.getStateRoot();
+    await state.commit();
+    expect(tree.checkpointDepth).toBe(0);
+    expect(state.committedRoot).toEqual(next);
+    const reopened = await BinaryStateManager.open(state.store);
+    expect((await reopened.getAccount(A))?.balance).toBe(9n);
+  });
+});

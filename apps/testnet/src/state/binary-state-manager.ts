@@ -150,6 +150,11 @@ export class BinaryStateManager implements StateManagerInterface {
   #treeAhead = false;
   /** A revert undid content the tree holds: reopen it at #baseRoot before the next use. */
   #treeStale = false;
+  /**
+   * The tree content ahead of the committed state was written inside a tree checkpoint
+   * (`BinaryTree.checkpoint`), so a revert undoes it in memory instead of reopening the store.
+   */
+  #treeCheckpoint = false;
   #lastRoot: Uint8Array;
 
   constructor(options: BinaryStateManagerOptions = {}) {
@@ -353,7 +358,7 @@ export class BinaryStateManager implements StateManagerInterface {
   async revert(): Promise<void> {
     this.#journal.revert();
     this.#version++;
-    if (this.#treeAhead) this.#treeStale = true;
+    if (this.#treeAhead || this.#treeCheckpoint) this.#dropTreeAhead();
     if (this.#journal.depth === 0) this.originalStorageCache.clear();
   }
 
@@ -364,15 +369,23 @@ export class BinaryStateManager implements StateManagerInterface {
    * open it also commits the state to the store.
    */
   async getStateRoot(): Promise<Uint8Array> {
+    // A checkpoint left open by a failed apply holds partial writes: undo them first.
+    if (this.#treeCheckpoint && !this.#treeAhead) this.#dropTreeAhead();
     await this.#readyTree();
     if (this.#treeAhead) {
       if (this.#appliedVersion === this.#version) {
         if (this.#journal.depth === 0) await this.#commitState();
         return this.#lastRoot.slice();
       }
-      await this.#reopenAtBase();
+      this.#dropTreeAhead();
+      await this.#readyTree();
     }
     if (!this.#hasChanges()) return this.#baseRoot.slice();
+    if (this.#journal.depth > 0) {
+      // Inside a checkpoint (runBlock asks for the root there): the tree keeps an undo journal.
+      this.#tree.checkpoint();
+      this.#treeCheckpoint = true;
+    }
     await this.#applyChanges();
     this.#lastRoot = this.#tree.hash();
     this.#appliedVersion = this.#version;
@@ -638,10 +651,22 @@ export class BinaryStateManager implements StateManagerInterface {
     return this.#tree;
   }
 
-  // A revert after a root computed inside a checkpoint reopens the tree from the store. When
-  // @bintrie/core's tree gains checkpoint()/revertCheckpoint() (issue 19; not in main yet), this
-  // and the undo journal's tree side move onto them.
+  /**
+   * Forgets tree content ahead of the committed state: `revertCheckpoint()` when it was written
+   * inside a tree checkpoint, else the tree is reopened from the store on next use.
+   */
+  #dropTreeAhead(): void {
+    if (this.#treeCheckpoint) {
+      this.#tree.revertCheckpoint();
+      this.#treeCheckpoint = false;
+      this.#treeAhead = false;
+    } else {
+      this.#treeStale = true;
+    }
+  }
+
   async #reopenAtBase(): Promise<void> {
+    this.#treeCheckpoint = false;
     const tree = await openTree(this.store, {
       root: this.#baseRoot,
       scheme: this.scheme,
@@ -655,6 +680,7 @@ export class BinaryStateManager implements StateManagerInterface {
 
   #adopt(tree: BinaryTree, index: StateIndex, root: Uint8Array): void {
     this.#tree = tree;
+    this.#treeCheckpoint = false;
     this.#lazy = true;
     this.#index = index;
     this.#baseRoot = root.slice();
@@ -748,6 +774,10 @@ export class BinaryStateManager implements StateManagerInterface {
    * pending writes are dropped only then, so a rejected batch leaves everything to write again.
    */
   async #commitState(): Promise<void> {
+    if (this.#treeCheckpoint) {
+      this.#tree.commitCheckpoint();
+      this.#treeCheckpoint = false;
+    }
     const operations = this.#index.pendingOperations();
     const root = await this.#tree.persist({ operations });
     this.#index.settlePending(operations.length);

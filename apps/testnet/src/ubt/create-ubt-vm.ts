@@ -55,15 +55,16 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
   vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
     const to = tx.to;
     const lookup = to === undefined ? Promise.resolve(undefined) : stateManager.getAccount(to);
-    lookup.then(
-      (account) => {
-        beginTransaction(ctx, tx, account !== undefined);
-        resolve?.();
-      },
-      (error: unknown) => {
-        throw error;
-      },
-    );
+    // An event listener cannot reject the VM's emit: a failed lookup is handed to the EVM,
+    // which throws it when the transaction's first frame starts.
+    lookup
+      .then(
+        (account) => beginTransaction(ctx, tx, account !== undefined),
+        (error: unknown) => {
+          ctx.pendingError = error;
+        },
+      )
+      .finally(() => resolve?.());
   });
   vm.events.on("afterTx", (event: { minerValue?: bigint }, resolve?: (r?: unknown) => void) => {
     touchCoinbaseAfterFee(ctx, event.minerValue ?? 0n);

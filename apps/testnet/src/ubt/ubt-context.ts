@@ -22,6 +22,8 @@ export class UbtContext {
   coinbase: string | undefined;
   /** Answers whether an address (unprefixed hex) is an active precompile. */
   isPrecompile: (address: string) => boolean = () => false;
+  /** A state read that failed inside an event hook, thrown by the next frame (see UbtEVM). */
+  pendingError: unknown;
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
 
@@ -34,6 +36,14 @@ export class UbtContext {
     this.blockWitness.merge(this.events);
     this.events = new AccessEvents();
     return this.events;
+  }
+
+  /** Throws (once) an error an event hook could not throw itself. */
+  throwPendingError(): void {
+    const error = this.pendingError;
+    if (error === undefined) return;
+    this.pendingError = undefined;
+    throw error;
   }
 
   /** Starts a block: an empty witness. */

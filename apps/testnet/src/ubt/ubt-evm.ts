@@ -50,6 +50,7 @@ export class UbtEVM extends EVM {
   }
 
   protected override async _executeCall(message: Message & { to: Address }): Promise<EVMResult> {
+    this.ubt.throwPendingError();
     const callee = addressKey(message.to.bytes);
     if (
       this.ubt.isPrecompile(callee) ||
@@ -78,6 +79,7 @@ export class UbtEVM extends EVM {
   }
 
   protected override async _executeCreate(message: Message): Promise<EVMResult> {
+    this.ubt.throwPendingError();
     const address = addressKey((await this.#createdAddress(message)).bytes);
     const pre = createPreCheckGas(this.ubt, address, message.gasLimit);
     if (pre === undefined) return { execResult: outOfGasResult(message.gasLimit) };
