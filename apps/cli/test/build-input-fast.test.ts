@@ -71,7 +71,9 @@ describe("sortRecordsByKey", () => {
         });
         const got = Array.from(sortRecordsByKey(records, entries.length));
         const last = new Map<string, number>();
-        entries.forEach(([k], i) => last.set(Buffer.from(k).toString("hex"), i));
+        entries.forEach(([k], i) => {
+          last.set(Buffer.from(k).toString("hex"), i);
+        });
         const expected = [...last.entries()]
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
           .map(([, i]) => i);

@@ -35,7 +35,7 @@ function singleThreadRoot(keys: Uint8Array, values: Uint8Array): string {
 
 describe("parallelRoot", () => {
   // go-ethereum's root of the 10,000-key shared workload: `geth-bintrie speed 10000` (go-ethereum
-  // 02b73d4ea7181464175e0a6cbecc0a3a2655a562, ../shared/tools/geth-bintrie), pinned here.
+  // 02b73d4ea7181464175e0a6cbecc0a3a2655a562, tools/geth-bintrie of the ground-truth folder), pinned here.
   const GETH_ROOT_10K = "0x18e08444214b1aeecfbb72f3a60da2e373f8efcb2d457287233b6315523d5333";
 
   it("reaches geth's root of the 10k shared workload at 1 and 2 threads", async () => {
