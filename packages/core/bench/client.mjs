@@ -53,7 +53,7 @@ let t = performance.now();
 const store = new MemoryStore();
 const tree = new BinaryTree({ store });
 for (let i = 0; i < n; i++) tree.put(key(i), value(i));
-const root = tree.hash();
+tree.hash();
 res.build_ms = performance.now() - t;
 t = performance.now();
 await tree.persist();

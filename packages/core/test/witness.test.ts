@@ -249,6 +249,10 @@ describe("witness errors", () => {
   it("decodeWitness refuses every malformed or non-canonical encoding", () => {
     const { witness } = smallWitness();
     const bytes = encodeWitness(witness);
+    const setByte = (at: number, value: number) => (b: Uint8Array) => {
+      b[at] = value;
+      return b;
+    };
     const bad = (mutate: (b: Uint8Array) => Uint8Array, fragment: string) =>
       expectTypedError(
         () => decodeWitness(mutate(bytes.slice())),
@@ -257,14 +261,14 @@ describe("witness errors", () => {
         fragment,
       );
     bad((b) => b.subarray(0, 10), "shorter than");
-    bad((b) => ((b[0] = 0), b), "magic");
-    bad((b) => ((b[4] = 2), b), "version 2");
-    bad((b) => ((b[5] = 9), b), "scheme id 9");
-    bad((b) => ((b[6] = 9), b), "group depth 9");
+    bad(setByte(0, 0), "magic");
+    bad(setByte(4, 2), "version 2");
+    bad(setByte(5, 9), "scheme id 9");
+    bad(setByte(6, 9), "group depth 9");
     bad((b) => b.subarray(0, b.length - 1), "truncated");
     bad((b) => Uint8Array.from([...b, 0]), "trailing");
     // Swap the count to claim one node more.
-    bad((b) => ((b[42] = b[42]! + 1), b), "truncated");
+    bad(setByte(42, bytes[42]! + 1), "truncated");
     // Duplicate the first node (same path twice: not strictly increasing).
     const first = bytes.subarray(43, 43 + 1 + 0 + 4 + new DataView(bytes.buffer).getUint32(44));
     bad((b) => {

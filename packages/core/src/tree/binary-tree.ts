@@ -1,5 +1,5 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
-import { type BytesLike, bytesToHex } from "../bytes/hex.js";
+import type { BytesLike } from "../bytes/hex.js";
 import { KeyDeriver } from "../embedding/key-deriver.js";
 import {
   DEFAULT_KEY_SCHEME,
