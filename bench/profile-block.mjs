@@ -3,28 +3,12 @@
 
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { BinaryTree, MemoryStore } from "@bintrie/core";
-import { workload } from "./rows/workload.mjs";
+import { committedTreeWithBlocks } from "./rows/random-blocks.mjs";
 
 const n = Number(process.argv[2] ?? 200_000);
 const blocks = Number(process.argv[3] ?? 30);
 const out = process.argv[4] ?? "block.cpuprofile";
-const { key, value } = workload(n, 0);
-const store = new MemoryStore();
-const tree = new BinaryTree({ groupDepth: 5, store });
-for (let i = 0; i < n; i++) tree.put(key(i), value(i));
-await tree.persist();
-let seed = 12345;
-const rand = () => {
-  seed = (seed * 1103515245 + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-const mk = () => {
-  const ks = [];
-  for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
-  for (let u = 0; u < 100; u++) ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
-  return ks;
-};
+const { tree, blockKeys: mk } = await committedTreeWithBlocks(n);
 const v = new Uint8Array(32);
 for (let b = 0; b < 5; b++) {
   for (const k of mk()) {

@@ -1,10 +1,7 @@
 import { parseEntryLine } from "./entry-line.js";
 import type { EntryCounter } from "./entry-lines.js";
-import { bomLength, UTF8_BOM } from "./input-rules.js";
 import type { InputSource } from "./input-source.js";
-
-const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
+import { contentEnd, lineChunks, lineEnd } from "./line-chunks.js";
 
 /** Hex digit values by byte (-1: not a hex digit), the digits of the hex rule in either case. */
 const NIBBLE = new Int8Array(256).fill(-1);
@@ -81,13 +78,11 @@ async function* lineRecords(
   mode: { overflow: boolean },
 ): AsyncGenerator<Uint8Array | undefined> {
   let lineNumber = 0;
-  let carry: Buffer | undefined;
-  let first = true;
   // Parses one line; returns its record in overflow mode, true when appended to `out`, false
   // for a blank line.
   const parse = (chunk: Buffer, start: number, end: number): Uint8Array | boolean => {
     lineNumber++;
-    const stop = end > start && chunk[end - 1] === CARRIAGE_RETURN ? end - 1 : end;
+    const stop = contentEnd(chunk, start, end);
     // Reserve first: growing replaces out.records.
     const at = mode.overflow ? 0 : out.reserve();
     const target = mode.overflow ? new Uint8Array(64) : out.records;
@@ -102,36 +97,14 @@ async function* lineRecords(
     out.count++;
     return true;
   };
-  try {
-    for await (const piece of input.stream) {
-      let chunk = typeof piece === "string" ? Buffer.from(piece) : (piece as Buffer);
-      if (counter.bytes !== undefined) counter.bytes += chunk.length;
-      if (carry !== undefined) {
-        chunk = Buffer.concat([carry, chunk]);
-        carry = undefined;
-      }
-      if (first && chunk.length < 3 && chunk.every((b, i) => b === UTF8_BOM[i])) {
-        carry = chunk; // a BOM cut between chunks: decide with more bytes
-        continue;
-      }
-      let start = first ? bomLength(chunk) : 0;
-      first = false;
-      for (;;) {
-        const end = chunk.indexOf(NEWLINE, start);
-        if (end < 0) break;
-        const record = parse(chunk, start, end);
-        if (record instanceof Uint8Array) yield record;
-        start = end + 1;
-      }
-      if (start < chunk.length) carry = chunk.subarray(start);
-      if (!mode.overflow) yield undefined;
-    }
-    if (carry !== undefined && carry.length > 0) {
-      const record = parse(carry, 0, carry.length);
+  for await (const chunk of lineChunks(input, counter)) {
+    for (let start = chunk.start; start < chunk.end; ) {
+      const end = lineEnd(chunk, start);
+      const record = parse(chunk.bytes, start, end);
       if (record instanceof Uint8Array) yield record;
+      start = end + 1;
     }
-  } finally {
-    if (input.stream !== process.stdin) (input.stream as NodeJS.ReadStream).destroy();
+    if (!mode.overflow) yield undefined;
   }
 }
 

@@ -40,9 +40,16 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       ? "the root path"
       : `path ${bytesToHex(at.key)} (bits ${bitString(at.bits, at.depth)})`;
   if (blob === undefined) throw new CliError("NOT_FOUND", `no node stored at ${where}`);
-  let node: DecodedNode;
+  const node = decodeStoredNode(blob, where);
+  const hasher = await schemeHasher(scheme);
+  const described = describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node)));
+  printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
+}
+
+/** The stored blob decoded; a blob that does not decode is a corrupt store, named by `where`. */
+function decodeStoredNode(blob: Uint8Array, where: string): DecodedNode {
   try {
-    node = decodeNode(blob);
+    return decodeNode(blob);
   } catch (error) {
     if (!(error instanceof CodecError)) throw error;
     throw new CliError(
@@ -50,9 +57,6 @@ export async function runInspect(pathText: string | undefined, flags: InspectFla
       `the ${blob.length}-byte blob at ${where} does not decode: ${error.message}`,
     );
   }
-  const hasher = await schemeHasher(scheme);
-  const described = describeNode(at, blob, node, bytesToHex(nodeBlobHash(hasher, node)));
-  printLine(flags.json ? JSON.stringify(described) : JSON.stringify(described, null, 2));
 }
 
 /** The node hasher of a store's scheme (as its root record names it). */
@@ -132,16 +136,7 @@ async function inspectKey(key: Uint8Array, flags: InspectFlags): Promise<void> {
         if (at.depth === 0) throw new CliError("NOT_FOUND", "no node stored at the root path");
         throw new CliError("CORRUPT_STORE", `the node at ${where(at)} is missing`);
       }
-      let node: DecodedNode;
-      try {
-        node = decodeNode(blob);
-      } catch (error) {
-        if (!(error instanceof CodecError)) throw error;
-        throw new CliError(
-          "CORRUPT_STORE",
-          `the blob at ${where(at)} does not decode: ${error.message}`,
-        );
-      }
+      const node = decodeStoredNode(blob, where(at));
       if (node.kind === "stem") {
         if (!equalBitPrefix(node.stem, stemBits, 248)) {
           throw new CliError(

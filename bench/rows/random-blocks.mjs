@@ -1,0 +1,27 @@
+// The dev tools' block workload: a committed tree of the shared workload, then blocks of 900
+// updates of existing keys and 100 new random keys from a fixed-seed generator.
+import { BinaryTree, MemoryStore } from "@bintrie/core";
+import { workload } from "./workload.mjs";
+
+/** A committed `n`-key tree (group depth 5, MemoryStore) and a generator of block keys. */
+export async function committedTreeWithBlocks(n) {
+  const { key, value } = workload(n, 0);
+  const store = new MemoryStore();
+  const tree = new BinaryTree({ groupDepth: 5, store });
+  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
+  await tree.persist();
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const blockKeys = () => {
+    const ks = [];
+    for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
+    for (let u = 0; u < 100; u++) {
+      ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
+    }
+    return ks;
+  };
+  return { tree, store, blockKeys };
+}
