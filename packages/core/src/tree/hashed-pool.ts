@@ -1,6 +1,7 @@
 import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
+import { SharedChunks } from "./shared-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** Placeholders for nodes that live only in the store: just their 32-byte hash. */
@@ -14,7 +15,7 @@ export class HashedPool {
   /** Set while a checkpoint is open (see PoolJournal); placeholders never change once made. */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree. */
-  #shared: Uint8Array | undefined = undefined;
+  #shared: SharedChunks | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -69,16 +70,12 @@ export class HashedPool {
     twin.hash32.push(...this.hash32);
     twin.#next = this.#next;
     twin.#free = this.#free.copy();
-    const shared = new Uint8Array(this.hash.length).fill(1);
-    this.#shared = shared;
-    twin.#shared = shared.slice();
+    [this.#shared, twin.#shared] = SharedChunks.pair(this.hash.length);
     return twin;
   }
 
   #own(c: number): void {
-    const shared = this.#shared!;
-    if (c >= shared.length || shared[c] === 0) return;
-    shared[c] = 0;
+    if (!this.#shared!.claim(c)) return;
     const chunk = this.hash[c]!.slice();
     this.hash[c] = chunk;
     this.hash32[c] = new Uint32Array(chunk.buffer);

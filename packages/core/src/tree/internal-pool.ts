@@ -1,6 +1,7 @@
 import { FLAG_FREE, KIND_INTERNAL, MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
+import { SharedChunks } from "./shared-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** `getParent` of a node linked nowhere yet (or the root). */
@@ -36,7 +37,7 @@ export class InternalPool {
   /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
-  #shared: Uint8Array | undefined = undefined;
+  #shared: SharedChunks | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -200,9 +201,7 @@ export class InternalPool {
     twin.parent.push(...this.parent);
     twin.#next = this.#next;
     twin.#free = this.#free.copy();
-    const shared = new Uint8Array(this.nodes.length).fill(1);
-    this.#shared = shared;
-    twin.#shared = shared.slice();
+    [this.#shared, twin.#shared] = SharedChunks.pair(this.nodes.length);
     return twin;
   }
 
@@ -212,9 +211,7 @@ export class InternalPool {
   }
 
   #own(c: number): void {
-    const shared = this.#shared!;
-    if (c >= shared.length || shared[c] === 0) return;
-    shared[c] = 0;
+    if (!this.#shared!.claim(c)) return;
     this.nodes[c] = this.nodes[c]!.slice();
     this.parent[c] = this.parent[c]!.slice();
     const hash = this.hash[c]!.slice();

@@ -1,6 +1,7 @@
 import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
+import { SharedChunks } from "./shared-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
@@ -35,7 +36,7 @@ export class StemPool {
   /** Set while a checkpoint is open: told about every slot change (see PoolJournal). */
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
-  #shared: Uint8Array | undefined = undefined;
+  #shared: SharedChunks | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -413,9 +414,7 @@ export class StemPool {
     twin.values = this.values.twin();
     twin.#next = this.#next;
     twin.#free = this.#free.copy();
-    const shared = new Uint8Array(this.stem.length).fill(1);
-    this.#shared = shared;
-    twin.#shared = shared.slice();
+    [this.#shared, twin.#shared] = SharedChunks.pair(this.stem.length);
     return twin;
   }
 
@@ -425,9 +424,7 @@ export class StemPool {
   }
 
   #own(c: number): void {
-    const shared = this.#shared!;
-    if (c >= shared.length || shared[c] === 0) return;
-    shared[c] = 0;
+    if (!this.#shared!.claim(c)) return;
     const stem = this.stem[c]!.slice();
     const hash = this.hash[c]!.slice();
     this.stem[c] = stem;

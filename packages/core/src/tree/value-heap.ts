@@ -1,4 +1,5 @@
 import type { HeapJournal } from "./pool-journal.js";
+import { SharedChunks } from "./shared-chunks.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -25,7 +26,7 @@ export class ValueHeap {
   /** Set while a checkpoint is open (see PoolJournal). */
   journal: HeapJournal | undefined = undefined;
   /** Per page, 1 while the page is shared with a copy of the tree (cloned on first write). */
-  #shared: Uint8Array | undefined = undefined;
+  #shared: SharedChunks | undefined = undefined;
 
   constructor() {
     for (let k = 0; k <= MAX_BLOCK_CLASS; k++) this.#free.push(new U32Stack(16));
@@ -118,16 +119,12 @@ export class ValueHeap {
     twin.#bump = this.#bump;
     twin.#liveSlots = this.#liveSlots;
     twin.#free = this.#free.map((stack) => stack.copy());
-    const shared = new Uint8Array(this.pages.length).fill(1);
-    this.#shared = shared;
-    twin.#shared = shared.slice();
+    [this.#shared, twin.#shared] = SharedChunks.pair(this.pages.length);
     return twin;
   }
 
   #own(p: number): void {
-    const shared = this.#shared!;
-    if (p >= shared.length || shared[p] === 0) return;
-    shared[p] = 0;
+    if (!this.#shared!.claim(p)) return;
     const bytes = this.pages[p]!.slice();
     this.pages[p] = bytes;
     this.pages32[p] = new Uint32Array(bytes.buffer);
