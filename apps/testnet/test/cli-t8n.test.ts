@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliFixture, readCliFixture, runBuilt } from "./cli-process.js";
+import { GETH_EVM } from "./shared-paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-t8n-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +28,9 @@ const COMBINED = JSON.stringify({
   txs: readCliFixture("t8n/transfer/txs.json"),
 });
 /** geth's own `evm t8n` outputs for these inputs (cli-fixtures/PROVENANCE.md). */
+/** Every input from one combined {alloc, env, txs} object on stdin (geth's convention). */
+const STDIN_INPUTS = ["--input.alloc", "stdin", "--input.env", "stdin", "--input.txs", "stdin"];
+
 const GETH = {
   result: readCliFixture<Json>("t8n/transfer/geth-Shanghai/result.json"),
   alloc: readCliFixture<Record<string, Json>>("t8n/transfer/geth-Shanghai/alloc.json"),
@@ -114,12 +117,7 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
     const ran = runBuilt(
       [
         "t8n",
-        "--input.alloc",
-        "stdin",
-        "--input.env",
-        "stdin",
-        "--input.txs",
-        "stdin",
+        ...STDIN_INPUTS,
         "--state.fork",
         "Shanghai",
         "--output.result",
@@ -180,17 +178,7 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
   });
 
   it("bad input exits 2 with one line naming it", () => {
-    const stdinArgs = [
-      "t8n",
-      "--input.alloc",
-      "stdin",
-      "--input.env",
-      "stdin",
-      "--input.txs",
-      "stdin",
-      "--output.result",
-      "stdout",
-    ];
+    const stdinArgs = ["t8n", ...STDIN_INPUTS, "--output.result", "stdout"];
     const notJson = runBuilt(stdinArgs, { input: "{ nope" });
     expect(notJson.status).toBe(2);
     expect(notJson.stdout).toBe("");
@@ -227,11 +215,6 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
   });
 });
 
-/** The real geth `evm` next to the workspace (absent on other machines: these tests then skip). */
-const GETH_EVM = fileURLToPath(
-  new URL("../../../../shared/tools/geth-evm/bin/evm", import.meta.url),
-);
-
 describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t8n", () => {
   function gethT8n(args: readonly string[], options: { cwd?: string; input?: string } = {}) {
     const ran = spawnSync(GETH_EVM, ["t8n", ...args], { ...options, encoding: "utf8" });
@@ -263,19 +246,7 @@ describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t
 
   it("stdin: the combined object is read the same way (all three, or some)", () => {
     const cases: readonly [readonly string[], string][] = [
-      [
-        [
-          "--input.alloc",
-          "stdin",
-          "--input.env",
-          "stdin",
-          "--input.txs",
-          "stdin",
-          "--state.fork",
-          "Shanghai",
-        ],
-        COMBINED,
-      ],
+      [[...STDIN_INPUTS, "--state.fork", "Shanghai"], COMBINED],
       [
         [...FILES, "--input.env", "stdin"],
         JSON.stringify({ env: readCliFixture("t8n/transfer/env.json") }),
