@@ -1,5 +1,5 @@
 import type { TreeEntry } from "@bintrie/core";
-import type { RunStorage } from "@bintrie/core/builder";
+import type { PackedEntries, RunStorage } from "@bintrie/core/builder";
 import { CliError } from "./cli-error.js";
 import type { EntryCounter } from "./entry-lines.js";
 import { EntryRecords, readEntryRecords } from "./entry-records.js";
@@ -10,23 +10,58 @@ import { sortRecordsByKey } from "./sort-records.js";
 const DEFAULT_MEMORY_ENTRIES = 4 * 1024 * 1024;
 
 /**
- * Every entry of `input`, read and checked in full before the first is yielded, in key order,
- * the last entry of each key only. Inputs up to the memory limit are read into one buffer and
- * radix-sorted there; larger ones continue through the external sort (runs in `runs`).
+ * The sorted entries of an input: packed in memory (one buffer of 64-byte records and their key
+ * order), or streamed from the external sort.
+ */
+export type SortedInput =
+  | { readonly kind: "packed"; readonly entries: PackedEntries }
+  | { readonly kind: "stream"; readonly entries: AsyncGenerator<TreeEntry> };
+
+/**
+ * Every entry of `input` in key order, the last entry of each key only. Inputs up to the memory
+ * limit are read into one buffer, checked in full and radix-sorted there (packed); larger ones
+ * continue through the external sort (runs in `runs`), which reads every line before it yields
+ * the first entry.
  */
 export async function sortedInput(
   input: InputSource,
   counter: EntryCounter,
   runs: RunStorage,
-): Promise<AsyncGenerator<TreeEntry>> {
+): Promise<SortedInput> {
   const out = new EntryRecords();
   const rest = await readEntryRecords(input, counter, out, memoryEntriesFromEnvironment());
-  if (rest === undefined) return inOrder(out.records, sortRecordsByKey(out.records, out.count));
+  if (rest === undefined) {
+    const order = sortRecordsByKey(out.records, out.count);
+    return { kind: "packed", entries: inKeyOrder(out.records, order) };
+  }
   const { sortEntries } = await import("@bintrie/core/builder");
-  return sortEntries(concat(out, rest), { runStorage: runs, duplicates: "last" });
+  return {
+    kind: "stream",
+    entries: sortEntries(concat(out, rest), { runStorage: runs, duplicates: "last" }),
+  };
 }
 
-async function* inOrder(records: Uint8Array, order: Uint32Array): AsyncGenerator<TreeEntry> {
+/**
+ * The records moved into key order (`order` becomes the identity): the builder then reads
+ * memory front to back, and the random reads happen here, in a copy loop the CPU overlaps.
+ */
+function inKeyOrder(records: Uint8Array, order: Uint32Array): PackedEntries {
+  const count = order.length;
+  // Word copies (never Float64: a NaN's bits need not survive a float load and store).
+  const from = new Int32Array(records.buffer, records.byteOffset, records.length >>> 2);
+  const sorted = new Int32Array(count * 16);
+  const identity = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    const src = order[i]! << 4;
+    const dst = i << 4;
+    for (let w = 0; w < 16; w++) sorted[dst + w] = from[src + w]!;
+    identity[i] = i;
+  }
+  return { records: new Uint8Array(sorted.buffer), order: identity };
+}
+
+/** Packed entries one by one, in key order. */
+export async function* packedEntries({ records, order }: PackedEntries): AsyncGenerator<TreeEntry> {
   for (let i = 0; i < order.length; i++) {
     const at = order[i]! << 6;
     yield { key: records.subarray(at, at + 32), value: records.subarray(at + 32, at + 64) };

@@ -19,6 +19,8 @@ interface LevelStoreInit {
   /** Whether `close()` closes the database (the store opened it) or only this view. */
   readonly ownsDatabase: boolean;
   readonly sync: boolean;
+  /** Whether the database copies each key and value into its write batch (LevelDB does). */
+  readonly copiesWrites: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export class LevelStore implements KVStore {
   readonly sync: boolean;
   readonly #db: BytesLevel;
   readonly #ownsDatabase: boolean;
+  readonly #copiesWrites: boolean;
   #closed = false;
 
   /** Use `openLevelStore()`; this constructor takes an already open database. */
@@ -58,6 +61,7 @@ export class LevelStore implements KVStore {
     this.prefix = init.prefix;
     this.#ownsDatabase = init.ownsDatabase;
     this.sync = init.sync;
+    this.#copiesWrites = init.copiesWrites;
   }
 
   /**
@@ -80,6 +84,7 @@ export class LevelStore implements KVStore {
       prefix: prefixed(this.prefix, extra).slice(),
       ownsDatabase: false,
       sync: this.sync,
+      copiesWrites: this.#copiesWrites,
     });
   }
 
@@ -132,13 +137,17 @@ export class LevelStore implements KVStore {
     // clones and re-encodes every operation object, then the native side reads each back property
     // by property: 5-7x slower on a 132k-operation commit (README, "Performance").
     const prefix = this.prefix;
+    // LevelDB copies every key and value into its write batch, so views (e.g. of a builder's
+    // shared slabs) go in as they are; IndexedDB would clone a view's whole buffer.
+    const own = !this.#copiesWrites;
     let chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array> | undefined;
     try {
       chained = this.#db.batch();
       for (let i = 0; i < operations.length; i++) {
         const op = operations[i]!;
-        if (op.type === "put") chained.put(prefixed(prefix, op.key), ownedBytes(op.value));
-        else chained.del(prefixed(prefix, op.key));
+        if (op.type === "put") {
+          chained.put(prefixed(prefix, op.key), own ? ownedBytes(op.value) : op.value);
+        } else chained.del(prefixed(prefix, op.key));
       }
       await chained.write({ sync: this.sync });
     } catch (error) {

@@ -66,5 +66,21 @@ export async function openLevelStore(
   } catch (error) {
     throw toStoreError(error, { location, operation: "open" });
   }
-  return new LevelStore({ db, location, prefix, ownsDatabase: true, sync: options.sync ?? true });
+  return new LevelStore({
+    db,
+    location,
+    prefix,
+    ownsDatabase: true,
+    sync: options.sync ?? true,
+    copiesWrites: copiesWrites(db),
+  });
+}
+
+/**
+ * Whether `db` is classic-level (LevelDB, whose native write batch copies every key and value)
+ * rather than browser-level (IndexedDB, which structured-clones a view's whole buffer): only
+ * classic-level offers LevelDB's compactRange.
+ */
+function copiesWrites(db: BytesLevel): boolean {
+  return (db.supports.additionalMethods as Record<string, boolean>).compactRange === true;
 }

@@ -29,6 +29,11 @@ export function buildCommand(): Command {
       integerParser(1),
     )
     .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")
+    .option(
+      "--threads <N>",
+      "threads of a build into an empty store: N-1 workers hash stems (default: the CPU count; 1: no workers)",
+      integerParser(1),
+    )
     .addHelpText(
       "after",
       examples([

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
 import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
@@ -9,7 +10,7 @@ import { printLine } from "../line-output.js";
 import { type OpenedStore, openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
-import { sortedInput } from "../sorted-input.js";
+import { packedEntries, type SortedInput, sortedInput } from "../sorted-input.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface BuildFlags extends StoreFlags {
@@ -18,7 +19,11 @@ export interface BuildFlags extends StoreFlags {
   readonly json?: boolean;
   readonly commitEvery?: number;
   readonly tmpDir?: string;
+  readonly threads?: number;
 }
+
+/** Below this many entries a worker thread costs more (start-up) than it saves. */
+const PARALLEL_MIN_ENTRIES = 50_000;
 
 /** Entries per atomic commit when adding to a store that already holds a tree. */
 export const DEFAULT_COMMIT_EVERY = 10_000;
@@ -73,7 +78,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   try {
     let tree: BinaryTree;
     let fresh: boolean;
-    let entries: AsyncIterable<TreeEntry>;
+    let entries: SortedInput;
     try {
       assertPlainTree(await readRootRecord(opened.store));
       // Flags that disagree with the store's record fail here, before the input is read.
@@ -83,18 +88,25 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       });
       fresh = await holdsNoTree(opened.store);
       const sorted = await sortedInput(input, counter, runs);
-      // The sort reads every line before it yields the first entry: a bad line fails here.
-      const first = await sorted.next();
+      let empty: boolean;
+      if (sorted.kind === "packed") {
+        entries = sorted;
+        empty = sorted.entries.order.length === 0;
+      } else {
+        // The sort reads every line before it yields the first entry: a bad line fails here.
+        const first = await sorted.entries.next();
+        empty = first.done === true;
+        const shown = (n: number) => building?.update(n);
+        entries = { kind: "stream", entries: prepend(first, sorted.entries, shown) };
+      }
       reading.update(counter.bytes ?? 0);
       reading.done();
-      if (first.done === true) throw new CliError("BAD_INPUT", noEntriesMessage(input.name));
+      if (empty) throw new CliError("BAD_INPUT", noEntriesMessage(input.name));
       building = new Progress(
         fresh ? "2/2 building the tree" : "2/2 adding to the tree (atomic commits)",
         counter.entries,
         " entries",
       );
-      const shown = building;
-      entries = prepend(first, sorted, (n) => shown.update(n));
     } catch (error) {
       reading.done();
       await opened.discard();
@@ -102,8 +114,14 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
     }
     try {
       result = fresh
-        ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes)
-        : await addToTree(tree, opened.store, entries, counter, flags.commitEvery);
+        ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes, flags.threads)
+        : await addToTree(
+            tree,
+            opened.store,
+            entries.kind === "packed" ? packedEntries(entries.entries) : entries.entries,
+            counter,
+            flags.commitEvery,
+          );
     } finally {
       building?.update(counter.entries);
       building?.done();
@@ -137,18 +155,38 @@ async function holdsNoTree(store: KVStore): Promise<boolean> {
 /** An empty store: the streaming builder writes the tree in bounded batches. */
 async function buildFresh(
   store: KVStore,
-  entries: AsyncIterable<TreeEntry>,
+  entries: SortedInput,
   tree: BinaryTree,
   counter: EntryCounter,
   maxBatchBytes: number | undefined,
+  threadsFlag: number | undefined,
 ): Promise<BuildResult> {
   const { buildTreeIntoStore } = await import("@bintrie/core/builder");
-  const built = await buildTreeIntoStore(store, entries, {
-    groupDepth: tree.groupDepth,
-    scheme: tree.scheme,
-    ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
-  });
-  return { root: built.root, entries: counter.entries, nodes: built.nodes };
+  // Packed entries go in without an object per entry, their stems hashed on worker threads
+  // while this thread places them and writes (by default only for inputs large enough to pay
+  // for starting a worker); streamed ones one by one.
+  const threads = threadsFlag ?? availableParallelism();
+  const parallel =
+    entries.kind === "packed" &&
+    threads > 1 &&
+    (threadsFlag !== undefined || entries.entries.order.length >= PARALLEL_MIN_ENTRIES);
+  const pool = parallel
+    ? await (await import("@bintrie/core/node")).openStemHashWorkers({
+        workers: threads - 1,
+        scheme: tree.scheme,
+      })
+    : undefined;
+  try {
+    const built = await buildTreeIntoStore(store, entries.entries, {
+      groupDepth: tree.groupDepth,
+      scheme: tree.scheme,
+      ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
+      ...(pool === undefined ? {} : { stemHashPool: pool }),
+    });
+    return { root: built.root, entries: counter.entries, nodes: built.nodes };
+  } finally {
+    await pool?.close();
+  }
 }
 
 /**
@@ -184,7 +222,7 @@ async function addToTree(
   return { root: root!, entries: counter.entries, nodes: written.count };
 }
 
-/** BINTRIE_MAX_BATCH_BYTES: bytes per store batch of a fresh build (default: the core's 4 MiB). */
+/** BINTRIE_MAX_BATCH_BYTES: bytes per store batch of a fresh build (default: the core's 16 MiB). */
 function batchBytesFromEnvironment(): number | undefined {
   const text = process.env.BINTRIE_MAX_BATCH_BYTES;
   if (text === undefined || text === "") return undefined;
@@ -200,7 +238,7 @@ function batchBytesFromEnvironment(): number | undefined {
 
 /** `first` (already taken from `rest`) followed by the rest; `onCount` sees the progress. */
 async function* prepend<T>(
-  first: IteratorResult<T>,
+  first: IteratorResult<T, unknown>,
   rest: AsyncIterator<T>,
   onCount: (count: number) => void,
 ): AsyncGenerator<T> {

@@ -11,3 +11,13 @@ export type BuildInput = TreeEntry | StemEntry;
 
 /** Any source of build input, sync or async. */
 export type BuildSource = Iterable<BuildInput> | AsyncIterable<BuildInput>;
+
+/**
+ * Entries packed as 64-byte records (32-byte key ‖ 32-byte value) in one buffer, taken in
+ * `order` (record indexes, keys strictly increasing): what an in-memory sort of the input leaves,
+ * built from without an object per entry.
+ */
+export interface PackedEntries {
+  readonly records: Uint8Array;
+  readonly order: Uint32Array;
+}

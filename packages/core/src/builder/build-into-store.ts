@@ -1,23 +1,32 @@
 import { NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
-import type { BatchOperation, KVStore } from "../store/kv-store.js";
+import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
-import type { NodeWrite } from "../tree/node-set.js";
-import type { BuildSource } from "./build-input.js";
-import { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree.js";
+import { BatchWriter } from "./batch-writer.js";
+import type { BuildInput, BuildSource, PackedEntries } from "./build-input.js";
+import { addInput, type BuildResult, type BuildTreeOptions } from "./build-tree.js";
 import { BuilderError } from "./builder-error.js";
+import type { HashedStems, StemHashPool } from "./stem-hash-pool.js";
+import { StemPacker } from "./stem-packer.js";
+import { StreamingBuilder } from "./streaming-builder.js";
 
 /** Default bound on the bytes (keys + values) of one store batch. */
-export const DEFAULT_MAX_BATCH_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 export interface BuildIntoStoreOptions extends BuildTreeOptions {
   /** Prefix of node keys. Default "vA" (go-ethereum's pathdb layout). */
   readonly keyPrefix?: Uint8Array;
   /** Store key of the root record. Default "bintrie:root". */
   readonly rootRecordKey?: Uint8Array;
-  /** Upper bound on the key + value bytes of one store batch. Default 4 MiB. */
+  /** Upper bound on the key + value bytes of one store batch. Default 16 MiB. */
   readonly maxBatchBytes?: number;
+  /**
+   * Hashes the stems of packed entries elsewhere (e.g. `openStemHashWorkers()` from
+   * `@bintrie/core/node`) while this thread places them, emits nodes and writes batches.
+   * Other sources ignore it. Default: stems are hashed on this thread.
+   */
+  readonly stemHashPool?: StemHashPool;
 }
 
 export interface BuildIntoStoreResult extends BuildResult {
@@ -26,7 +35,8 @@ export interface BuildIntoStoreResult extends BuildResult {
 }
 
 /**
- * Streams sorted input into `store` as a committed tree: node records go out in atomic batches
+ * Streams sorted input (entries or stems, or packed entries: one buffer of 64-byte records and
+ * their key order) into `store` as a committed tree: node records go out in atomic batches
  * of at most `maxBatchBytes`, and the last batch holds the root node together with the same
  * root record a commit writes, so `openTree(store)` opens the result like any committed tree.
  *
@@ -52,7 +62,7 @@ export interface BuildIntoStoreResult extends BuildResult {
  */
 export async function buildTreeIntoStore(
   store: KVStore,
-  source: BuildSource,
+  source: BuildSource | PackedEntries,
   options: BuildIntoStoreOptions = {},
 ): Promise<BuildIntoStoreResult> {
   const keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
@@ -65,61 +75,143 @@ export async function buildTreeIntoStore(
     );
   }
   await assertNoCommittedTree(store, keyPrefix, rootRecordKey);
-
-  let ops: BatchOperation[] = [];
-  let bytes = 0;
-  let batches = 0;
-  // One batch in flight while the builder hashes the next one (the store writes in the
-  // background); a rejection surfaces at the next flush, and the final batch (root node + root
-  // record) goes only after every earlier batch resolved.
-  let inFlight: Promise<void> | undefined;
-  const flush = async (last: boolean): Promise<void> => {
-    const batch = ops;
-    ops = [];
-    bytes = 0;
-    batches++;
-    if (inFlight !== undefined) await inFlight;
-    inFlight = undefined;
-    if (last) await store.batch(batch);
-    else {
-      const pending = store.batch(batch);
-      // Handled here so a rejection is not unhandled before the next flush awaits it.
-      pending.catch(() => {});
-      inFlight = pending;
-    }
-  };
-  const sink = {
-    async write(nodes: NodeWrite[]): Promise<void> {
-      for (const node of nodes) {
-        const key = nodeDbKey(node.path, keyPrefix);
-        const size = key.length + node.blob.length;
-        // Flush before adding, never after: the last node (the root) always stays for the
-        // final batch with the root record.
-        if (ops.length > 0 && bytes + size > maxBatchBytes) await flush(false);
-        ops.push({ type: "put", key, value: node.blob });
-        bytes += size;
-      }
-    },
-  };
-  let result: BuildResult;
+  const writer = new BatchWriter(store, maxBatchBytes);
+  const builder = new StreamingBuilder({
+    ...(options.groupDepth === undefined ? {} : { groupDepth: options.groupDepth }),
+    ...(options.scheme === undefined ? {} : { scheme: options.scheme }),
+    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+    ...(options.stemBatchSize === undefined ? {} : { stemBatchSize: options.stemBatchSize }),
+    keyPrefix,
+    onRecord: (key, blob) => writer.add(key, blob),
+  });
+  let root: Uint8Array;
   try {
-    result = await buildTree(source, sink, options);
+    if (isPackedEntries(source)) {
+      if (options.stemHashPool === undefined) await addPacked(builder, source, writer);
+      else await addPackedHashed(builder, source, writer, options.stemHashPool);
+    } else if (isAsyncIterable(source)) {
+      for await (const item of source) {
+        addInput(builder, item);
+        if (writer.ready) await writer.writeReady();
+      }
+    } else if (isIterable(source)) {
+      for (const item of source) {
+        addInput(builder, item);
+        if (writer.ready) await writer.writeReady();
+      }
+    } else {
+      throw new BuilderError(
+        "INVALID_INPUT",
+        `buildTreeIntoStore: source must be an iterable, an async iterable or packed entries, got ${describeSource(source)}`,
+      );
+    }
+    root = builder.finish();
   } catch (error) {
     // Do not leave a batch running behind a failed build.
-    if (inFlight !== undefined) await inFlight.catch(() => {});
+    await writer.abandon();
     throw error;
   }
-  ops.push({
-    type: "put",
-    key: rootRecordKey,
-    value: encodeRootRecord({
-      root: result.root,
-      groupDepth: result.groupDepth,
+  const batches = await writer.finish(
+    rootRecordKey,
+    encodeRootRecord({
+      root,
+      groupDepth: builder.groupDepth,
       scheme: options.scheme ?? DEFAULT_KEY_SCHEME,
     }),
-  });
-  await flush(true);
-  return { ...result, batches };
+  );
+  return {
+    root,
+    groupDepth: builder.groupDepth,
+    stems: builder.stemCount,
+    nodes: builder.nodeCount,
+    batches,
+  };
+}
+
+/** Feeds packed sorted records, handing full batches to the writer between entries. */
+async function addPacked(
+  builder: StreamingBuilder,
+  source: PackedEntries,
+  writer: BatchWriter,
+): Promise<void> {
+  const { records, order } = source;
+  for (let i = 0; i < order.length; i++) {
+    builder.addEntryAt(records, order[i]! * 64);
+    if (writer.ready) await writer.writeReady();
+  }
+}
+
+/** Stems per chunk sent to a stem hash pool. */
+const POOL_CHUNK_STEMS = 4096;
+/** Chunks hashing at once: one being hashed while the next is packed and sent. */
+const POOL_CHUNKS_IN_FLIGHT = 3;
+
+/**
+ * Packed entries with the stem hashes from a pool: chunks of stems go out to be hashed while
+ * earlier chunks are placed (addHashedStem) and written, a few chunks in flight.
+ */
+async function addPackedHashed(
+  builder: StreamingBuilder,
+  source: PackedEntries,
+  writer: BatchWriter,
+  pool: StemHashPool,
+): Promise<void> {
+  const { records, order } = source;
+  const packer = new StemPacker(POOL_CHUNK_STEMS);
+  const inFlight: Promise<HashedStems>[] = [];
+  const send = (stems: Parameters<StemHashPool["hash"]>[0]) => {
+    const hashed = pool.hash(stems);
+    // Awaited in order below; handled here so a later chunk's failure is not unhandled meanwhile.
+    hashed.catch(() => {});
+    inFlight.push(hashed);
+  };
+  const place = async ({ stems, hashes }: HashedStems): Promise<void> => {
+    const { bytes, offsets, count } = stems;
+    for (let s = 0; s < count; s++) {
+      builder.addHashedStem(
+        bytes.subarray(offsets[s]!, offsets[s + 1]!),
+        hashes.subarray(s << 5, (s << 5) + 32),
+      );
+      if (writer.ready) await writer.writeReady();
+    }
+  };
+  try {
+    for (let i = 0; i < order.length; i++) {
+      packer.add(records, order[i]! * 64);
+      if (packer.ready) {
+        send(packer.takeReady());
+        if (inFlight.length >= POOL_CHUNKS_IN_FLIGHT) await place(await inFlight.shift()!);
+      }
+    }
+    const last = packer.finish();
+    if (last.count > 0) send(last);
+    while (inFlight.length > 0) await place(await inFlight.shift()!);
+  } finally {
+    // After a failure: let the chunks still hashing finish before the caller moves on.
+    await Promise.allSettled(inFlight);
+  }
+}
+
+function isPackedEntries(x: unknown): x is PackedEntries {
+  return (
+    x !== null &&
+    typeof x === "object" &&
+    (x as PackedEntries).records instanceof Uint8Array &&
+    (x as PackedEntries).order instanceof Uint32Array
+  );
+}
+
+function isAsyncIterable(x: unknown): x is AsyncIterable<BuildInput> {
+  return x !== null && typeof x === "object" && Symbol.asyncIterator in x;
+}
+
+function isIterable(x: unknown): x is Iterable<BuildInput> {
+  return x !== null && typeof x === "object" && Symbol.iterator in x;
+}
+
+function describeSource(x: unknown): string {
+  if (x === null) return "null";
+  return typeof x === "object" ? `object with keys [${Object.keys(x).join(", ")}]` : typeof x;
 }
 
 async function assertNoCommittedTree(

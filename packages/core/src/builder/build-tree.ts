@@ -4,7 +4,7 @@ import { BuilderError } from "./builder-error.js";
 import type { NodeSink } from "./node-sink.js";
 import { StreamingBuilder, type StreamingBuilderOptions } from "./streaming-builder.js";
 
-export type BuildTreeOptions = Omit<StreamingBuilderOptions, "onNode">;
+export type BuildTreeOptions = Omit<StreamingBuilderOptions, "onNode" | "onRecord" | "keyPrefix">;
 
 /** What a finished build produced. */
 export interface BuildResult {

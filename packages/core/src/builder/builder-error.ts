@@ -12,7 +12,8 @@ export type BuilderErrorCode =
   | "INVALID_OPTION"
   | "BUILDER_FINISHED"
   | "STORE_NOT_EMPTY"
-  | "INVALID_RUN";
+  | "INVALID_RUN"
+  | "WORKER_FAILED";
 
 /**
  * A failure of the streaming builder or its input adapters, naming the input that caused it.

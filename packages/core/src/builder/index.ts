@@ -1,5 +1,5 @@
 // @bintrie/core/builder: the streaming bulk builder (sorted input in, a tree or a store out).
-export type { BuildInput, BuildSource, StemEntry } from "./build-input.js";
+export type { BuildInput, BuildSource, PackedEntries, StemEntry } from "./build-input.js";
 export {
   type BuildIntoStoreOptions,
   type BuildIntoStoreResult,
@@ -17,6 +17,7 @@ export {
   sortEntries,
 } from "./sort-entries.js";
 export { StemBlobHasher, type StemBlobHasherOptions } from "./stem-blob-hasher.js";
+export type { HashedStems, PackedStems, StemHashPool } from "./stem-hash-pool.js";
 export {
   DEFAULT_STEM_BATCH_SIZE,
   StreamingBuilder,

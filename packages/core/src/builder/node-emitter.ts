@@ -1,5 +1,12 @@
-import { encodeGroupBlob, NODE_TYPE_INTERNAL, pathKeySize, writePathKey } from "@bintrie/codec";
+import {
+  encodeGroupBlobInto,
+  groupBlobSize,
+  NODE_TYPE_INTERNAL,
+  pathKeySize,
+  writePathKey,
+} from "@bintrie/codec";
 import type { NodeWrite } from "../tree/node-set.js";
+import type { ByteSlab } from "./byte-slab.js";
 import type { HashSlots } from "./hash-slots.js";
 import type { NodeOpVisitor } from "./node-op-log.js";
 
@@ -19,6 +26,17 @@ class GroupEntries {
 }
 
 /**
+ * Where an emitter sends each record: a NodeWrite (path, hash copy, blob), or just the store key
+ * (key prefix ‖ path key) and blob, which skips the path and hash copies a store write never uses.
+ */
+export type RecordTarget =
+  | { readonly onNode: (node: NodeWrite) => void }
+  | {
+      readonly onRecord: (key: Uint8Array, blob: Uint8Array) => void;
+      readonly keyPrefix: Uint8Array;
+    };
+
+/**
  * Turns completed nodes (in post-order, hashes known) into node records, in the formats of the
  * tree's commit: stems at their natural path; internal nodes as flat 65-byte blobs (g = 0) or
  * one group blob per group root (depth % g == 0). A group blob is written only when its group
@@ -27,15 +45,27 @@ class GroupEntries {
 export class NodeEmitter implements NodeOpVisitor {
   readonly #groupDepth: number;
   readonly #slots: HashSlots;
-  readonly #onNode: (node: NodeWrite) => void;
+  readonly #onNode: ((node: NodeWrite) => void) | undefined;
+  readonly #onRecord: ((key: Uint8Array, blob: Uint8Array) => void) | undefined;
+  readonly #keyPrefix: Uint8Array;
+  readonly #slab: ByteSlab;
   /** One open group per group level: open group roots lie on a single root-to-leaf path. */
   readonly #groups: GroupEntries[] = [];
   count = 0;
 
-  constructor(groupDepth: number, slots: HashSlots, onNode: (node: NodeWrite) => void) {
+  constructor(groupDepth: number, slots: HashSlots, target: RecordTarget, slab: ByteSlab) {
     this.#groupDepth = groupDepth;
     this.#slots = slots;
-    this.#onNode = onNode;
+    this.#slab = slab;
+    if ("onRecord" in target) {
+      this.#onNode = undefined;
+      this.#onRecord = target.onRecord;
+      this.#keyPrefix = target.keyPrefix;
+    } else {
+      this.#onNode = target.onNode;
+      this.#onRecord = undefined;
+      this.#keyPrefix = new Uint8Array(0);
+    }
   }
 
   stem(blob: Uint8Array, depth: number, slot: number): void {
@@ -46,7 +76,7 @@ export class NodeEmitter implements NodeOpVisitor {
   internal(depth: number, left: number, right: number, out: number, source: Uint8Array): void {
     const g = this.#groupDepth;
     if (g === 0) {
-      const blob = new Uint8Array(65);
+      const blob = this.#slab.alloc(65);
       blob[0] = NODE_TYPE_INTERNAL;
       this.#slots.write(left, blob, 1);
       this.#slots.write(right, blob, 33);
@@ -56,7 +86,8 @@ export class NodeEmitter implements NodeOpVisitor {
     // Internal nodes inside a group have no blob of their own: the group root's blob covers them.
     if (depth % g !== 0) return;
     const group = this.#group(depth / g);
-    const blob = encodeGroupBlob(g, group.count, group.positions, group.depthOffsets, group.hashes);
+    const blob = this.#slab.alloc(groupBlobSize(g, group.count));
+    encodeGroupBlobInto(g, group.count, group.positions, group.depthOffsets, group.hashes, blob, 0);
     group.count = 0;
     this.#emit(source, depth, out, blob);
     if (depth > 0) this.#addEntry(depth, source, out);
@@ -85,10 +116,32 @@ export class NodeEmitter implements NodeOpVisitor {
   }
 
   #emit(source: Uint8Array, depth: number, slot: number, blob: Uint8Array): void {
+    this.count++;
+    const onRecord = this.#onRecord;
+    if (onRecord !== undefined) {
+      onRecord(this.#storeKey(source, depth), blob);
+      return;
+    }
     const path = new Uint8Array(pathKeySize(depth));
     writePathKey(source.subarray(1, 32), depth, path, 0);
-    this.count++;
-    this.#onNode({ path, hash: this.#slots.take(slot), blob });
+    this.#onNode!({ path, hash: this.#slots.take(slot), blob });
+  }
+
+  /** key prefix ‖ path key of the first `depth` stem bits of `source` (bytes 1..31), in the slab. */
+  #storeKey(source: Uint8Array, depth: number): Uint8Array {
+    const prefix = this.#keyPrefix;
+    const p = prefix.length;
+    // The path key (geth's BitArray.KeyBytes): the path bytes, bits past `depth` zeroed, then
+    // the bit count; the root's path key is empty.
+    const pathBytes = (depth + 7) >>> 3;
+    const key = this.#slab.alloc(p + (depth === 0 ? 0 : pathBytes + 1));
+    for (let i = 0; i < p; i++) key[i] = prefix[i]!;
+    if (depth === 0) return key;
+    for (let i = 0; i < pathBytes; i++) key[p + i] = source[1 + i]!;
+    const used = depth & 7;
+    if (used !== 0) key[p + pathBytes - 1]! &= (0xff00 >>> used) & 0xff;
+    key[p + pathBytes] = depth;
+    return key;
   }
 }
 

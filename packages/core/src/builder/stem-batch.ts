@@ -65,7 +65,9 @@ export class StemBatch {
     const count = (blob.length - VALUES_OFFSET) >>> 5;
     if (count === 0) return;
     const v = this.#values;
-    fold.leaves.set(blob.subarray(VALUES_OFFSET), v << 5);
+    const leaves = fold.leaves;
+    const to = (v << 5) - VALUES_OFFSET;
+    for (let i = VALUES_OFFSET; i < blob.length; i++) leaves[to + i] = blob[i]!;
     const pos = fold.subindices;
     let p = v;
     for (let byte = 0; byte < 32; byte++) {

@@ -9,6 +9,7 @@ import { BuilderError } from "./builder-error.js";
 import { HashSlots } from "./hash-slots.js";
 import { StemBatch } from "./stem-batch.js";
 import { assertStemBlob } from "./stem-blob-check.js";
+import type { PackedStems } from "./stem-hash-pool.js";
 
 export interface StemBlobHasherOptions {
   /** Selects the hash function. Default 'sha256-be' (go-ethereum). */
@@ -68,5 +69,13 @@ export class StemBlobHasher {
       }
     }
     return out;
+  }
+
+  /** The stem hashes of packed stems (each blob checked), 32 bytes each, in one new array. */
+  hashPacked(stems: PackedStems): Uint8Array {
+    const { bytes, offsets, count } = stems;
+    const blobs = new Array<Uint8Array>(count);
+    for (let i = 0; i < count; i++) blobs[i] = bytes.subarray(offsets[i]!, offsets[i + 1]!);
+    return this.hash(blobs);
   }
 }

@@ -1,4 +1,4 @@
-import { MAX_GROUP_DEPTH } from "@bintrie/codec";
+import { MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import {
   DEFAULT_KEY_SCHEME,
@@ -10,8 +10,9 @@ import type { Hasher } from "../hash/hasher.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import { BuilderError } from "./builder-error.js";
+import { ByteSlab } from "./byte-slab.js";
 import { EMPTY_SLOT, HashSlots, RESIDENT_SLOTS } from "./hash-slots.js";
-import { NodeEmitter } from "./node-emitter.js";
+import { NodeEmitter, type RecordTarget } from "./node-emitter.js";
 import { NodeOpLog } from "./node-op-log.js";
 import { StemBatch } from "./stem-batch.js";
 import { assertStemBlob } from "./stem-blob-check.js";
@@ -35,8 +36,17 @@ export interface StreamingBuilderOptions {
   /**
    * Receives every node record as soon as it is complete: children before parents (the order
    * of the tree's commit), each path exactly once. The records are new arrays the receiver owns.
+   * Give either `onNode` or `onRecord`.
    */
-  readonly onNode: (node: NodeWrite) => void;
+  readonly onNode?: (node: NodeWrite) => void;
+  /**
+   * Instead of `onNode`: receives each record as its store key (`keyPrefix` ‖ path key) and
+   * blob, in the same order, without the path and hash copies a store write does not need.
+   * Both arrays are views the receiver owns (no other record shares their bytes).
+   */
+  readonly onRecord?: (key: Uint8Array, blob: Uint8Array) => void;
+  /** Prefix of the keys given to `onRecord`. Default "vA" (go-ethereum's pathdb layout). */
+  readonly keyPrefix?: Uint8Array;
 }
 
 /**
@@ -66,6 +76,7 @@ export class StreamingBuilder {
   readonly #spine: StemSpine;
   readonly #emitter: NodeEmitter;
   readonly #batch: StemBatch;
+  readonly #slab = new ByteSlab();
   #stems = 0;
   #state: "open" | "finished" | "failed" = "open";
   #failure: unknown;
@@ -80,12 +91,7 @@ export class StreamingBuilder {
   #openLastSub = -1;
 
   constructor(options: StreamingBuilderOptions) {
-    if (typeof options?.onNode !== "function") {
-      throw new BuilderError(
-        "INVALID_OPTION",
-        "StreamingBuilder: options.onNode must be a function",
-      );
-    }
+    const target = recordTarget(options);
     this.scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
     const hashName = hashFunctionOfScheme(this.scheme);
     this.hasher = options.hasher ?? getHasher(hashName);
@@ -112,7 +118,7 @@ export class StreamingBuilder {
     }
     this.#batch = new StemBatch(batchSize, Math.max(256, batchSize * 8));
     this.#spine = new StemSpine(this.#log);
-    this.#emitter = new NodeEmitter(groupDepth, this.#slots, options.onNode);
+    this.#emitter = new NodeEmitter(groupDepth, this.#slots, target, this.#slab);
   }
 
   /** Stems added so far (an entry stem counts once it is closed by the next stem or finish). */
@@ -164,6 +170,52 @@ export class StreamingBuilder {
   }
 
   /**
+   * Adds the entry packed at `records[offset..offset+64)`: the 32-byte key, then the 32-byte
+   * value (the bytes are copied). The same rules as addEntry; no view or object per entry, for
+   * builds from one buffer of sorted records.
+   */
+  addEntryAt(records: Uint8Array, offset: number): void {
+    if (
+      !(records instanceof Uint8Array) ||
+      !Number.isInteger(offset) ||
+      offset < 0 ||
+      offset + 64 > records.length
+    ) {
+      throw new BuilderError(
+        "INVALID_INPUT",
+        `addEntryAt: expected 64 bytes (key ‖ value) at offset ${String(offset)} of a Uint8Array, got ${describeInput(records)}`,
+      );
+    }
+    this.#assertOpen();
+    const sub = records[offset + 31]!;
+    if (this.#entryOpen) {
+      if (sub > this.#openLastSub && compareStemAt(records, offset, this.#openStem) === 0) {
+        this.#appendValueAt(sub, records, offset + 32);
+        return;
+      }
+      if (compareStemAt(records, offset, this.#openStem) <= 0) {
+        // Out of order or repeated: addEntry throws the error that names both keys.
+        this.addEntry(
+          records.subarray(offset, offset + 32),
+          records.subarray(offset + 32, offset + 64),
+        );
+        return;
+      }
+      try {
+        this.#closeEntryStem();
+      } catch (error) {
+        this.#fail(error);
+      }
+    } else {
+      this.#assertAfterLast(records.subarray(offset, offset + 32), "key");
+    }
+    this.#entryOpen = true;
+    const stem = this.#openStem;
+    for (let i = 0; i < 31; i++) stem[i] = records[offset + i]!;
+    this.#appendValueAt(sub, records, offset + 32);
+  }
+
+  /**
    * Adds a whole stem: slot i = subindex i, null/undefined = absent (at most 256 slots). Like
    * BinaryTree.putStem, a stem without values is still a node. Stems must strictly increase.
    */
@@ -187,7 +239,7 @@ export class StreamingBuilder {
     }
     this.#closePendingEntryStem(stem);
     this.#assertAfterLast(stem, "stem");
-    const blob = new Uint8Array(STEM_BLOB_HEADER + count * 32);
+    const blob = this.#slab.alloc(STEM_BLOB_HEADER + count * 32);
     blob[0] = 1;
     blob.set(stem, 1);
     let at = STEM_BLOB_HEADER;
@@ -253,6 +305,15 @@ export class StreamingBuilder {
     this.#openLastSub = sub;
   }
 
+  #appendValueAt(sub: number, src: Uint8Array, at: number): void {
+    const values = this.#openValues;
+    const to = this.#openCount << 5;
+    for (let i = 0; i < 32; i++) values[to + i] = src[at + i]!;
+    this.#openCount++;
+    this.#openBitmap[sub >>> 3]! |= 0x80 >>> (sub & 7);
+    this.#openLastSub = sub;
+  }
+
   /** Before a stem from addStem/addHashedStem: close an entry stem, refusing the same stem. */
   #closePendingEntryStem(stem: Uint8Array): void {
     if (!this.#entryOpen) return;
@@ -262,12 +323,18 @@ export class StreamingBuilder {
 
   #closeEntryStem(): void {
     const count = this.#openCount;
-    const blob = new Uint8Array(STEM_BLOB_HEADER + count * 32);
+    const size = STEM_BLOB_HEADER + (count << 5);
+    const blob = this.#slab.alloc(size);
     blob[0] = 1;
-    blob.set(this.#openStem, 1);
-    blob.set(this.#openBitmap, 32);
-    blob.set(this.#openValues.subarray(0, count << 5), STEM_BLOB_HEADER);
-    this.#openBitmap.fill(0);
+    const stem = this.#openStem;
+    for (let i = 0; i < 31; i++) blob[1 + i] = stem[i]!;
+    const bitmap = this.#openBitmap;
+    for (let i = 0; i < 32; i++) {
+      blob[32 + i] = bitmap[i]!;
+      bitmap[i] = 0;
+    }
+    const values = this.#openValues;
+    for (let i = STEM_BLOB_HEADER; i < size; i++) blob[i] = values[i - STEM_BLOB_HEADER]!;
     this.#openCount = 0;
     this.#openLastSub = -1;
     this.#entryOpen = false;
@@ -354,11 +421,45 @@ export class StreamingBuilder {
     try {
       return step();
     } catch (error) {
-      this.#state = "failed";
-      this.#failure = error;
-      throw error;
+      this.#fail(error);
     }
   }
+
+  #fail(error: unknown): never {
+    this.#state = "failed";
+    this.#failure = error;
+    throw error;
+  }
+}
+
+/** Compares the 31-byte stem at bytes[offset..] with `stem`. */
+function compareStemAt(bytes: Uint8Array, offset: number, stem: Uint8Array): number {
+  for (let i = 0; i < 31; i++) {
+    const d = bytes[offset + i]! - stem[i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The one record receiver of the options: onNode, or onRecord with its key prefix. */
+function recordTarget(options: StreamingBuilderOptions): RecordTarget {
+  const onNode = options?.onNode;
+  const onRecord = options?.onRecord;
+  if (typeof onRecord === "function" && onNode === undefined) {
+    const keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
+    if (!(keyPrefix instanceof Uint8Array)) {
+      throw new BuilderError(
+        "INVALID_OPTION",
+        `keyPrefix must be a Uint8Array, got ${typeof keyPrefix}`,
+      );
+    }
+    return { onRecord, keyPrefix: keyPrefix.slice() };
+  }
+  if (typeof onNode === "function" && onRecord === undefined) return { onNode };
+  throw new BuilderError(
+    "INVALID_OPTION",
+    "StreamingBuilder: give exactly one of options.onNode and options.onRecord, a function",
+  );
 }
 
 /** Compares the first 31 bytes (the stem) of two stems or keys. */

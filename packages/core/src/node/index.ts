@@ -1,3 +1,8 @@
 /// <reference types="node" />
 // @bintrie/core/node: what needs Node (worker threads). The package root stays browser-safe.
 export { closeParallelWorkers, type ParallelRootOptions, parallelRoot } from "./parallel-root.js";
+export {
+  openStemHashWorkers,
+  type StemHashWorkers,
+  type StemHashWorkersOptions,
+} from "./stem-hash-workers.js";
