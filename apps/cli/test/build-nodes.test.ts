@@ -27,12 +27,15 @@ const CASES: readonly [name: string, groupDepths: readonly number[]][] = [
 ];
 
 describe("build → nodes equals the geth node sets", () => {
-  const jobs = CASES.flatMap(([name, depths]) => depths.map((g) => [name, g] as const));
-  it.each(jobs)("%s at group depth %i", async (name, groupDepth) => {
+  // --threads 2: the stems are hashed by a worker thread (by default only large inputs are).
+  const jobs = CASES.flatMap(([name, depths]) =>
+    depths.flatMap((g) => [[name, g, 1] as const, [name, g, 2] as const]),
+  );
+  it.each(jobs)("%s at group depth %i, %i thread(s)", async (name, groupDepth, threads) => {
     const c = nodesetCase(name);
     const file = join(dir, `${name}.jsonl`);
     await writeFile(file, entryLines(c.entries));
-    const db = join(dir, `${name}-g${groupDepth}`);
+    const db = join(dir, `${name}-g${groupDepth}-t${threads}`);
     const build = await runCli([
       "build",
       file,
@@ -40,6 +43,8 @@ describe("build → nodes equals the geth node sets", () => {
       db,
       "--group-depth",
       String(groupDepth),
+      "--threads",
+      String(threads),
       "--json",
     ]);
     expect(build.stderr).toBe("");

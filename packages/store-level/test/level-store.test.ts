@@ -163,4 +163,24 @@ describe("LevelStore", () => {
     expect(await store.get(Uint8Array.of(1))).toBeUndefined();
     await store.close();
   });
+
+  it("stores exactly the bytes of keys and values that are views of larger buffers", async () => {
+    const store = await openLevelStore(join(dirs.make(), "db"), { prefix: "v/" });
+    const slab = new Uint8Array(256);
+    for (let i = 0; i < slab.length; i++) slab[i] = i;
+    // Views at odd offsets, written while the slab changes right after batch() is called.
+    const ops = [0, 1, 2, 3].map((i) => ({
+      type: "put" as const,
+      key: slab.subarray(10 * i + 1, 10 * i + 4),
+      value: slab.subarray(100 + 30 * i + 3, 100 + 30 * i + 20),
+    }));
+    const wanted = ops.map((op) => [hex(op.key), hex(op.value)]);
+    const written = store.batch(ops);
+    slab.fill(0xee);
+    await written;
+    const stored: string[][] = [];
+    for await (const [k, v] of store.entries()) stored.push([hex(k), hex(v)]);
+    expect(stored).toEqual(wanted);
+    await store.close();
+  });
 });
