@@ -25,8 +25,13 @@ const CANONICAL_LENGTH = HEAD.length + 64 + MIDDLE.length + 64 + TAIL.length;
  * lines fail with the same messages.
  */
 export class EntryRecords {
-  records = new Uint8Array(64 * 65536);
+  records: Uint8Array;
   count = 0;
+
+  /** `expected`: the entries the input probably holds (from its size), so the buffer rarely grows. */
+  constructor(expected = 65536) {
+    this.records = new Uint8Array(64 * Math.max(1024, expected));
+  }
 
   /** Reserves one record and returns its offset. */
   reserve(): number {

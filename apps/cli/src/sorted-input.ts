@@ -28,8 +28,11 @@ export async function sortedInput(
   counter: EntryCounter,
   runs: RunStorage,
 ): Promise<SortedInput> {
-  const out = new EntryRecords();
-  const rest = await readEntryRecords(input, counter, out, memoryEntriesFromEnvironment());
+  const limit = memoryEntriesFromEnvironment();
+  // A canonical line is 154 bytes: a file's size tells about how many entries to expect.
+  const expected = input.bytes === undefined ? undefined : Math.ceil(input.bytes / 154) + 1;
+  const out = new EntryRecords(expected === undefined ? undefined : Math.min(expected, limit));
+  const rest = await readEntryRecords(input, counter, out, limit);
   if (rest === undefined) {
     const order = sortRecordsByKey(out.records, out.count);
     return { kind: "packed", entries: inKeyOrder(out.records, order) };

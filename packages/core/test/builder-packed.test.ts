@@ -80,6 +80,23 @@ class RecordingStore implements KVStore {
   }
 }
 
+/** The same, receiving the builder's batches through the optional batchPacked. */
+class PackedRecordingStore extends RecordingStore {
+  packedCalls = 0;
+  async batchPacked(bytes: Uint8Array, ends: Uint32Array, count: number) {
+    this.packedCalls++;
+    const ops: BatchOperation[] = [];
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      const key = bytes.slice(start, ends[2 * i]);
+      const value = bytes.slice(ends[2 * i], ends[2 * i + 1]);
+      ops.push({ type: "put", key, value });
+      start = ends[2 * i + 1]!;
+    }
+    await this.batch(ops);
+  }
+}
+
 /** The node puts of a recorded build as {path, blob} hex, sorted by key. */
 function nodePuts(store: RecordingStore): { path: string; blob: string }[] {
   const out: { path: string; blob: string }[] = [];
@@ -187,7 +204,8 @@ describe("packed entries into a store", () => {
         fc.array(key, { minLength: 1, maxLength: 60 }),
         fc.integer({ min: 0, max: 8 }),
         fc.boolean(),
-        async (groups, groupDepth, workers) => {
+        fc.boolean(),
+        async (groups, groupDepth, workers, packedStore) => {
           const entries = groups
             .flat()
             .map((k, i) => ({ key: k, value: new Uint8Array(32).fill(i % 251) }));
@@ -205,13 +223,16 @@ describe("packed entries into a store", () => {
             );
           }
           const root = reference.finish();
-          const store = new RecordingStore();
+          const store = packedStore ? new PackedRecordingStore() : new RecordingStore();
           const result = await buildTreeIntoStore(store, source, {
             groupDepth,
             maxBatchBytes: 512,
             ...(workers ? { stemHashPool: pool } : {}),
           });
           expect(hex(result.root)).toBe(hex(root));
+          if (store instanceof PackedRecordingStore) {
+            expect(store.packedCalls).toBe(store.batches.length);
+          }
           want.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
           expect(nodePuts(store)).toEqual(want);
           // The root node and the root record share the last batch; the others keep the bound.

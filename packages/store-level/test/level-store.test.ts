@@ -183,4 +183,55 @@ describe("LevelStore", () => {
     expect(stored).toEqual(wanted);
     await store.close();
   });
+
+  it("batchPacked writes exactly the packed records under the prefix, and checks its input", async () => {
+    const store = await openLevelStore(join(dirs.make(), "db"), { prefix: "p/" });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(
+          fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 6 }), fc.uint8Array({ maxLength: 40 })),
+          { maxLength: 30, selector: ([k]) => hex(k) },
+        ),
+        async (records) => {
+          const total = records.reduce((n, [k, v]) => n + k.length + v.length, 0);
+          const bytes = new Uint8Array(total + 5);
+          const ends = new Uint32Array(2 * records.length);
+          let at = 0;
+          records.forEach(([k, v], i) => {
+            bytes.set(k, at);
+            at += k.length;
+            ends[2 * i] = at;
+            bytes.set(v, at);
+            at += v.length;
+            ends[2 * i + 1] = at;
+          });
+          const written = store.batchPacked(bytes, ends, records.length);
+          bytes.fill(0xee); // LevelDB copied every record before batchPacked returned
+          await written;
+          const got = await store.getMany(records.map(([k]) => k));
+          expect(got.map((v) => (v === undefined ? "absent" : hex(v)))).toEqual(
+            records.map(([, v]) => hex(v)),
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+    await expectStoreError(
+      store.batchPacked(new Uint8Array(4), Uint32Array.of(2, 9), 1),
+      "INVALID_ARGUMENT",
+    );
+    await expectStoreError(
+      store.batchPacked(new Uint8Array(4), Uint32Array.of(3, 2), 1),
+      "INVALID_ARGUMENT",
+    );
+    await expectStoreError(
+      store.batchPacked(new Uint8Array(4), new Uint32Array(1), 1),
+      "INVALID_ARGUMENT",
+    );
+    await store.close();
+    await expectStoreError(
+      store.batchPacked(new Uint8Array(0), new Uint32Array(0), 0),
+      "STORE_CLOSED",
+    );
+  });
 });

@@ -30,4 +30,12 @@ export interface KVStore {
    * `bintrie nodes`). Backends without ordered iteration leave it undefined.
    */
   entries?(range?: KeyRange): AsyncIterable<readonly [Uint8Array, Uint8Array]>;
+  /**
+   * Optional: puts `count` packed records atomically, like `batch` with only puts. Record i is
+   * key ‖ value in `bytes`: the key ends at `ends[2i]`, the value at `ends[2i + 1]`, and the
+   * record starts where the one before ended (the first at 0). Bulk writers (the builder) use it
+   * where present: a backend that copies records one by one into a native batch (LevelDB) then
+   * needs no operation object per record. Stores without it get `batch`.
+   */
+  batchPacked?(bytes: Uint8Array, ends: Uint32Array, count: number): Promise<void>;
 }
