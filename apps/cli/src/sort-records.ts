@@ -1,73 +1,88 @@
+/** Buckets above this size are ordered by a comparison sort (insertion sort below it). */
+const INSERTION_MAX = 32;
+
 /**
- * The order of 64-byte records (key ‖ value) by key, stable, keeping only the last record of
- * each key (later entries win): an LSD radix sort (four 8-bit passes) on each key's first four
- * bytes, then runs with equal first four bytes (rare for hashed keys; values of one stem) are
- * sorted by the rest of the key with a stable comparison sort, so adversarial keys cost
- * O(n log n), never O(n²). Returns record indexes in key order.
+ * 64-byte records (key ‖ value) sorted by key into a new buffer, keeping only the last record of
+ * each key (later entries win). An MSD radix pass on the first two key bytes scatters the
+ * records into 65 536 buckets in input order (one sequential read, one write per record), then
+ * each bucket is sorted by the rest of the key: insertion sort for the usual few records per
+ * bucket, a stable comparison sort for large buckets (adversarial keys cost O(n log n), never
+ * O(n²)). Returns the sorted records and their count.
  */
-export function sortRecordsByKey(records: Uint8Array, count: number): Uint32Array {
-  const prefix = new Uint32Array(count);
+export function sortRecords(
+  records: Uint8Array,
+  count: number,
+): { records: Uint8Array; count: number } {
+  const starts = new Uint32Array(65537);
   for (let i = 0; i < count; i++) {
     const at = i << 6;
-    prefix[i] =
-      ((records[at]! << 24) |
-        (records[at + 1]! << 16) |
-        (records[at + 2]! << 8) |
-        records[at + 3]!) >>>
-      0;
+    starts[((records[at]! << 8) | records[at + 1]!) + 1]!++;
   }
-  let order = new Uint32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
-  let scratch = new Uint32Array(count);
-  const buckets = new Uint32Array(256);
-  for (let shift = 0; shift < 32; shift += 8) {
-    buckets.fill(0);
-    for (let i = 0; i < count; i++) buckets[(prefix[order[i]!]! >>> shift) & 0xff]!++;
-    let sum = 0;
-    for (let b = 0; b < 256; b++) {
-      const c = buckets[b]!;
-      buckets[b] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < count; i++) {
-      const r = order[i]!;
-      scratch[buckets[(prefix[r]! >>> shift) & 0xff]!++] = r;
-    }
-    [order, scratch] = [scratch, order];
-  }
-  // Runs of equal prefixes: order by the remaining 28 key bytes (stable: input order on ties).
-  let start = 0;
-  while (start < count) {
-    let end = start + 1;
-    const p = prefix[order[start]!]!;
-    while (end < count && prefix[order[end]!]! === p) end++;
-    if (end - start > 1) {
-      const run = Array.from(order.subarray(start, end));
-      run.sort((a, b) => compareKeyTails(records, a, b));
-      order.set(run, start);
-    }
-    start = end;
-  }
-  // Later entries win: keep the last record of each run of equal keys.
-  let kept = 0;
+  for (let b = 1; b <= 65536; b++) starts[b]! += starts[b - 1]!;
+  // Word copies (4-byte words: every bit pattern survives, unlike a float copy).
+  const from = new Int32Array(records.buffer, records.byteOffset, count << 4);
+  const sorted = new Int32Array(count << 4);
+  const next = starts.slice(0, 65536);
   for (let i = 0; i < count; i++) {
-    const r = order[i]!;
-    if (
-      i + 1 < count &&
-      compareKeyTails(records, r, order[i + 1]!) === 0 &&
-      prefix[r] === prefix[order[i + 1]!]
-    )
-      continue;
-    order[kept++] = r;
+    const at = i << 6;
+    const dst = next[(records[at]! << 8) | records[at + 1]!]!++ << 4;
+    const src = i << 4;
+    for (let w = 0; w < 16; w++) sorted[dst + w] = from[src + w]!;
   }
-  return order.subarray(0, kept);
+  const out = new Uint8Array(sorted.buffer);
+  const scratch = new Int32Array(16);
+  let kept = 0;
+  for (let b = 0; b < 65536; b++) {
+    const lo = starts[b]!;
+    const hi = starts[b + 1]!;
+    if (hi - lo > INSERTION_MAX) sortLarge(out, sorted, lo, hi);
+    else if (hi - lo > 1) insertionSort(out, sorted, scratch, lo, hi);
+    // Later entries win: of a run of equal keys (input order after a stable sort) keep the last.
+    for (let i = lo; i < hi; i++) {
+      if (i + 1 < hi && compareKeys(out, i, i + 1) === 0) continue;
+      if (kept !== i) sorted.copyWithin(kept << 4, i << 4, (i + 1) << 4);
+      kept++;
+    }
+  }
+  return { records: out.subarray(0, kept << 6), count: kept };
 }
 
-function compareKeyTails(records: Uint8Array, a: number, b: number): number {
+/** Stable insertion sort of records lo..hi-1 by key. */
+function insertionSort(
+  bytes: Uint8Array,
+  words: Int32Array,
+  scratch: Int32Array,
+  lo: number,
+  hi: number,
+): void {
+  for (let i = lo + 1; i < hi; i++) {
+    let j = i;
+    while (j > lo && compareKeys(bytes, j - 1, i) > 0) j--;
+    if (j === i) continue;
+    for (let w = 0; w < 16; w++) scratch[w] = words[(i << 4) + w]!;
+    words.copyWithin((j + 1) << 4, j << 4, i << 4);
+    for (let w = 0; w < 16; w++) words[(j << 4) + w] = scratch[w]!;
+  }
+}
+
+/** Stable comparison sort of records lo..hi-1 by key (an index sort, then one permutation). */
+function sortLarge(bytes: Uint8Array, words: Int32Array, lo: number, hi: number): void {
+  const order = Array.from({ length: hi - lo }, (_, k) => lo + k);
+  order.sort((a, b) => compareKeys(bytes, a, b) || a - b);
+  const copy = words.slice(lo << 4, hi << 4);
+  for (let k = 0; k < order.length; k++) {
+    const src = (order[k]! - lo) << 4;
+    const dst = (lo + k) << 4;
+    for (let w = 0; w < 16; w++) words[dst + w] = copy[src + w]!;
+  }
+}
+
+/** Compares the keys of records a and b (bytes 2..31: the first two are the bucket's). */
+function compareKeys(bytes: Uint8Array, a: number, b: number): number {
   const x = a << 6;
   const y = b << 6;
-  for (let i = 4; i < 32; i++) {
-    const d = records[x + i]! - records[y + i]!;
+  for (let i = 2; i < 32; i++) {
+    const d = bytes[x + i]! - bytes[y + i]!;
     if (d !== 0) return d;
   }
   return 0;

@@ -4,7 +4,7 @@ import { CliError } from "./cli-error.js";
 import type { EntryCounter } from "./entry-lines.js";
 import { EntryRecords, readEntryRecords } from "./entry-records.js";
 import type { InputSource } from "./input-source.js";
-import { sortRecordsByKey } from "./sort-records.js";
+import { sortRecords } from "./sort-records.js";
 
 /** Entries sorted in memory (64 bytes each + 12 bytes of sort arrays): 4M entries ≈ 300 MiB. */
 const DEFAULT_MEMORY_ENTRIES = 4 * 1024 * 1024;
@@ -34,33 +34,16 @@ export async function sortedInput(
   const out = new EntryRecords(expected === undefined ? undefined : Math.min(expected, limit));
   const rest = await readEntryRecords(input, counter, out, limit);
   if (rest === undefined) {
-    const order = sortRecordsByKey(out.records, out.count);
-    return { kind: "packed", entries: inKeyOrder(out.records, order) };
+    const sorted = sortRecords(out.records, out.count);
+    const order = new Uint32Array(sorted.count);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    return { kind: "packed", entries: { records: sorted.records, order } };
   }
   const { sortEntries } = await import("@bintrie/core/builder");
   return {
     kind: "stream",
     entries: sortEntries(concat(out, rest), { runStorage: runs, duplicates: "last" }),
   };
-}
-
-/**
- * The records moved into key order (`order` becomes the identity): the builder then reads
- * memory front to back, and the random reads happen here, in a copy loop the CPU overlaps.
- */
-function inKeyOrder(records: Uint8Array, order: Uint32Array): PackedEntries {
-  const count = order.length;
-  // Word copies (never Float64: a NaN's bits need not survive a float load and store).
-  const from = new Int32Array(records.buffer, records.byteOffset, records.length >>> 2);
-  const sorted = new Int32Array(count * 16);
-  const identity = new Uint32Array(count);
-  for (let i = 0; i < count; i++) {
-    const src = order[i]! << 4;
-    const dst = i << 4;
-    for (let w = 0; w < 16; w++) sorted[dst + w] = from[src + w]!;
-    identity[i] = i;
-  }
-  return { records: new Uint8Array(sorted.buffer), order: identity };
 }
 
 /** Packed entries one by one, in key order. */

@@ -93,7 +93,9 @@ export class BatchWriter {
     for (let i = 0; i < key.length; i++) bytes[at + i] = key[i]!;
     at += key.length;
     this.#ends[2 * this.#count] = at;
-    for (let i = 0; i < value.length; i++) bytes[at + i] = value[i]!;
+    // Short values by a loop; long ones (group blobs) by set, a memcpy.
+    if (value.length <= 128) for (let i = 0; i < value.length; i++) bytes[at + i] = value[i]!;
+    else bytes.set(value, at);
     at += value.length;
     this.#ends[2 * this.#count + 1] = at;
     this.#at = at;
