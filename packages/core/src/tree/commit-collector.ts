@@ -6,6 +6,7 @@ import {
   pathKeySize,
   writePathKey,
 } from "@bintrie/codec";
+import { fnv1a } from "../bytes/fnv1a.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
 import { GroupBlobCache } from "./group-blob-cache.js";
@@ -74,6 +75,7 @@ export class CommitCollector {
   #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
+  readonly #stemBits = new Uint8Array(32);
   readonly #cache = new GroupBlobCache();
   /** Off for trees with a memory bound: the cache holds memory the bound does not count. */
   cacheGroups = true;
@@ -409,18 +411,17 @@ export class CommitCollector {
     const blobSize = 64 + count * 32;
     const stemChunk = stems.stemChunk(index);
     const so = stems.stemOffset(index);
-    const hashStart = this.#beginWrite(
-      stemChunk.subarray(so, so + 31),
-      stems.getDepth(index),
-      32 + blobSize,
-    );
+    // The path bits are the stem's: copied to a scratch buffer (no view object per stem).
+    const bits = this.#stemBits;
+    for (let i = 0; i < 31; i++) bits[i] = stemChunk[so + i]!;
+    const hashStart = this.#beginWrite(bits, stems.getDepth(index), 32 + blobSize);
     const chunk = this.#out.chunk;
     const hc = stems.hashChunk(index);
     const ho = stems.hashOffset(index);
     for (let i = 0; i < 32; i++) chunk[hashStart + i] = hc[ho + i]!;
     const blob = hashStart + 32;
     chunk[blob] = 1;
-    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = stemChunk[so + i]!;
+    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = bits[i]!;
     stems.writeBlobBitmap(index, chunk, blob + 32);
     if (count > 0) {
       const page = stems.blockPage(index);
@@ -458,7 +459,7 @@ export class CommitCollector {
     const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
       const path = encodePathKey(orphan.bits, orphan.depth);
-      const h = fnv(path, 0, path.length);
+      const h = fnv1a(path, 0, path.length);
       const list = candidates.get(h);
       if (list === undefined) candidates.set(h, [path]);
       else if (list.some((p) => equalBytes(p, path, 0, path.length))) continue;
@@ -473,20 +474,13 @@ export class CommitCollector {
       const chunk = chunks[entries[e]!]!;
       const start = entries[e + 1]! + skip;
       const end = entries[e + 2]!;
-      const list = candidates.get(fnv(chunk, start, end));
+      const list = candidates.get(fnv1a(chunk, start, end));
       if (list === undefined) continue;
       for (const p of list) if (equalBytes(p, chunk, start, end)) written.add(p);
     }
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
   }
-}
-
-/** FNV-1a of bytes[start..end) (a filter only: equal hashes are compared byte by byte). */
-function fnv(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return (h ^ (end - start)) >>> 0;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
