@@ -9,7 +9,7 @@ import {
 import { fnv1a } from "../bytes/fnv1a.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
-import { GroupBlobCache } from "./group-blob-cache.js";
+import type { GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
   FLAG_GROUP_CACHED,
@@ -30,7 +30,7 @@ import { TreeError } from "./tree-error.js";
  * Groups with at least this many entries keep their blob in the GroupBlobCache: a sparse group
  * is cheap to gather, a full one (2^g entries, 2^g - 1 inner nodes) is not.
  */
-const CACHED_GROUP_MIN_ENTRIES = 8;
+export const CACHED_GROUP_MIN_ENTRIES = 8;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -76,19 +76,19 @@ export class CommitCollector {
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
   readonly #stemBits = new Uint8Array(32);
-  readonly #cache = new GroupBlobCache();
-  /** Off for trees with a memory bound: the cache holds memory the bound does not count. */
-  cacheGroups = true;
+  /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
+  readonly #cache: GroupBlobCache | undefined;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
 
-  constructor(arena: Arena) {
+  constructor(arena: Arena, cache?: GroupBlobCache) {
     this.#arena = arena;
+    this.#cache = cache;
   }
 
   /** Bytes the group blob cache holds. */
   get cacheBytes(): number {
-    return this.#cache.bytes;
+    return this.#cache?.bytes ?? 0;
   }
 
   /**
@@ -97,7 +97,7 @@ export class CommitCollector {
    * clean region of a group is then no longer what the cache holds for it.
    */
   forgetGroups(): void {
-    this.#cache.clear();
+    this.#cache?.clear();
   }
 
   collect(
@@ -116,7 +116,9 @@ export class CommitCollector {
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) {
       this.#scratch.length = 0;
-      this.#cache.clear();
+      // Entries made for another depth (entries seeded by the loader before the first
+      // collection are made for the tree's own depth, the one it commits with).
+      if (this.collections > 0) this.#cache?.clear();
     }
     this.collections++;
     this.#groupDepth = groupDepth;
@@ -174,8 +176,9 @@ export class CommitCollector {
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
     let slot = -1;
-    if (this.cacheGroups && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
-      slot = this.#cache.find(index);
+    const cache = this.#cache;
+    if (cache !== undefined && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
+      slot = cache.find(index);
       if (slot >= 0 && !this.#patchGroup(scratch, index, depth, slot)) {
         slot = -1;
         scratch.staleCount = 0;
@@ -222,8 +225,9 @@ export class CommitCollector {
   ): boolean {
     const g = this.#groupDepth;
     const { internals, stems } = this.#arena;
-    const page = this.#cache.page(slot);
-    const table = this.#cache.tableOffset(slot);
+    const cache = this.#cache!;
+    const page = cache.page(slot);
+    const table = cache.tableOffset(slot);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
     if (remaining < g && (internals.getFlags(index) & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
@@ -267,7 +271,7 @@ export class CommitCollector {
 
   /** Where the hash of the entry at bitmap position `position` sits in the cached blob. */
   #cachedHashOffset(slot: number, position: number): number {
-    const cache = this.#cache;
+    const cache = this.#cache!;
     const page = cache.page(slot);
     const table = cache.tableOffset(slot);
     // Its rank among the entries; the K hashes end the blob.
@@ -361,9 +365,10 @@ export class CommitCollector {
       hashStart + 32,
     );
     this.#out.end(hashStart, hashStart + 32 + blobSize);
-    if (!this.cacheGroups) return;
+    const cache = this.#cache;
+    if (cache === undefined) return;
     if (n >= CACHED_GROUP_MIN_ENTRIES) {
-      this.#cache.store(
+      cache.store(
         index,
         g,
         n,
@@ -376,13 +381,13 @@ export class CommitCollector {
       // Not a change of the tree: it only says the cache entry belongs to this node.
       this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
     } else {
-      this.#cache.forget(index);
+      cache.forget(index);
     }
   }
 
   /** The group root's write from its cached (patched) blob. */
   #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
-    const cache = this.#cache;
+    const cache = this.#cache!;
     const blobSize = cache.blobSize(slot);
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
