@@ -18,8 +18,6 @@ export interface OpenedStore {
 export interface OpenStoreOptions {
   /** Create the database when the directory does not exist (commands that write). */
   readonly create: boolean;
-  /** LevelDB memtable bytes (bulk writes: fewer, larger flushes and compactions). */
-  readonly writeBufferSize?: number;
 }
 
 /**
@@ -45,12 +43,7 @@ export async function openStore(
   const { openLevelStore } = await import("@bintrie/store-level");
   let store: KVStore;
   try {
-    store = await openLevelStore(dir, {
-      createIfMissing: options.create,
-      ...(options.writeBufferSize === undefined
-        ? {}
-        : { writeBufferSize: options.writeBufferSize }),
-    });
+    store = await openLevelStore(dir, { createIfMissing: options.create });
   } catch (error) {
     if (!existed) await rm(dir, { recursive: true, force: true });
     throw describeOpenFailure(error, dir);

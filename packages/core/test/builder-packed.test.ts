@@ -248,8 +248,38 @@ describe("packed entries into a store", () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
+  });
+
+  it("batches hold whole depth-8 subtrees: disjoint, increasing key ranges (LevelDB only moves files)", async () => {
+    const store = new RecordingStore();
+    await buildTreeIntoStore(store, packed(sharedWorkload(10_000)), {
+      maxBatchBytes: 64 * 1024,
+      stemHashPool: pool,
+    });
+    const p = NODE_KEY_PREFIX.length;
+    const depthOf = (key: Uint8Array) => (key.length > p ? key[key.length - 1]! : 0);
+    const nodes = (batch: BatchOperation[]) =>
+      batch.filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY));
+    expect(store.batches.length).toBeGreaterThan(10);
+    let previousMax = -1;
+    for (const batch of store.batches.slice(0, -1)) {
+      const ranges = nodes(batch).map((op) => {
+        expect(depthOf(op.key)).toBeGreaterThanOrEqual(8);
+        return op.key[p]!;
+      });
+      expect(Math.min(...ranges)).toBeGreaterThan(previousMax);
+      previousMax = Math.max(...ranges);
+    }
+    // The records above depth 8 (their keys lie inside every range) come with the root.
+    const last = nodes(store.batches.at(-1)!);
+    expect(last.filter((op) => depthOf(op.key) < 8).length).toBe(
+      store.batches
+        .flat()
+        .filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY) && depthOf(op.key) < 8).length,
+    );
+    expect(last.some((op) => op.key.length === p)).toBe(true);
   });
 
   it("a failed write stops the build before its root record; the rerun completes it", async () => {

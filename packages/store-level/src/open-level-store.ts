@@ -23,8 +23,6 @@ export interface LevelStoreOptions {
   readonly cacheSize?: number;
   /** LevelDB memtable size in bytes before it is flushed (classic-level only). Default 4 MiB. */
   readonly writeBufferSize?: number;
-  /** Snappy-compress LevelDB blocks (classic-level only). Default true. */
-  readonly compression?: boolean;
 }
 
 /**
@@ -62,7 +60,6 @@ export async function openLevelStore(
     errorIfExists,
     ...(options.cacheSize === undefined ? {} : { cacheSize: options.cacheSize }),
     ...(options.writeBufferSize === undefined ? {} : { writeBufferSize: options.writeBufferSize }),
-    ...(options.compression === undefined ? {} : { compression: options.compression }),
   });
   try {
     await db.open({ createIfMissing, errorIfExists });

@@ -22,6 +22,13 @@ interface PackedBatch {
 export class BatchWriter {
   readonly #store: KVStore;
   readonly #maxBatchBytes: number;
+  readonly #prefixLength: number;
+  /** The open batch's last range boundary (bytes, records), -1 for none; the range there. */
+  #cutAt = -1;
+  #cutCount = 0;
+  #range = -1;
+  /** Records above depth 8, written with the final batch. */
+  readonly #held: [Uint8Array, Uint8Array][] = [];
   #bytes: Uint8Array;
   #ends: Uint32Array;
   #count = 0;
@@ -30,9 +37,10 @@ export class BatchWriter {
   #inFlight: Promise<void> | undefined;
   #batches = 0;
 
-  constructor(store: KVStore, maxBatchBytes: number) {
+  constructor(store: KVStore, maxBatchBytes: number, keyPrefixLength: number) {
     this.#store = store;
     this.#maxBatchBytes = maxBatchBytes;
+    this.#prefixLength = keyPrefixLength;
     this.#bytes = new Uint8Array(Math.min(maxBatchBytes, 1 << 16));
     this.#ends = new Uint32Array(256);
   }
@@ -42,10 +50,30 @@ export class BatchWriter {
     return this.#ready.length > 0;
   }
 
-  /** Adds one put (the bytes are copied); closes the open batch first when it would overflow. */
+  /**
+   * Adds one node record (key = key prefix ‖ path key; the bytes are copied). Batches are cut at
+   * boundaries between depth-8 subtrees where possible: records come in post-order of sorted
+   * stems, so each subtree's keys (one first path byte) arrive together, and batches of whole
+   * subtrees cover disjoint, increasing key ranges. LevelDB's level-0 tables then never overlap
+   * and its compactions only move files instead of rewriting them. The few records above depth
+   * 8 (their keys would overlap every range) wait for the final batch.
+   */
   add(key: Uint8Array, value: Uint8Array): void {
+    const p = this.#prefixLength;
+    const depth = key.length > p ? key[key.length - 1]! : 0;
+    if (depth < 8) {
+      this.#held.push([key, value]);
+      return;
+    }
+    const range = key[p]!;
+    if (range !== this.#range) {
+      this.#range = range;
+      this.#cutAt = this.#at;
+      this.#cutCount = this.#count;
+    }
     const size = key.length + value.length;
-    if (this.#count > 0 && this.#at + size > this.#maxBatchBytes) this.#close();
+    // Twice at most: the range carried over may itself leave no room, then it goes alone.
+    while (this.#count > 0 && this.#at + size > this.#maxBatchBytes) this.#close();
     this.#append(key, value);
   }
 
@@ -61,6 +89,8 @@ export class BatchWriter {
    * batch after every earlier batch resolved, and returns the number of batches written.
    */
   async finish(key: Uint8Array, value: Uint8Array): Promise<number> {
+    for (const [k, v] of this.#held) this.#append(k, v);
+    this.#held.length = 0;
     this.#append(key, value);
     const last = this.#take();
     await this.writeReady();
@@ -102,9 +132,34 @@ export class BatchWriter {
     this.#count++;
   }
 
-  /** Moves the open batch to the ready list and starts a new one. */
+  /**
+   * Moves the open batch to the ready list and starts a new one; the records of the current
+   * range (after its last boundary) move to the new batch, unless the range is all it holds.
+   */
   #close(): void {
+    const cut = this.#cutAt;
+    if (cut <= 0 || cut === this.#at) {
+      this.#ready.push(this.#take());
+      this.#cutAt = 0;
+      this.#cutCount = 0;
+      return;
+    }
+    const bytes = this.#bytes;
+    const ends = this.#ends;
+    const tailRecords = this.#count - this.#cutCount;
+    const tail = bytes.slice(cut, this.#at);
+    const tailEnds = ends.slice(2 * this.#cutCount, 2 * this.#count);
+    this.#at = cut;
+    this.#count = this.#cutCount;
     this.#ready.push(this.#take());
+    if (this.#bytes.length < tail.length) this.#bytes = new Uint8Array(2 * tail.length);
+    if (this.#ends.length < tailEnds.length) this.#ends = new Uint32Array(2 * tailEnds.length);
+    this.#bytes.set(tail, 0);
+    for (let i = 0; i < tailEnds.length; i++) this.#ends[i] = tailEnds[i]! - cut;
+    this.#at = tail.length;
+    this.#count = tailRecords;
+    this.#cutAt = 0;
+    this.#cutCount = 0;
   }
 
   /** The open batch; a fresh buffer takes its place (the store may keep views of the old one). */

@@ -75,7 +75,7 @@ export async function buildTreeIntoStore(
     );
   }
   await assertNoCommittedTree(store, keyPrefix, rootRecordKey);
-  const writer = new BatchWriter(store, maxBatchBytes);
+  const writer = new BatchWriter(store, maxBatchBytes, keyPrefix.length);
   const builder = new StreamingBuilder({
     ...(options.groupDepth === undefined ? {} : { groupDepth: options.groupDepth }),
     ...(options.scheme === undefined ? {} : { scheme: options.scheme }),
