@@ -15,7 +15,10 @@ const mk = async (opts) => {
 const A = await mk({});
 const B = await mk({ maxNodes: 2 ** 30 });
 let seed = 12345;
-const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0), seed / 2 ** 32);
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) >>> 0;
+  return seed / 2 ** 32;
+};
 const blockKeys = () => {
   const ks = [];
   for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
@@ -64,7 +67,7 @@ out.total_ratio = +(out.A.total / out.B.total).toFixed(3);
 const dump = async (s) => {
   const m = [];
   for await (const [k, v] of s.entries())
-    m.push(Buffer.from(k).toString("hex") + ":" + Buffer.from(v).toString("hex"));
+    m.push(`${Buffer.from(k).toString("hex")}:${Buffer.from(v).toString("hex")}`);
   return m.join("\n");
 };
 out.stores_equal = (await dump(A.store)) === (await dump(B.store));
