@@ -260,25 +260,13 @@ export class CommitCollector {
       else if (kind === KIND_STEM) stale = (stems.getFlags(childIndex) & FLAG_BLOB_STALE) !== 0;
       if (!stale) continue;
       if (page[table + first] !== g - below) return false;
-      this.#arena.writeHash(child, page, this.#cachedHashOffset(slot, first));
+      this.#arena.writeHash(child, page, cache.hashOffset(slot, first));
       const s = scratch.staleCount++;
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
       scratch.childPaths.set(path, s << 5);
     }
     return true;
-  }
-
-  /** Where the hash of the entry at bitmap position `position` sits in the cached blob. */
-  #cachedHashOffset(slot: number, position: number): number {
-    const cache = this.#cache!;
-    const page = cache.page(slot);
-    const table = cache.tableOffset(slot);
-    // Its rank among the entries; the K hashes end the blob.
-    let rank = 0;
-    for (let p = 0; p < position; p++) if (page[table + p] !== 0) rank++;
-    const blobEnd = table + (1 << this.#groupDepth) + cache.blobSize(slot);
-    return blobEnd - ((cache.count(slot) - rank) << 5);
   }
 
   /**
@@ -392,7 +380,7 @@ export class CommitCollector {
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
     this.#copyInternalHash(index, chunk, hashStart);
-    const blob = cache.tableOffset(slot) + (1 << this.#groupDepth);
+    const blob = cache.blobOffset(slot);
     chunk.set(cache.page(slot).subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }

@@ -6,8 +6,12 @@ const GRANULE_BITS = 6;
 const GRANULES_PER_PAGE = PAGE_BYTES >>> GRANULE_BITS;
 const PAGE_SHIFT = 12; // log2(GRANULES_PER_PAGE)
 const GRANULE_MASK = GRANULES_PER_PAGE - 1;
-/** Slot header: owner index (u32), entry count (u16), blob size (u16), slot granules (u16). */
-const HEADER_BYTES = 10;
+/**
+ * Slot: owner index (u32), entry count (u16), blob size (u16), slot granules (u16), group depth
+ * g (u8), a pad byte; then `offsetOf` and `rankOf` (2^g bytes each: per bitmap position, the
+ * entry's depth offset, 0 = no entry, and its index among the entries); then the blob.
+ */
+const HEADER_BYTES = 12;
 /** Owner word of a slot that belongs to no node (internal indexes stay below 2^30). */
 const NO_OWNER = 0xffffffff;
 
@@ -90,7 +94,7 @@ export class GroupBlobCache {
     size: number,
   ): number {
     const width = 1 << groupDepth;
-    const granules = (HEADER_BYTES + width + size + 63) >>> GRANULE_BITS;
+    const granules = (HEADER_BYTES + 2 * width + size + 63) >>> GRANULE_BITS;
     let slot = this.find(index);
     if (slot >= 0 && this.#granulesOf(slot) !== granules) {
       this.#release(slot, this.#granulesOf(slot));
@@ -114,10 +118,14 @@ export class GroupBlobCache {
     page16[(at >>> 1) + 2] = count;
     page16[(at >>> 1) + 3] = size;
     page16[(at >>> 1) + 4] = granules;
+    page[at + 10] = groupDepth;
     const table = at + HEADER_BYTES;
-    page.fill(0, table, table + width);
-    for (let k = 0; k < count; k++) page[table + positions[k]!] = depthOffsets[k]!;
-    page.set(source.subarray(start, start + size), table + width);
+    page.fill(0, table, table + 2 * width);
+    for (let k = 0; k < count; k++) {
+      page[table + positions[k]!] = depthOffsets[k]!;
+      page[table + width + positions[k]!] = k;
+    }
+    page.set(source.subarray(start, start + size), table + 2 * width);
     return slot;
   }
 
@@ -126,9 +134,26 @@ export class GroupBlobCache {
     return this.#pages[slot >>> PAGE_SHIFT]!;
   }
 
-  /** Offset in its page of the slot's `offsetOf` table (2^g bytes; the blob follows it). */
+  /** Offset in its page of the slot's `offsetOf` table (one byte per bitmap position). */
   tableOffset(slot: number): number {
     return ((slot & GRANULE_MASK) << GRANULE_BITS) + HEADER_BYTES;
+  }
+
+  /** Offset in its page of the slot's blob. */
+  blobOffset(slot: number): number {
+    const at = (slot & GRANULE_MASK) << GRANULE_BITS;
+    return at + HEADER_BYTES + (2 << this.#pages[slot >>> PAGE_SHIFT]![at + 10]!);
+  }
+
+  /** Offset in its page of the hash of the entry at bitmap `position` (which must exist). */
+  hashOffset(slot: number, position: number): number {
+    const page = this.#pages[slot >>> PAGE_SHIFT]!;
+    const at = (slot & GRANULE_MASK) << GRANULE_BITS;
+    const width = 1 << page[at + 10]!;
+    const rank = page[at + HEADER_BYTES + width + position]!;
+    // The K hashes end the blob, in entry order.
+    const blobEnd = at + HEADER_BYTES + 2 * width + this.blobSize(slot);
+    return blobEnd - ((this.count(slot) - rank) << 5);
   }
 
   /** Entry count of the stored group. */
