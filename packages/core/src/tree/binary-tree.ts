@@ -16,6 +16,7 @@ import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account, AccountInput } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
+import { BulkBuilder } from "./bulk-builder.js";
 import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor, type MemoryLimits } from "./evictor.js";
@@ -151,6 +152,7 @@ export class BinaryTree {
   readonly maxBytes: number;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
+  readonly #bulk: BulkBuilder;
   readonly #collector: CommitCollector;
   readonly #paths: PathLoader;
   readonly #persister: TreePersister;
@@ -189,7 +191,8 @@ export class BinaryTree {
     this.maxNodes = options.maxNodes ?? Number.POSITIVE_INFINITY;
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const arena = this.#arena;
-    this.#staleHasher = new StaleHasher(arena, this.hasher);
+    this.#bulk = new BulkBuilder(arena);
+    this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
     this.#collector = new CommitCollector(arena);
     this.#walker = new TreeWalker(arena);
     this.#walker.touching = this.#bounded;
@@ -664,7 +667,7 @@ export class BinaryTree {
   }
 
   #flushWrites(): void {
-    applyWriteLog(this.#writes, this.#walker, this.#arena);
+    applyWriteLog(this.#writes, this.#walker, this.#arena, this.#bulk);
   }
 
   #stemSlots(index: number): (Uint8Array | undefined)[] {

@@ -1,6 +1,7 @@
 import type { Hasher } from "../hash/hasher.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import type { Arena } from "./arena.js";
+import type { BulkBuilder } from "./bulk-builder.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
@@ -32,9 +33,13 @@ export class StaleHasher {
   #msg = new Uint8Array(64 * 1024);
   #msg32 = new Uint32Array(this.#msg.buffer);
 
-  constructor(arena: Arena, hasher: Hasher) {
+  readonly #bulk: BulkBuilder | undefined;
+
+  /** `bulk`: the tree's bulk builder, whose node lists replace the walk right after a build. */
+  constructor(arena: Arena, hasher: Hasher, bulk?: BulkBuilder) {
     this.#arena = arena;
     this.#hasher = hasher;
+    this.#bulk = bulk;
   }
 
   get hasher(): Hasher {
@@ -45,6 +50,10 @@ export class StaleHasher {
   hashStale(): void {
     const arena = this.#arena;
     const { internals, stems } = arena;
+    if (this.#bulk?.takeLayout()) {
+      this.#hashBulkLayout(this.#bulk);
+      return;
+    }
     const stack = this.#stack;
     const stale = this.#internals;
     const staleStems = this.#stems;
@@ -143,6 +152,23 @@ export class StaleHasher {
     one.clear();
     one.push(index);
     this.hashStems(one.data, 0, 1);
+  }
+
+  /** Hashes a tree just made by the bulk builder: its stems, then its levels deepest first. */
+  #hashBulkLayout(bulk: BulkBuilder): void {
+    const stems = bulk.stems;
+    const count = bulk.stemCount;
+    for (let start = 0; start < count; start += STEM_BATCH) {
+      this.hashStems(stems, start, Math.min(count, start + STEM_BATCH));
+    }
+    const starts = bulk.levelStarts;
+    const list = bulk.internals;
+    for (let d = MAX_TREE_DEPTH - 1; d >= 0; d--) {
+      const end = starts[d + 1]!;
+      for (let k = starts[d]!; k < end; k += INTERNAL_BATCH) {
+        this.#hashInternalRun(list, k, Math.min(end, k + INTERNAL_BATCH));
+      }
+    }
   }
 
   #hashInternalsByLevel(): void {

@@ -51,6 +51,11 @@ export class StemPool {
     return this.stem.length * CHUNK_SIZE * STEM_NODE_BYTES + this.values.bytes;
   }
 
+  /** How many more nodes `alloc` can hand out before the pool is full. */
+  get room(): number {
+    return this.#limit - this.#next + 1 + this.#free.length;
+  }
+
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
   alloc(source: Uint8Array, offset: number, depth: number, flags: number): number {
     let index: number;

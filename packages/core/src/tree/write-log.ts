@@ -1,5 +1,7 @@
 /** Entries held before a flush is forced (64 bytes each: 64 MiB at most). */
 const MAX_ENTRIES = 1 << 20;
+/** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
+const SMALL_LOG = 1 << 14;
 
 /**
  * Pending single-key writes (key ‖ value, 64 bytes each) and a stable radix sort of them by
@@ -12,7 +14,7 @@ export class WriteLog {
   #order = new Uint32Array(1024);
   #scratch = new Uint32Array(1024);
   #digits = new Uint32Array(1024);
-  readonly #buckets = new Uint32Array(65536);
+  readonly #buckets = new Uint32Array(1 << 11);
 
   get full(): boolean {
     return this.count >= MAX_ENTRIES;
@@ -70,20 +72,25 @@ export class WriteLog {
     let from = this.#scratch;
     let to = this.#order;
     for (let e = 0; e < n; e++) from[e] = e;
-    // Two stable counting-sort passes: low 16 bits, then high 16 bits (LSD radix).
-    for (const shift of [0, 16]) {
-      const buckets = this.#buckets;
-      buckets.fill(0);
-      for (let e = 0; e < n; e++) buckets[(digits[from[e]!]! >>> shift) & 0xffff]!++;
+    // Stable counting-sort passes from the low digit up (LSD radix): bucket tables small enough
+    // to stay in L1, and for small logs (a block) narrower digits so clearing them costs nothing.
+    const bits = n < SMALL_LOG ? 8 : 11;
+    const buckets = this.#buckets;
+    for (let shift = 0; shift < 32; shift += bits) {
+      const width = Math.min(bits, 32 - shift);
+      const size = 1 << width;
+      const mask = size - 1;
+      buckets.fill(0, 0, size);
+      for (let e = 0; e < n; e++) buckets[(digits[from[e]!]! >>> shift) & mask]!++;
       let sum = 0;
-      for (let b = 0; b < 65536; b++) {
+      for (let b = 0; b < size; b++) {
         const c = buckets[b]!;
         buckets[b] = sum;
         sum += c;
       }
       for (let e = 0; e < n; e++) {
         const entry = from[e]!;
-        to[buckets[(digits[entry]! >>> shift) & 0xffff]!++] = entry;
+        to[buckets[(digits[entry]! >>> shift) & mask]!++] = entry;
       }
       const t = from;
       from = to;
@@ -91,4 +98,36 @@ export class WriteLog {
     }
     return from;
   }
+
+  /**
+   * Entry indices ordered by the whole 31-byte stem, equal stems in call order: `sortedOrder`,
+   * then each run of equal first-4-byte digits (rare for hashed keys) ordered by bytes 4..30
+   * and, for equal stems, by entry index (= call order).
+   */
+  sortedByStem(): Uint32Array {
+    const order = this.sortedOrder();
+    const n = this.count;
+    const digits = this.#digits;
+    let start = 0;
+    while (start < n) {
+      const digit = digits[order[start]!]!;
+      let end = start + 1;
+      while (end < n && digits[order[end]!] === digit) end++;
+      if (end - start > 1) order.subarray(start, end).sort(this.#compareStemTail);
+      start = end;
+    }
+    return order;
+  }
+
+  /** Orders two entries by stem bytes 4..30, then by entry index. */
+  readonly #compareStemTail = (a: number, b: number): number => {
+    const bytes = this.bytes;
+    const x = a << 6;
+    const y = b << 6;
+    for (let i = 4; i < 31; i++) {
+      const d = bytes[x + i]! - bytes[y + i]!;
+      if (d !== 0) return d;
+    }
+    return a - b;
+  };
 }
