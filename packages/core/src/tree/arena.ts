@@ -1,3 +1,4 @@
+import { copy8, zero8 } from "../hash/word-copy.js";
 import { HashedPool } from "./hashed-pool.js";
 import { INTERNAL_NODE_BYTES, InternalPool } from "./internal-pool.js";
 import {
@@ -74,11 +75,10 @@ export class Arena {
     else if (kind === KIND_STEM) src = this.stems.hash32[index >>> CHUNK_BITS]!;
     else if (kind === KIND_HASHED) src = this.hashed.hash32[index >>> CHUNK_BITS]!;
     else {
-      for (let w = 0; w < 8; w++) words[wordOffset + w] = 0;
+      zero8(words, wordOffset);
       return;
     }
-    const at = (index & CHUNK_MASK) << 3;
-    for (let w = 0; w < 8; w++) words[wordOffset + w] = src[at + w]!;
+    copy8(src, (index & CHUNK_MASK) << 3, words, wordOffset);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Hasher } from "../hash/hasher.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
+import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import type { BulkBuilder } from "./bulk-builder.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
@@ -114,9 +115,7 @@ export class StaleHasher {
         const address = stems.blockAddress(index);
         const page = heap.page32(address);
         const at = heap.offset(address) >>> 2;
-        const words = count << 3;
-        const dst = v << 3;
-        for (let w = 0; w < words; w++) leaves[dst + w] = page[at + w]!;
+        for (let k = 0; k < count; k++) copy8(page, at + (k << 3), leaves, (v + k) << 3);
         stems.presentSubindices(index, fold.subindices, v);
       }
       v += count;
@@ -132,16 +131,13 @@ export class StaleHasher {
       const stem = stems.stem32[index >>> CHUNK_BITS]!;
       const at = (index & CHUNK_MASK) << 3;
       const dst = s << 4;
-      for (let w = 0; w < 8; w++) msg32[dst + w] = stem[at + w]!;
+      copy8(stem, at, msg32, dst);
       fold.writeRoot(s, msg32, dst + 8);
     }
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      const hash = stems.hash32[index >>> CHUNK_BITS]!;
-      const at = (index & CHUNK_MASK) << 3;
-      const src = s << 3;
-      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
+      copy8(msg32, s << 3, stems.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
       stems.clearFlags(index, FLAG_HASH_STALE);
     }
   }
@@ -215,10 +211,7 @@ export class StaleHasher {
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      const hash = internals.hash32[index >>> CHUNK_BITS]!;
-      const at = (index & CHUNK_MASK) << 3;
-      const src = k << 3;
-      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
+      copy8(msg32, k << 3, internals.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
       internals.clearFlags(index, FLAG_HASH_STALE);
     }
   }

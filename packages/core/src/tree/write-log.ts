@@ -14,6 +14,9 @@ export class WriteLog {
   #order = new Uint32Array(1024);
   #scratch = new Uint32Array(1024);
   #digits = new Uint32Array(1024);
+  #scratchDigits = new Uint32Array(1024);
+  /** After `sortedOrder`: the first-4-byte digit of each entry in sorted position. */
+  #sortedDigits = this.#digits;
   readonly #buckets = new Uint32Array(1 << 11);
 
   get full(): boolean {
@@ -60,28 +63,30 @@ export class WriteLog {
       this.#order = new Uint32Array(capacity);
       this.#scratch = new Uint32Array(capacity);
       this.#digits = new Uint32Array(capacity);
+      this.#scratchDigits = new Uint32Array(capacity);
     }
     const bytes = this.bytes;
-    const digits = this.#digits;
+    let digits = this.#digits;
+    let order = this.#order;
     for (let e = 0; e < n; e++) {
       const at = e << 6;
       digits[e] =
         ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>>
         0;
+      order[e] = e;
     }
-    let from = this.#scratch;
-    let to = this.#order;
-    for (let e = 0; e < n; e++) from[e] = e;
-    // Stable counting-sort passes from the low digit up (LSD radix): bucket tables small enough
-    // to stay in L1, and for small logs (a block) narrower digits so clearing them costs nothing.
+    let toDigits = this.#scratchDigits;
+    let to = this.#scratch;
+    // Stable counting-sort passes from the low digit up (LSD radix), each digit moved along with
+    // its entry so every pass reads sequentially. Bucket tables stay in L1; small logs (a block)
+    // use narrower digits so clearing the table costs nothing.
     const bits = n < SMALL_LOG ? 8 : 11;
     const buckets = this.#buckets;
     for (let shift = 0; shift < 32; shift += bits) {
-      const width = Math.min(bits, 32 - shift);
-      const size = 1 << width;
+      const size = 1 << Math.min(bits, 32 - shift);
       const mask = size - 1;
       buckets.fill(0, 0, size);
-      for (let e = 0; e < n; e++) buckets[(digits[from[e]!]! >>> shift) & mask]!++;
+      for (let e = 0; e < n; e++) buckets[(digits[e]! >>> shift) & mask]!++;
       let sum = 0;
       for (let b = 0; b < size; b++) {
         const c = buckets[b]!;
@@ -89,14 +94,20 @@ export class WriteLog {
         sum += c;
       }
       for (let e = 0; e < n; e++) {
-        const entry = from[e]!;
-        to[buckets[(digits[entry]! >>> shift) & mask]!++] = entry;
+        const digit = digits[e]!;
+        const slot = buckets[(digit >>> shift) & mask]!++;
+        to[slot] = order[e]!;
+        toDigits[slot] = digit;
       }
-      const t = from;
-      from = to;
-      to = t;
+      const swapOrder = order;
+      order = to;
+      to = swapOrder;
+      const swapDigits = digits;
+      digits = toDigits;
+      toDigits = swapDigits;
     }
-    return from;
+    this.#sortedDigits = digits;
+    return order;
   }
 
   /**
@@ -107,12 +118,12 @@ export class WriteLog {
   sortedByStem(): Uint32Array {
     const order = this.sortedOrder();
     const n = this.count;
-    const digits = this.#digits;
+    const digits = this.#sortedDigits;
     let start = 0;
     while (start < n) {
-      const digit = digits[order[start]!]!;
+      const digit = digits[start]!;
       let end = start + 1;
-      while (end < n && digits[order[end]!] === digit) end++;
+      while (end < n && digits[end] === digit) end++;
       if (end - start > 1) order.subarray(start, end).sort(this.#compareStemTail);
       start = end;
     }
