@@ -77,7 +77,7 @@ describe("bulk build of an empty tree = the one-by-one writes", () => {
           for (let i = 0; i < writes.length; i += 3) tree.put(writes[i]![0], new Uint8Array(32));
         }
         expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
-        for (const [key, value] of writes.slice(-5)) expect(a.get(key)).toEqual(b.get(key));
+        for (const [key] of writes.slice(-5)) expect(a.get(key)).toEqual(b.get(key));
       }),
       { numRuns: 200 },
     );
