@@ -11,6 +11,7 @@ import {
   refKind,
 } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
+import { StaleLog } from "./stale-log.js";
 import { STEM_NODE_BYTES, StemPool } from "./stem-pool.js";
 
 /** A stored blob whose node moved or disappeared: its path is deleted unless rewritten. */
@@ -35,6 +36,8 @@ export class Arena {
   mutations = 0;
   /** Counts commits applied to the flags (each consumes the orphans it wrote deletes for). */
   commits = 0;
+  /** The nodes gone hash-stale since the last hash (see StaleLog). */
+  readonly staleLog = new StaleLog();
 
   /** `limits`: the largest index of each pool (tests lower them to reach exhaustion). */
   constructor(limits: { internal?: number; stem?: number; hashed?: number } = {}) {
@@ -93,6 +96,7 @@ export class Arena {
     this.orphans = source.orphans.slice();
     this.mutations = source.mutations;
     this.commits = source.commits;
+    this.staleLog.invalidate();
   }
 
   /** Live node counts per kind. */

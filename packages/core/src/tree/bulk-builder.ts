@@ -118,6 +118,8 @@ export class BulkBuilder {
     }
     this.stemCount = count;
     arena.mutations += n;
+    // The new nodes are not in the stale log: unless the next hash takes the layout, it walks.
+    arena.staleLog.invalidate();
     log.clear();
     this.#pending = true;
     this.#stamp = arena.mutations;

@@ -50,19 +50,46 @@ export class StaleHasher {
   /** Brings every cached hash in the tree up to date. */
   hashStale(): void {
     const arena = this.#arena;
-    const { internals, stems } = arena;
+    const log = arena.staleLog;
     if (this.#bulk?.takeLayout()) {
       this.#hashBulkLayout(this.#bulk);
+      log.restart();
       return;
     }
-    const stack = this.#stack;
-    const stale = this.#internals;
+    this.#internals.clear();
+    this.#stems.clear();
+    this.#depthCounts.fill(0);
+    if (log.valid) this.#gatherLogged();
+    else this.#gatherByWalk();
+    this.#hashGathered();
+    log.restart();
+  }
+
+  /** The stale nodes as the writes recorded them (see StaleLog). */
+  #gatherLogged(): void {
+    const { internals, stems, staleLog } = this.#arena;
     const staleStems = this.#stems;
-    const counts = this.#depthCounts;
+    const list = staleLog.stems;
+    for (let k = 0; k < list.length; k++) {
+      const index = list.data[k]!;
+      if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
+    }
+    const nodes = staleLog.internals;
+    for (let k = 0; k < nodes.length; k++) {
+      const index = nodes.data[k]!;
+      if ((internals.getFlags(index) & FLAG_HASH_STALE) !== 0) {
+        this.#addStaleInternal(index, internals.getDepth(index));
+      }
+    }
+  }
+
+  /** The stale nodes found by a walk from the root over stale internal nodes. */
+  #gatherByWalk(): void {
+    const arena = this.#arena;
+    const { internals, stems } = arena;
+    const stack = this.#stack;
+    const staleStems = this.#stems;
     stack.clear();
-    stale.clear();
-    staleStems.clear();
-    counts.fill(0);
     stack.push(arena.root);
     while (stack.length > 0) {
       const ref = stack.pop();
@@ -70,21 +97,29 @@ export class StaleHasher {
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
         if ((internals.getFlags(index) & FLAG_HASH_STALE) === 0) continue;
-        const depth = internals.getDepth(index);
-        if (stale.length === this.#internalDepths.length) {
-          const grown = new Uint8Array(this.#internalDepths.length * 2);
-          grown.set(this.#internalDepths);
-          this.#internalDepths = grown;
-        }
-        this.#internalDepths[stale.length] = depth;
-        counts[depth]!++;
-        stale.push(index);
+        this.#addStaleInternal(index, internals.getDepth(index));
         stack.push(internals.getRight(index));
         stack.push(internals.getLeft(index));
       } else if (kind === KIND_STEM) {
         if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
       }
     }
+  }
+
+  #addStaleInternal(index: number, depth: number): void {
+    const stale = this.#internals;
+    if (stale.length === this.#internalDepths.length) {
+      const grown = new Uint8Array(this.#internalDepths.length * 2);
+      grown.set(this.#internalDepths);
+      this.#internalDepths = grown;
+    }
+    this.#internalDepths[stale.length] = depth;
+    this.#depthCounts[depth]!++;
+    stale.push(index);
+  }
+
+  #hashGathered(): void {
+    const staleStems = this.#stems;
     // Pool order is allocation order: visiting stems by index turns random pool accesses into
     // nearly sequential ones (the stem records, their value blocks and hash slots).
     staleStems.data.subarray(0, staleStems.length).sort();
