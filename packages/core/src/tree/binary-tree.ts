@@ -154,6 +154,8 @@ export class BinaryTree {
   readonly #staleHasher: StaleHasher;
   readonly #bulk: BulkBuilder;
   readonly #collector: CommitCollector;
+  /** The collector's count when the outermost open checkpoint was opened. */
+  #collectionsAtCheckpoint = 0;
   readonly #paths: PathLoader;
   readonly #persister: TreePersister;
   readonly #evictor: Evictor;
@@ -194,6 +196,7 @@ export class BinaryTree {
     this.#bulk = new BulkBuilder(arena);
     this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
     this.#collector = new CommitCollector(arena);
+    this.#collector.cacheGroups = !this.#bounded;
     this.#walker = new TreeWalker(arena);
     this.#walker.touching = this.#bounded;
     const loader = new NodeLoader(arena, this.#staleHasher, this.groupDepth);
@@ -491,6 +494,7 @@ export class BinaryTree {
     this.#refuseWhileBusy("checkpoint");
     this.#flushWrites();
     this.#journal ??= new CheckpointJournal(this.#arena);
+    if (this.#journal.depth === 0) this.#collectionsAtCheckpoint = this.#collector.collections;
     this.#journal.open();
   }
 
@@ -500,6 +504,11 @@ export class BinaryTree {
     this.#flushWrites();
     if (this.#journal === undefined) this.#noCheckpoint("revertCheckpoint");
     this.#journal.revert();
+    // A commit() inside the checkpoint cached group blobs of a state the tree just left.
+    if (this.#collector.collections !== this.#collectionsAtCheckpoint) {
+      this.#collector.forgetGroups();
+      this.#collectionsAtCheckpoint = this.#collector.collections;
+    }
   }
 
   /** Keeps the changes since the matching checkpoint(), as part of the enclosing one. */
@@ -623,8 +632,11 @@ export class BinaryTree {
   // ---- statistics -----------------------------------------------------------------------
 
   /**
-   * Live nodes per kind, the bytes the arena's typed arrays hold (`arenaBytes`) and the bytes
-   * its live nodes, placeholders and values occupy (`liveBytes`, what `maxBytes` bounds).
+   * Live nodes per kind, the bytes the arena's typed arrays hold (`arenaBytes`), the bytes
+   * its live nodes, placeholders and values occupy (`liveBytes`, what `maxBytes` bounds) and
+   * the bytes of the last group blobs kept for the next commit (`groupCacheBytes`; trees
+   * without a memory bound keep the blobs of groups with 8 or more entries, so a commit
+   * rewrites only the changed hashes of each group instead of gathering it whole).
    */
   stats(): {
     internal: number;
@@ -632,10 +644,16 @@ export class BinaryTree {
     hashed: number;
     arenaBytes: number;
     liveBytes: number;
+    groupCacheBytes: number;
   } {
     this.#flushWrites();
     const arena = this.#arena;
-    return { ...arena.counts(), arenaBytes: arena.bytes(), liveBytes: arena.liveBytes() };
+    return {
+      ...arena.counts(),
+      arenaBytes: arena.bytes(),
+      liveBytes: arena.liveBytes(),
+      groupCacheBytes: this.#collector.cacheBytes,
+    };
   }
 
   // ---- internals ------------------------------------------------------------------------

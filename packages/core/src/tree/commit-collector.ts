@@ -8,8 +8,10 @@ import {
 } from "@bintrie/codec";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
+import { GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
+  FLAG_GROUP_CACHED,
   FLAG_PERSISTED,
   KIND_EMPTY,
   KIND_INTERNAL,
@@ -22,6 +24,12 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
+
+/**
+ * Groups with at least this many entries keep their blob in the GroupBlobCache: a sparse group
+ * is cheap to gather, a full one (2^g entries, 2^g - 1 inner nodes) is not.
+ */
+const CACHED_GROUP_MIN_ENTRIES = 8;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -66,9 +74,28 @@ export class CommitCollector {
   #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
+  readonly #cache = new GroupBlobCache();
+  /** Off for trees with a memory bound: the cache holds memory the bound does not count. */
+  cacheGroups = true;
+  /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
+  collections = 0;
 
   constructor(arena: Arena) {
     this.#arena = arena;
+  }
+
+  /** Bytes the group blob cache holds. */
+  get cacheBytes(): number {
+    return this.#cache.bytes;
+  }
+
+  /**
+   * Drops every cached group blob. Needed when the tree goes back to a state older than the one
+   * the cache was written for (a checkpoint revert after a commit inside the checkpoint): a
+   * clean region of a group is then no longer what the cache holds for it.
+   */
+  forgetGroups(): void {
+    this.#cache.clear();
   }
 
   collect(
@@ -85,7 +112,11 @@ export class CommitCollector {
     const marks = new CommitMarks();
     this.#marks = marks;
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
-    if (groupDepth !== this.#groupDepth) this.#scratch.length = 0;
+    if (groupDepth !== this.#groupDepth) {
+      this.#scratch.length = 0;
+      this.#cache.clear();
+    }
+    this.collections++;
     this.#groupDepth = groupDepth;
     this.#prefix = keyPrefix;
     const out = this.#out;
@@ -140,7 +171,16 @@ export class CommitCollector {
     scratch.count = 0;
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
-    this.#gatherGroup(scratch, ref, depth, g, 0, true);
+    let slot = -1;
+    if (this.cacheGroups && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
+      slot = this.#cache.find(index);
+      if (slot >= 0 && !this.#patchGroup(scratch, index, depth, slot)) {
+        slot = -1;
+        scratch.staleCount = 0;
+        scratch.walkPath.set(path);
+      }
+    }
+    if (slot < 0) this.#gatherGroup(scratch, ref, depth, g, 0, true);
     this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.staleCount;
@@ -151,7 +191,88 @@ export class CommitCollector {
         scratch.childPaths.subarray(k << 5, (k << 5) + 32),
       );
     }
-    this.#emitGroup(index, path, depth, scratch);
+    if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
+    else this.#emitGroup(index, path, depth, scratch);
+  }
+
+  /**
+   * Brings the cached blob of group root `index` up to date by walking only the group's nodes
+   * with a stale blob (every write marks its whole path, so the rest of the group is as it was
+   * when the blob was stored): each stale entry gets its new hash, and is queued for the descent
+   * like #gatherGroup does. Returns false, having changed only the cached bytes, when the walk
+   * meets a change of the group's shape (an entry where there was none, an inner node where
+   * there was an entry, an empty side where there were entries): the caller gathers in full.
+   */
+  #patchGroup(scratch: GroupScratch, index: number, depth: number, slot: number): boolean {
+    const inner = this.#marks.inner.length;
+    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0, slot)) return true;
+    this.#marks.inner.length = inner;
+    return false;
+  }
+
+  #patchWalk(
+    scratch: GroupScratch,
+    index: number,
+    depth: number,
+    remaining: number,
+    position: number,
+    slot: number,
+  ): boolean {
+    const g = this.#groupDepth;
+    const { internals, stems } = this.#arena;
+    const page = this.#cache.page(slot);
+    const table = this.#cache.tableOffset(slot);
+    // An inner node that was an entry before (a split stem) needs no check of its own: the
+    // first position of its range is then either an empty side or a deeper entry, both checked.
+    if (remaining < g && (internals.getFlags(index) & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
+      this.#marks.inner.push(index);
+    const path = scratch.walkPath;
+    const below = remaining - 1;
+    for (let bit = 0; bit < 2; bit++) {
+      const child = internals.getChild(index, bit);
+      setBit(path, depth, bit);
+      const childPosition = position * 2 + bit;
+      const first = childPosition << below;
+      const kind = refKind(child);
+      if (kind === KIND_EMPTY) {
+        // An empty side must have held no entries.
+        const end = first + (1 << below);
+        for (let p = first; p < end; p++) if (page[table + p] !== 0) return false;
+        continue;
+      }
+      const childIndex = refIndex(child);
+      if (kind === KIND_INTERNAL && below > 0) {
+        // Inside the group: a clean inner node's part of the blob is unchanged.
+        if ((internals.getFlags(childIndex) & FLAG_BLOB_STALE) === 0) continue;
+        if (!this.#patchWalk(scratch, childIndex, depth + 1, below, childPosition, slot))
+          return false;
+        continue;
+      }
+      // An entry: one under a clean node, or a placeholder, keeps its hash.
+      let stale = false;
+      if (kind === KIND_INTERNAL) stale = (internals.getFlags(childIndex) & FLAG_BLOB_STALE) !== 0;
+      else if (kind === KIND_STEM) stale = (stems.getFlags(childIndex) & FLAG_BLOB_STALE) !== 0;
+      if (!stale) continue;
+      if (page[table + first] !== g - below) return false;
+      this.#arena.writeHash(child, page, this.#cachedHashOffset(slot, first));
+      const s = scratch.staleCount++;
+      scratch.children[s] = child;
+      scratch.childDepths[s] = depth + 1;
+      scratch.childPaths.set(path, s << 5);
+    }
+    return true;
+  }
+
+  /** Where the hash of the entry at bitmap position `position` sits in the cached blob. */
+  #cachedHashOffset(slot: number, position: number): number {
+    const cache = this.#cache;
+    const page = cache.page(slot);
+    const table = cache.tableOffset(slot);
+    // Its rank among the entries; the K hashes end the blob.
+    let rank = 0;
+    for (let p = 0; p < position; p++) if (page[table + p] !== 0) rank++;
+    const blobEnd = table + (1 << this.#groupDepth) + cache.blobSize(slot);
+    return blobEnd - ((cache.count(slot) - rank) << 5);
   }
 
   /**
@@ -237,6 +358,35 @@ export class CommitCollector {
       chunk,
       hashStart + 32,
     );
+    this.#out.end(hashStart, hashStart + 32 + blobSize);
+    if (!this.cacheGroups) return;
+    if (n >= CACHED_GROUP_MIN_ENTRIES) {
+      this.#cache.store(
+        index,
+        g,
+        n,
+        scratch.positions,
+        scratch.depthOffsets,
+        chunk,
+        hashStart + 32,
+        blobSize,
+      );
+      // Not a change of the tree: it only says the cache entry belongs to this node.
+      this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
+    } else {
+      this.#cache.forget(index);
+    }
+  }
+
+  /** The group root's write from its cached (patched) blob. */
+  #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
+    const cache = this.#cache;
+    const blobSize = cache.blobSize(slot);
+    const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
+    const chunk = this.#out.chunk;
+    this.#copyInternalHash(index, chunk, hashStart);
+    const blob = cache.tableOffset(slot) + (1 << this.#groupDepth);
+    chunk.set(cache.page(slot).subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 

@@ -36,3 +36,9 @@ export const FLAG_PERSISTED = 4;
 export const FLAG_REFERENCED = 8;
 /** Internal nodes: the slot is on the free list (the eviction clock skips it). */
 export const FLAG_FREE = 16;
+/**
+ * Internal nodes: the commit collector stored this group root's blob in its GroupBlobCache since
+ * the node was allocated (a fresh or reused slot never has it, so an entry left by an earlier
+ * occupant of the index is never trusted).
+ */
+export const FLAG_GROUP_CACHED = 32;

@@ -1,0 +1,312 @@
+// The commit collector keeps the blobs of large groups and patches only the hashes under
+// written paths (GroupBlobCache). Every blob it writes must equal the blob a fresh tree of the
+// same contents writes at that path — the full-gather path, which the geth node-set vectors
+// pin (commit-nodesets.test.ts). The key space makes top groups full (one first byte per
+// position) and causes splits and collapses inside cached groups (shared second bytes).
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { nodeDbKey } from "@bintrie/codec";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BinaryTree, MemoryStore, type NodeSet, openTree } from "../src/index.js";
+import type { DeletionMode } from "../src/tree/binary-tree.js";
+import { readTestdata } from "./helpers/shared.js";
+
+const keyArb = fc
+  .record({
+    b0: fc.integer({ min: 0, max: 255 }),
+    b1: fc.constantFrom(0x00, 0x01, 0x80),
+    b30: fc.constantFrom(0, 1),
+    sub: fc.constantFrom(0, 7),
+  })
+  .map(({ b0, b1, b30, sub }) => {
+    const key = new Uint8Array(32);
+    key[0] = b0;
+    key[1] = b1;
+    key[30] = b30;
+    key[31] = sub;
+    return key;
+  });
+const valueArb = fc.integer({ min: 1, max: 255 }).map((b) => new Uint8Array(32).fill(b));
+
+// `pick` (when set) chooses a key already written instead: updates and deletes that hit.
+type Op =
+  | { op: "put"; key: Uint8Array; value: Uint8Array; pick: number | null }
+  | { op: "delete"; key: Uint8Array; pick: number | null }
+  | { op: "commit" | "checkpoint" | "revert" | "commitCheckpoint" | "copy" | "reopen" };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      op: fc.constant("put" as const),
+      key: keyArb,
+      value: valueArb,
+      pick: fc.option(fc.nat()),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("delete" as const),
+      key: keyArb,
+      pick: fc.option(fc.nat(), { freq: 3 }),
+    }),
+  },
+  { weight: 4, arbitrary: fc.constant({ op: "commit" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "checkpoint" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "revert" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "commitCheckpoint" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "copy" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "reopen" as const }) },
+);
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const ZERO = new Uint8Array(32);
+
+/** What the tree should hold: key → value (zero-mode deletes keep a zero value). */
+type Model = Map<string, Uint8Array>;
+
+/** Every node blob of a fresh tree holding `model`, by store key. */
+async function freshStore(model: Model, groupDepth: number): Promise<Map<string, string>> {
+  const store = new MemoryStore();
+  const tree = new BinaryTree({ groupDepth, store });
+  for (const [k, v] of model) tree.put(Uint8Array.from(Buffer.from(k, "hex")), v);
+  await tree.persist();
+  const out = new Map<string, string>();
+  for await (const [k, v] of store.entries()) out.set(hex(k), hex(v));
+  return out;
+}
+
+/** Each write of `set` is exactly the fresh tree's blob at that path. */
+function expectWritesMatch(set: NodeSet, fresh: Map<string, string>, where: string): void {
+  for (const w of set.writes) {
+    const key = hex(nodeDbKey(w.path));
+    expect(fresh.get(key), `${where}: blob at path key ${key}`).toBe(hex(w.blob));
+  }
+}
+
+async function run(
+  ops: Op[],
+  groupDepth: number,
+  deletionMode: DeletionMode,
+  seeds: Uint8Array[],
+): Promise<void> {
+  const store = new MemoryStore();
+  let tree = new BinaryTree({ groupDepth, deletionMode, store });
+  let model: Model = new Map();
+  // Enough keys that the top groups start full (and cached).
+  const written = [...seeds];
+  const keyOf = (op: { key: Uint8Array; pick: number | null }) =>
+    op.pick === null ? op.key : written[op.pick % written.length]!;
+  for (const [i, key] of seeds.entries()) {
+    tree.put(key, new Uint8Array(32).fill(i + 1));
+    model.set(hex(key), new Uint8Array(32).fill(i + 1));
+  }
+  await tree.persist();
+  const saved: Model[] = [];
+  // The store holds what the tree says it does while every commit's node set reached it (a
+  // commit inside a checkpoint that may be reverted is not written: see below).
+  let storeUsable = true;
+  const commit = async (where: string) => {
+    const set = tree.commit();
+    expectWritesMatch(set, await freshStore(model, groupDepth), where);
+    if (saved.length === 0) await store.batch(tree.nodeSetOperations(set));
+    else storeUsable = false;
+  };
+  for (const [step, op] of ops.entries()) {
+    const where = `step ${step} (${op.op}, g=${groupDepth}, ${deletionMode})`;
+    switch (op.op) {
+      case "put": {
+        const key = keyOf(op);
+        await tree.putMany([{ key, value: op.value }]);
+        model.set(hex(key), op.value);
+        written.push(key);
+        break;
+      }
+      case "delete": {
+        const key = keyOf(op);
+        await tree.deleteMany([key]);
+        if (deletionMode === "zero") model.set(hex(key), ZERO);
+        else model.delete(hex(key));
+        break;
+      }
+      case "commit":
+        await commit(where);
+        break;
+      case "checkpoint":
+        tree.checkpoint();
+        saved.push(new Map(model));
+        break;
+      case "revert":
+        if (saved.length === 0) break;
+        tree.revertCheckpoint();
+        model = saved.pop()!;
+        break;
+      case "commitCheckpoint":
+        if (saved.length === 0) break;
+        tree.commitCheckpoint();
+        saved.pop();
+        break;
+      case "copy":
+        // Carry on with the copy; the original goes on living (and committing) beside it.
+        // (the copy has no open checkpoints: it starts from the current state).
+        await commit(where);
+        tree = tree.copy();
+        saved.length = 0;
+        break;
+      case "reopen":
+        // A tree loaded lazily from the store: its groups come from stored blobs.
+        if (saved.length > 0 || !storeUsable) break;
+        await tree.persist();
+        tree = await openTree(store, { deletionMode });
+        break;
+    }
+  }
+  while (saved.length > 0) {
+    tree.commitCheckpoint();
+    saved.pop();
+  }
+  const fresh = await freshStore(model, groupDepth);
+  const set = tree.commit();
+  expectWritesMatch(set, fresh, "final commit");
+  const reference = new BinaryTree({ groupDepth });
+  for (const [k, v] of model) reference.put(Uint8Array.from(Buffer.from(k, "hex")), v);
+  expect(hex(set.root)).toBe(hex(reference.hash()));
+}
+
+describe("group blob cache: blobs patched in place equal a fresh tree's", () => {
+  for (const groupDepth of [3, 5, 8]) {
+    for (const deletionMode of ["remove", "zero"] as const) {
+      it(`g=${groupDepth}, ${deletionMode} mode: random writes, deletes, commits, checkpoints, copies, reopens`, async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(opArb, { minLength: 5, maxLength: 40 }),
+            fc.uniqueArray(keyArb, { minLength: 20, maxLength: 80, selector: hex }),
+            async (ops, seeds) => run(ops, groupDepth, deletionMode, seeds),
+          ),
+          { numRuns: groupDepth === 5 ? 60 : 30 },
+        );
+      });
+    }
+  }
+});
+
+// ---- against go-ethereum ---------------------------------------------------------------
+
+const sha = (...parts: Uint8Array[]) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  return new Uint8Array(h.digest());
+};
+const be64 = (i: number) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(i));
+  return b;
+};
+const workloadKey = (i: number) => sha(be64(i));
+
+/** The three commits of testdata/geth/geth-multi-commit.json (its `inputs` field). */
+function multiCommitInputs(): [Uint8Array, Uint8Array][][] {
+  const commits: [Uint8Array, Uint8Array][][] = [[], [], []];
+  for (let i = 0; i < 200; i++) commits[0]!.push([workloadKey(i), sha(workloadKey(i))]);
+  for (let i = 0; i < 30; i++)
+    commits[1]!.push([workloadKey(i), sha(workloadKey(i), Uint8Array.of(2))]);
+  for (let i = 200; i < 210; i++) commits[1]!.push([workloadKey(i), sha(workloadKey(i))]);
+  for (let i = 10; i < 50; i++)
+    commits[2]!.push([workloadKey(i), sha(workloadKey(i), Uint8Array.of(3))]);
+  for (let i = 210; i < 215; i++) commits[2]!.push([workloadKey(i), sha(workloadKey(i))]);
+  for (let i = 50; i < 55; i++) commits[2]!.push([workloadKey(i), new Uint8Array(32)]);
+  return commits;
+}
+
+/** sha256 over the writes sorted by path, as `0x<path>=0x<blob>\n` (the vector's digest). */
+function writesDigest(set: NodeSet): string {
+  const lines = set.writes
+    .map((w) => `0x${hex(w.path)}=0x${hex(w.blob)}\n`)
+    .sort((a, b) => (a.split("=")[0]! < b.split("=")[0]! ? -1 : 1));
+  return `0x${hex(sha(new TextEncoder().encode(lines.join(""))))}`;
+}
+
+interface MultiCommitVector {
+  groupDepths: Record<string, { root: string; writes: number; writesDigest: string }[]>;
+}
+
+describe("group blob cache: successive commits of one tree equal go-ethereum's", () => {
+  const vector = readTestdata<MultiCommitVector>("geth/geth-multi-commit.json");
+  for (const [g, expected] of Object.entries(vector.groupDepths)) {
+    it(`g=${g}: three commits, updates, inserts and zero writes (vendored geth digests)`, () => {
+      const tree = new BinaryTree({ groupDepth: Number(g) });
+      const got = multiCommitInputs().map((commit) => {
+        for (const [k, v] of commit) tree.put(k, v);
+        const set = tree.commit();
+        return {
+          root: `0x${hex(set.root)}`,
+          writes: set.writes.length,
+          writesDigest: writesDigest(set),
+        };
+      });
+      expect(got).toEqual(expected);
+      // The second and third commits went through the cache (top groups have ≥ 8 entries).
+      expect(tree.stats().groupCacheBytes).toBeGreaterThan(0);
+    });
+  }
+
+  const tool = fileURLToPath(
+    new URL("../../../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
+  );
+  it.runIf(existsSync(tool))(
+    "random blocks on a 3,000-key tree, g = 1..8: every commit's writes equal geth's (run live)",
+    () => {
+      let seed = 7;
+      const rand = () => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed / 2 ** 32;
+      };
+      const commits: [Uint8Array, Uint8Array][][] = [[]];
+      for (let i = 0; i < 3000; i++) commits[0]!.push([workloadKey(i), sha(workloadKey(i))]);
+      let fresh = 3000;
+      for (let b = 0; b < 4; b++) {
+        const block: [Uint8Array, Uint8Array][] = [];
+        for (let u = 0; u < 200; u++) {
+          const i = Math.floor(rand() * fresh);
+          block.push([workloadKey(i), sha(workloadKey(i), Uint8Array.of(b))]);
+        }
+        for (let u = 0; u < 40; u++) block.push([workloadKey(fresh), sha(workloadKey(fresh++))]);
+        commits.push(block);
+      }
+      const dir = mkdtempSync(join(tmpdir(), "bintrie-cache-"));
+      const files = commits.map((c, n) => {
+        const file = join(dir, `c${n}.jsonl`);
+        writeFileSync(
+          file,
+          c
+            .map(([k, v]) => JSON.stringify({ key: `0x${hex(k)}`, value: `0x${hex(v)}` }))
+            .join("\n"),
+        );
+        return file;
+      });
+      for (let g = 1; g <= 8; g++) {
+        const geth = JSON.parse(
+          execFileSync(tool, ["commit", "--same-trie", "--group-depth", String(g), ...files], {
+            encoding: "utf8",
+            maxBuffer: 1 << 28,
+          }),
+        ) as { commits: { root: string; writes: Record<string, string> }[] };
+        const tree = new BinaryTree({ groupDepth: g });
+        for (const [n, commit] of commits.entries()) {
+          for (const [k, v] of commit) tree.put(k, v);
+          const set = tree.commit();
+          const ours: Record<string, string> = {};
+          for (const w of set.writes) ours[`0x${hex(w.path)}`] = `0x${hex(w.blob)}`;
+          expect(`0x${hex(set.root)}`, `g=${g} commit ${n}`).toBe(geth.commits[n]!.root);
+          expect(ours, `g=${g} commit ${n}`).toEqual(geth.commits[n]!.writes);
+        }
+      }
+    },
+  );
+});
