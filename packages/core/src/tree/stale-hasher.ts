@@ -65,22 +65,17 @@ export class StaleHasher {
     log.restart();
   }
 
-  /** The stale nodes as the writes recorded them (see StaleLog). */
+  /** The stale nodes as the writes recorded them (see StaleLog), without reading the nodes. */
   #gatherLogged(): void {
-    const { internals, stems, staleLog } = this.#arena;
+    const { staleLog } = this.#arena;
+    const stems = staleLog.stems;
     const staleStems = this.#stems;
-    const list = staleLog.stems;
-    for (let k = 0; k < list.length; k++) {
-      const index = list.data[k]!;
-      if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
-    }
+    staleStems.ensureCapacity(stems.length);
+    staleStems.data.set(stems.data.subarray(0, stems.length));
+    staleStems.length = stems.length;
     const nodes = staleLog.internals;
-    for (let k = 0; k < nodes.length; k++) {
-      const index = nodes.data[k]!;
-      if ((internals.getFlags(index) & FLAG_HASH_STALE) !== 0) {
-        this.#addStaleInternal(index, internals.getDepth(index));
-      }
-    }
+    const depths = staleLog.depths;
+    for (let k = 0; k < nodes.length; k++) this.#addStaleInternal(nodes.data[k]!, depths.data[k]!);
   }
 
   /** The stale nodes found by a walk from the root over stale internal nodes. */

@@ -166,7 +166,7 @@ export class TreeWalker {
     }
     arena.mutations++;
     const log = arena.staleLog;
-    for (let k = 0; k < nodes.length; k++) log.internal(nodes.data[k]!);
+    for (let k = 0, d = start; k < nodes.length; k++, d++) log.internal(nodes.data[k]!, d);
     log.stem(created);
     if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
       // Its blob is stored at its current path (even if the stem changed since): that path
@@ -341,7 +341,7 @@ export class TreeWalker {
       const node = path.data[k]!;
       const flags = internals.getFlags(node);
       if ((flags & FLAGS_STALE) === FLAGS_STALE) break;
-      if ((flags & FLAG_HASH_STALE) === 0) staleLog.internal(node);
+      if ((flags & FLAG_HASH_STALE) === 0) staleLog.internal(node, internals.getDepth(node));
       internals.addFlags(node, FLAGS_STALE);
     }
   }
