@@ -1,4 +1,3 @@
-import { copy16 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./node-ref.js";
 import { sharedPrefixBits } from "./tree-walker.js";
@@ -49,13 +48,8 @@ export class BulkBuilder {
     const { internals, stems } = arena;
     const n = log.count;
     const order = log.sortedByStem();
-    // The entries in sorted order, copied once: every later pass then reads them sequentially
-    // instead of missing the cache at each entry of a log that can be 64 MiB. Only for the
-    // duration of the build (a bulk build happens once per empty tree).
-    const bytes = new Uint8Array(n << 6);
-    const to = new Uint32Array(bytes.buffer);
-    const from = new Uint32Array(log.bytes.buffer, log.bytes.byteOffset, n << 4);
-    for (let i = 0; i < n; i++) copy16(from, order[i]! << 4, to, i << 4);
+    const digits = log.sortedDigits;
+    const bytes = log.bytes;
     if (this.#firsts.length < n + 1) {
       this.#firsts = new Uint32Array(n + 1);
       this.#shared = new Uint8Array(n);
@@ -65,7 +59,11 @@ export class BulkBuilder {
     let count = 1;
     firsts[0] = 0;
     for (let i = 1; i < n; i++) {
-      const bits = sharedPrefixBits(bytes, (i - 1) << 6, i << 6);
+      // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share what
+      // their digits share: no need to read the entries.
+      const x = digits[i - 1]! ^ digits[i]!;
+      const bits =
+        x !== 0 ? Math.clz32(x) : sharedPrefixBits(bytes, order[i - 1]! << 6, order[i]! << 6);
       if (bits === 248) continue;
       shared[count - 1] = bits;
       firsts[count++] = i;
@@ -99,7 +97,7 @@ export class BulkBuilder {
     const open = this.#open;
     previous = -1;
     for (let s = 0; s < count; s++) {
-      const at = firsts[s]! << 6;
+      const at = order[firsts[s]!]! << 6;
       const next = s + 1 < count ? shared[s]! : -1;
       for (let d = previous + 1; d <= next; d++) {
         const node = list[cursor[d]!]!;
@@ -110,8 +108,9 @@ export class BulkBuilder {
       const depth = Math.max(previous, next) + 1;
       const stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
       this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
-      for (let e = firsts[s]! << 6; e < firsts[s + 1]! << 6; e += 64) {
-        stems.setValue(stem, bytes[e + 31]!, bytes, e + 32);
+      for (let e = firsts[s]!; e < firsts[s + 1]!; e++) {
+        const entry = order[e]! << 6;
+        stems.setValue(stem, bytes[entry + 31]!, bytes, entry + 32);
       }
       this.stems[s] = stem;
       previous = next;

@@ -110,6 +110,11 @@ export class WriteLog {
     return order;
   }
 
+  /** After a sort: the first-4-byte digit of the entry at each sorted position. */
+  get sortedDigits(): Uint32Array {
+    return this.#sortedDigits;
+  }
+
   /**
    * Entry indices ordered by the whole 31-byte stem, equal stems in call order: `sortedOrder`,
    * then each run of equal first-4-byte digits (rare for hashed keys) ordered by bytes 4..30
