@@ -3,6 +3,8 @@ import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./nod
 import { sharedPrefixBits } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
 
+/** Scratch entries kept between builds; bigger buffers are dropped once a build is hashed. */
+const KEPT = 1024;
 /** Depths an internal node can have (0..247): two distinct stems differ within 248 bits. */
 const LEVELS = 248;
 
@@ -19,14 +21,14 @@ const LEVELS = 248;
 export class BulkBuilder {
   readonly #arena: Arena;
   /** Position (in the sorted order) of each stem's first write; stemCount + 1 entries. */
-  #firsts = new Uint32Array(1024);
+  #firsts = new Uint32Array(KEPT);
   /** Bits stem s shares with stem s + 1. */
-  #shared = new Uint8Array(1024);
+  #shared = new Uint8Array(KEPT);
   /** Stem indices in key order. */
-  stems = new Uint32Array(1024);
+  stems = new Uint32Array(KEPT);
   stemCount = 0;
   /** Internal node indices, level by level from the root down; level d is levelStarts[d]..[d+1]. */
-  internals = new Uint32Array(1024);
+  internals = new Uint32Array(KEPT);
   readonly levelStarts = new Uint32Array(LEVELS + 1);
   readonly #cursor = new Uint32Array(LEVELS);
   readonly #open = new Uint32Array(LEVELS);
@@ -116,6 +118,10 @@ export class BulkBuilder {
       previous = next;
     }
     this.stemCount = count;
+    if (firsts.length > KEPT) {
+      this.#firsts = new Uint32Array(KEPT);
+      this.#shared = new Uint8Array(KEPT);
+    }
     arena.mutations += n;
     // The new nodes are not in the stale log: unless the next hash takes the layout, it walks.
     arena.staleLog.invalidate();
@@ -133,7 +139,18 @@ export class BulkBuilder {
   takeLayout(): boolean {
     if (!this.#pending) return false;
     this.#pending = false;
-    return this.#stamp === this.#arena.mutations && this.#root === this.#arena.root;
+    if (this.#stamp === this.#arena.mutations && this.#root === this.#arena.root) return true;
+    this.release();
+    return false;
+  }
+
+  /** Drops the node lists of the last build (a tree is bulk-built once; they can be large). */
+  release(): void {
+    this.#pending = false;
+    this.stemCount = 0;
+    this.levelStarts.fill(0);
+    if (this.stems.length > KEPT) this.stems = new Uint32Array(KEPT);
+    if (this.internals.length > KEPT) this.internals = new Uint32Array(KEPT);
   }
 
   /** Links the node at `depth` on the path of the stem at bytes[at] to its parent (or the root). */

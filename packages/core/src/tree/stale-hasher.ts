@@ -53,6 +53,7 @@ export class StaleHasher {
     const log = arena.staleLog;
     if (this.#bulk?.takeLayout()) {
       this.#hashBulkLayout(this.#bulk);
+      this.#bulk.release();
       log.restart();
       return;
     }
