@@ -1,15 +1,13 @@
-import { bytesToKeyString, compareBytes, keyStringToBytes } from "./bytes-order.js";
+import { ByteTable } from "./byte-table.js";
+import { compareBytes } from "./bytes-order.js";
 import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 import { validateBatchOperations } from "./validate-batch.js";
 
-const SLAB_BYTES = 64 * 1024;
-/** Larger values get a buffer of their own (a slab holds at least eight). */
-const SLAB_MAX_VALUE = SLAB_BYTES / 8;
-
 /**
  * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
- * nothing outside can mutate what is stored.
+ * nothing outside can mutate what is stored. Entries live in a typed-array hash table (no object
+ * per entry: see ByteTable), so a store of millions of nodes costs the garbage collector nothing.
  *
  * @example
  * ```ts
@@ -23,37 +21,39 @@ const SLAB_MAX_VALUE = SLAB_BYTES / 8;
  * ```
  */
 export class MemoryStore implements KVStore {
-  readonly #map = new Map<string, Uint8Array>();
+  readonly #table = new ByteTable();
   #closed = false;
-  // Stored copies are views of shared slabs: one buffer per ~64 KiB instead of one per value,
-  // which keeps both the copy and the garbage collector's work per stored value small.
-  #slab = new Uint8Array(0);
-  #slabAt = 0;
 
   /** Number of stored entries. */
   get size(): number {
-    return this.#map.size;
+    return this.#table.size;
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen();
-    const value = this.#map.get(bytesToKeyString(key));
-    return value === undefined ? undefined : value.slice();
+    this.#assertKey(key, "get");
+    const id = this.#table.find(key);
+    return id < 0 ? undefined : this.#table.valueOf(id);
   }
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen();
-    return keys.map((key) => this.#map.get(bytesToKeyString(key))?.slice());
+    return keys.map((key) => {
+      this.#assertKey(key, "getMany");
+      const id = this.#table.find(key);
+      return id < 0 ? undefined : this.#table.valueOf(id);
+    });
   }
 
   async batch(operations: readonly BatchOperation[]): Promise<void> {
     this.#assertOpen();
     // Validate everything first so a bad operation cannot leave half a batch applied.
     validateBatchOperations(operations);
-    for (const op of operations) {
-      const k = bytesToKeyString(op.key);
-      if (op.type === "put") this.#map.set(k, this.#copy(op.value));
-      else this.#map.delete(k);
+    const table = this.#table;
+    for (let i = 0; i < operations.length; i++) {
+      const op = operations[i]!;
+      if (op.type === "put") table.set(op.key, op.value);
+      else table.delete(op.key);
     }
   }
 
@@ -63,26 +63,25 @@ export class MemoryStore implements KVStore {
 
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen();
-    const keys = [...this.#map.keys()].map(keyStringToBytes).sort(compareBytes);
+    const table = this.#table;
+    // A snapshot of the keys in order (as the Map-based store did): later batches do not move it.
+    const ids = Array.from(table.ids()).sort((a, b) => table.compareKeys(a, b));
+    const keys = ids.map((id) => table.keyOf(id));
     for (const key of keys) {
       if (range.gte !== undefined && compareBytes(key, range.gte) < 0) continue;
       if (range.lt !== undefined && compareBytes(key, range.lt) >= 0) break;
-      const value = this.#map.get(bytesToKeyString(key));
-      if (value !== undefined) yield [key, value.slice()] as const;
+      const id = table.find(key);
+      if (id >= 0) yield [key, table.valueOf(id)] as const;
     }
   }
 
-  #copy(value: Uint8Array): Uint8Array {
-    const n = value.length;
-    if (n > SLAB_MAX_VALUE) return value.slice();
-    if (this.#slabAt + n > this.#slab.length) {
-      this.#slab = new Uint8Array(SLAB_BYTES);
-      this.#slabAt = 0;
+  #assertKey(key: unknown, operation: string): void {
+    if (!(key instanceof Uint8Array)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `MemoryStore.${operation}: key must be a Uint8Array, got ${typeof key}`,
+      );
     }
-    const at = this.#slabAt;
-    this.#slab.set(value, at);
-    this.#slabAt = at + n;
-    return this.#slab.subarray(at, at + n);
   }
 
   #assertOpen(): void {

@@ -20,6 +20,7 @@ import { BulkBuilder } from "./bulk-builder.js";
 import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor, type MemoryLimits } from "./evictor.js";
+import { GroupBlobCache } from "./group-blob-cache.js";
 import { NodeLoader } from "./node-loader.js";
 import type { NodeSet } from "./node-set.js";
 import { type EntryRange, entries, entriesSync } from "./ordered-entries.js";
@@ -195,11 +196,13 @@ export class BinaryTree {
     const arena = this.#arena;
     this.#bulk = new BulkBuilder(arena);
     this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
-    this.#collector = new CommitCollector(arena);
-    this.#collector.cacheGroups = !this.#bounded;
+    // The last blobs of large groups, kept for the next commit (not with a memory bound, which
+    // does not count them); stored groups loaded from the store seed it too.
+    const groupCache = this.#bounded ? undefined : new GroupBlobCache();
+    this.#collector = new CommitCollector(arena, groupCache);
     this.#walker = new TreeWalker(arena);
     this.#walker.touching = this.#bounded;
-    const loader = new NodeLoader(arena, this.#staleHasher, this.groupDepth);
+    const loader = new NodeLoader(arena, this.#staleHasher, this.groupDepth, groupCache);
     this.#paths = new PathLoader(arena, this.#walker, loader, this.keyPrefix);
     this.#persister = new TreePersister(arena, this.#collector, this);
     this.#evictor = new Evictor(arena);

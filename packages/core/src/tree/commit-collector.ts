@@ -6,9 +6,10 @@ import {
   pathKeySize,
   writePathKey,
 } from "@bintrie/codec";
+import { fnv1a } from "../bytes/fnv1a.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
-import { GroupBlobCache } from "./group-blob-cache.js";
+import type { GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
   FLAG_GROUP_CACHED,
@@ -29,7 +30,7 @@ import { TreeError } from "./tree-error.js";
  * Groups with at least this many entries keep their blob in the GroupBlobCache: a sparse group
  * is cheap to gather, a full one (2^g entries, 2^g - 1 inner nodes) is not.
  */
-const CACHED_GROUP_MIN_ENTRIES = 8;
+export const CACHED_GROUP_MIN_ENTRIES = 8;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -74,19 +75,20 @@ export class CommitCollector {
   #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
-  readonly #cache = new GroupBlobCache();
-  /** Off for trees with a memory bound: the cache holds memory the bound does not count. */
-  cacheGroups = true;
+  readonly #stemBits = new Uint8Array(32);
+  /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
+  readonly #cache: GroupBlobCache | undefined;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
 
-  constructor(arena: Arena) {
+  constructor(arena: Arena, cache?: GroupBlobCache) {
     this.#arena = arena;
+    this.#cache = cache;
   }
 
   /** Bytes the group blob cache holds. */
   get cacheBytes(): number {
-    return this.#cache.bytes;
+    return this.#cache?.bytes ?? 0;
   }
 
   /**
@@ -95,7 +97,7 @@ export class CommitCollector {
    * clean region of a group is then no longer what the cache holds for it.
    */
   forgetGroups(): void {
-    this.#cache.clear();
+    this.#cache?.clear();
   }
 
   collect(
@@ -114,7 +116,9 @@ export class CommitCollector {
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) {
       this.#scratch.length = 0;
-      this.#cache.clear();
+      // Entries made for another depth (entries seeded by the loader before the first
+      // collection are made for the tree's own depth, the one it commits with).
+      if (this.collections > 0) this.#cache?.clear();
     }
     this.collections++;
     this.#groupDepth = groupDepth;
@@ -172,8 +176,9 @@ export class CommitCollector {
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
     let slot = -1;
-    if (this.cacheGroups && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
-      slot = this.#cache.find(index);
+    const cache = this.#cache;
+    if (cache !== undefined && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
+      slot = cache.find(index);
       if (slot >= 0 && !this.#patchGroup(scratch, index, depth, slot)) {
         slot = -1;
         scratch.staleCount = 0;
@@ -220,8 +225,9 @@ export class CommitCollector {
   ): boolean {
     const g = this.#groupDepth;
     const { internals, stems } = this.#arena;
-    const page = this.#cache.page(slot);
-    const table = this.#cache.tableOffset(slot);
+    const cache = this.#cache!;
+    const page = cache.page(slot);
+    const table = cache.tableOffset(slot);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
     if (remaining < g && (internals.getFlags(index) & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
@@ -265,7 +271,7 @@ export class CommitCollector {
 
   /** Where the hash of the entry at bitmap position `position` sits in the cached blob. */
   #cachedHashOffset(slot: number, position: number): number {
-    const cache = this.#cache;
+    const cache = this.#cache!;
     const page = cache.page(slot);
     const table = cache.tableOffset(slot);
     // Its rank among the entries; the K hashes end the blob.
@@ -359,9 +365,10 @@ export class CommitCollector {
       hashStart + 32,
     );
     this.#out.end(hashStart, hashStart + 32 + blobSize);
-    if (!this.cacheGroups) return;
+    const cache = this.#cache;
+    if (cache === undefined) return;
     if (n >= CACHED_GROUP_MIN_ENTRIES) {
-      this.#cache.store(
+      cache.store(
         index,
         g,
         n,
@@ -374,13 +381,13 @@ export class CommitCollector {
       // Not a change of the tree: it only says the cache entry belongs to this node.
       this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
     } else {
-      this.#cache.forget(index);
+      cache.forget(index);
     }
   }
 
   /** The group root's write from its cached (patched) blob. */
   #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
-    const cache = this.#cache;
+    const cache = this.#cache!;
     const blobSize = cache.blobSize(slot);
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
@@ -409,18 +416,17 @@ export class CommitCollector {
     const blobSize = 64 + count * 32;
     const stemChunk = stems.stemChunk(index);
     const so = stems.stemOffset(index);
-    const hashStart = this.#beginWrite(
-      stemChunk.subarray(so, so + 31),
-      stems.getDepth(index),
-      32 + blobSize,
-    );
+    // The path bits are the stem's: copied to a scratch buffer (no view object per stem).
+    const bits = this.#stemBits;
+    for (let i = 0; i < 31; i++) bits[i] = stemChunk[so + i]!;
+    const hashStart = this.#beginWrite(bits, stems.getDepth(index), 32 + blobSize);
     const chunk = this.#out.chunk;
     const hc = stems.hashChunk(index);
     const ho = stems.hashOffset(index);
     for (let i = 0; i < 32; i++) chunk[hashStart + i] = hc[ho + i]!;
     const blob = hashStart + 32;
     chunk[blob] = 1;
-    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = stemChunk[so + i]!;
+    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = bits[i]!;
     stems.writeBlobBitmap(index, chunk, blob + 32);
     if (count > 0) {
       const page = stems.blockPage(index);
@@ -458,7 +464,7 @@ export class CommitCollector {
     const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
       const path = encodePathKey(orphan.bits, orphan.depth);
-      const h = fnv(path, 0, path.length);
+      const h = fnv1a(path, 0, path.length);
       const list = candidates.get(h);
       if (list === undefined) candidates.set(h, [path]);
       else if (list.some((p) => equalBytes(p, path, 0, path.length))) continue;
@@ -473,20 +479,13 @@ export class CommitCollector {
       const chunk = chunks[entries[e]!]!;
       const start = entries[e + 1]! + skip;
       const end = entries[e + 2]!;
-      const list = candidates.get(fnv(chunk, start, end));
+      const list = candidates.get(fnv1a(chunk, start, end));
       if (list === undefined) continue;
       for (const p of list) if (equalBytes(p, chunk, start, end)) written.add(p);
     }
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
   }
-}
-
-/** FNV-1a of bytes[start..end) (a filter only: equal hashes are compared byte by byte). */
-function fnv(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-  return (h ^ (end - start)) >>> 0;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {

@@ -8,6 +8,8 @@ const PAGE_SHIFT = 12; // log2(GRANULES_PER_PAGE)
 const GRANULE_MASK = GRANULES_PER_PAGE - 1;
 /** Slot header: owner index (u32), entry count (u16), blob size (u16), slot granules (u16). */
 const HEADER_BYTES = 10;
+/** Owner word of a slot that belongs to no node (internal indexes stay below 2^30). */
+const NO_OWNER = 0xffffffff;
 
 /**
  * The last group blob written for each group root with many entries, so the next commit of that
@@ -23,12 +25,16 @@ export class GroupBlobCache {
   readonly #pages: Uint8Array[] = [];
   readonly #pages32: Uint32Array[] = [];
   readonly #pages16: Uint16Array[] = [];
-  /** Per internal node index: its slot's granule address + 1 (0 = none). */
+  /** Per internal node index: its slot's granule address (0 = none: slot 0 is owned by no node). */
   #slotOf = new Uint32Array(1024);
   /** Free slots per size in granules. */
   readonly #free: U32Stack[] = [];
   #bump = 0;
   #liveBytes = 0;
+
+  constructor() {
+    this.#reserveNone();
+  }
 
   /** Bytes held by the slots in use. */
   get bytes(): number {
@@ -40,14 +46,14 @@ export class GroupBlobCache {
     this.#slotOf.fill(0);
     this.#free.length = 0;
     this.#bump = 0;
-    this.#liveBytes = 0;
+    this.#reserveNone();
   }
 
   /** The slot (granule address) stored for node `index`, or -1. */
   find(index: number): number {
-    if (index >= this.#slotOf.length) return -1;
-    const slot = this.#slotOf[index]! - 1;
-    if (slot < 0) return -1;
+    // No entry reads slot 0's owner word: the same path whatever the answer (a first hit
+    // after many misses then finds the code optimized for it).
+    const slot = index < this.#slotOf.length ? this.#slotOf[index]! : 0;
     return this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2] ===
       index
       ? slot
@@ -60,6 +66,13 @@ export class GroupBlobCache {
     if (slot < 0) return;
     this.#release(slot, this.#granulesOf(slot));
     this.#slotOf[index] = 0;
+  }
+
+  /** Slot 0: one granule whose owner word matches no node. */
+  #reserveNone(): void {
+    this.#alloc(1);
+    this.#pages32[0]![0] = NO_OWNER;
+    this.#liveBytes = 0;
   }
 
   /**
@@ -92,7 +105,7 @@ export class GroupBlobCache {
         grown.set(this.#slotOf);
         this.#slotOf = grown;
       }
-      this.#slotOf[index] = slot + 1;
+      this.#slotOf[index] = slot;
     }
     const page = this.#pages[slot >>> PAGE_SHIFT]!;
     const at = (slot & GRANULE_MASK) << GRANULE_BITS;
@@ -159,7 +172,7 @@ export class GroupBlobCache {
   #release(slot: number, granules: number): void {
     this.#liveBytes -= granules << GRANULE_BITS;
     // The owner word goes: a stale slot id can never match a node again.
-    this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2] = 0xffffffff;
+    this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2] = NO_OWNER;
     let free = this.#free[granules];
     if (free === undefined) {
       free = new U32Stack(16);

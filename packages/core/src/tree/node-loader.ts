@@ -4,8 +4,11 @@ import { bytesToHex } from "../bytes/hex.js";
 import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { Arena } from "./arena.js";
+import { CACHED_GROUP_MIN_ENTRIES } from "./commit-collector.js";
+import type { GroupBlobCache } from "./group-blob-cache.js";
 import {
   EMPTY_REF,
+  FLAG_GROUP_CACHED,
   FLAG_PERSISTED,
   FLAG_REFERENCED,
   KIND_HASHED,
@@ -34,12 +37,20 @@ export class NodeLoader {
   readonly #staleHasher: StaleHasher;
   readonly #groupDepth: number;
   readonly #pair = new Uint8Array(64);
+  readonly #groupCache: GroupBlobCache | undefined;
 
-  constructor(arena: Arena, staleHasher: StaleHasher, groupDepth: number) {
+  /** `groupCache`: the commit collector's; a loaded large group's blob goes there as it is. */
+  constructor(
+    arena: Arena,
+    staleHasher: StaleHasher,
+    groupDepth: number,
+    groupCache?: GroupBlobCache,
+  ) {
     this.#arena = arena;
     this.#staleHasher = staleHasher;
     this.#hasher = staleHasher.hasher;
     this.#groupDepth = groupDepth;
+    this.#groupCache = groupCache;
   }
 
   /**
@@ -90,6 +101,23 @@ export class NodeLoader {
       ref = this.#internalFromPair(node.left, node.right, depth);
     } else if (node.kind === "group") {
       ref = this.#internalFromGroup(node, depth, pathBits);
+      if (this.#groupCache !== undefined && node.count >= CACHED_GROUP_MIN_ENTRIES) {
+        this.#verify(ref, depth, pathBits, expected, expectedOffset);
+        // The stored blob is exactly what the next commit of this group would start from.
+        const index = refIndex(ref);
+        this.#groupCache.store(
+          index,
+          node.groupDepth,
+          node.count,
+          node.positions,
+          node.depthOffsets,
+          blob,
+          0,
+          blob.length,
+        );
+        this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
+        return ref;
+      }
     } else {
       ref = EMPTY_REF;
     }
