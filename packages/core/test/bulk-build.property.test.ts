@@ -148,6 +148,26 @@ describe("bulk build of an empty tree = the one-by-one writes", () => {
   });
 });
 
+describe("bulk build of a tree larger than its level-by-level top", () => {
+  it("20k keys, a quarter random, the rest sharing prefixes: same root and node set as the one-at-a-time path", () => {
+    // Over 16k internal nodes: the levels below the top are allocated as the stems open them.
+    for (const keys of [adversarialKeys(21, 20_000, 60)]) {
+      const rand = prng(keys.length + keys[0]![0]!);
+      const writes = keys.map((key) => [key, rand(32)] as const);
+      const a = bulk(writes);
+      // The reference applies the log into a non-empty tree: the descent-per-write path.
+      const b = new BinaryTree({ groupDepth: 3 });
+      b.put(writes[0]![0], writes[0]![1]);
+      b.get(writes[0]![0]);
+      for (const [key, value] of writes.slice(1)) b.put(key, value);
+      expect(hex(a.hash())).toBe(hex(b.hash()));
+      expect(a.stats().internal).toBe(b.stats().internal);
+      expect(a.stats().internal).toBeGreaterThan(1 << 14);
+      expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
+    }
+  });
+});
+
 describe("BulkBuilder", () => {
   it("builds nothing and keeps the log when a pool has no room for every node", () => {
     const rand = prng(5);

@@ -5,6 +5,8 @@ import type { WriteLog } from "./write-log.js";
 
 /** Scratch entries kept between builds; bigger buffers are dropped once a build is hashed. */
 const KEPT = 1024;
+/** At most this many internal nodes, the top levels of a bulk-built tree, go level by level. */
+const TOP_NODES = 1 << 14;
 /** Depths an internal node can have (0..247): two distinct stems differ within 248 bits. */
 const LEVELS = 248;
 
@@ -14,8 +16,8 @@ const LEVELS = 248;
  * fixed by the set (an internal node for every prefix at least two stems share; a stem sits one
  * below the longest prefix it shares with a neighbour), so the adjacent stems' common prefix
  * lengths give every node: the result is node for node the tree the writes one by one make,
- * with the same flags. Internal nodes are allocated level by level (each depth a run of slots
- * in key order) and stems in key order, and the lists are kept so the next hash can go level by
+ * with the same flags. The top internal levels are allocated level by level, the rest and the
+ * stems in key order; the lists of every level's nodes are kept so the next hash can go level by
  * level over them instead of walking the tree (`takeLayout`).
  */
 export class BulkBuilder {
@@ -90,8 +92,15 @@ export class BulkBuilder {
     if (this.stems.length < count) this.stems = new Uint32Array(count);
     const list = this.internals;
     const cursor = this.#cursor;
+    // The top levels, level by level (a few thousand nodes every descent passes: they stay in
+    // cache together); below them, in key order as the stems open them, so a subtree's nodes,
+    // down to the chain above two close stems, sit together.
+    let top = 0;
+    while (top < LEVELS && starts[top + 1]! <= TOP_NODES) top++;
     for (let d = 0; d < LEVELS; d++) {
-      for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
+      if (d < top) {
+        for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
+      }
       cursor[d] = starts[d]!;
     }
 
@@ -102,8 +111,10 @@ export class BulkBuilder {
       const at = order[firsts[s]!]! << 6;
       const next = s + 1 < count ? shared[s]! : -1;
       for (let d = previous + 1; d <= next; d++) {
-        const node = list[cursor[d]!]!;
+        const slot = cursor[d]!;
         cursor[d]!++;
+        const node = d < top ? list[slot]! : internals.alloc(d, FLAGS_STALE);
+        list[slot] = node;
         open[d] = node;
         this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
       }
