@@ -1,3 +1,4 @@
+import { copy8, zero8 } from "../hash/word-copy.js";
 import { HashedPool } from "./hashed-pool.js";
 import { INTERNAL_NODE_BYTES, InternalPool } from "./internal-pool.js";
 import {
@@ -10,6 +11,7 @@ import {
   refKind,
 } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
+import { StaleLog } from "./stale-log.js";
 import { STEM_NODE_BYTES, StemPool } from "./stem-pool.js";
 
 /** A stored blob whose node moved or disappeared: its path is deleted unless rewritten. */
@@ -34,6 +36,8 @@ export class Arena {
   mutations = 0;
   /** Counts commits applied to the flags (each consumes the orphans it wrote deletes for). */
   commits = 0;
+  /** The nodes gone hash-stale since the last hash (see StaleLog). */
+  readonly staleLog = new StaleLog();
 
   /** `limits`: the largest index of each pool (tests lower them to reach exhaustion). */
   constructor(limits: { internal?: number; stem?: number; hashed?: number } = {}) {
@@ -74,11 +78,10 @@ export class Arena {
     else if (kind === KIND_STEM) src = this.stems.hash32[index >>> CHUNK_BITS]!;
     else if (kind === KIND_HASHED) src = this.hashed.hash32[index >>> CHUNK_BITS]!;
     else {
-      for (let w = 0; w < 8; w++) words[wordOffset + w] = 0;
+      zero8(words, wordOffset);
       return;
     }
-    const at = (index & CHUNK_MASK) << 3;
-    for (let w = 0; w < 8; w++) words[wordOffset + w] = src[at + w]!;
+    copy8(src, (index & CHUNK_MASK) << 3, words, wordOffset);
   }
 
   /**
@@ -93,6 +96,7 @@ export class Arena {
     this.orphans = source.orphans.slice();
     this.mutations = source.mutations;
     this.commits = source.commits;
+    this.staleLog.invalidate();
   }
 
   /** Live node counts per kind. */

@@ -16,6 +16,7 @@ import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account, AccountInput } from "./account.js";
 import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
+import { BulkBuilder } from "./bulk-builder.js";
 import { CheckpointJournal } from "./checkpoint-journal.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor, type MemoryLimits } from "./evictor.js";
@@ -152,6 +153,7 @@ export class BinaryTree {
   readonly maxBytes: number;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
+  readonly #bulk: BulkBuilder;
   readonly #collector: CommitCollector;
   /** The collector's count when the outermost open checkpoint was opened. */
   #collectionsAtCheckpoint = 0;
@@ -192,7 +194,8 @@ export class BinaryTree {
     this.maxNodes = options.maxNodes ?? Number.POSITIVE_INFINITY;
     this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     const arena = this.#arena;
-    this.#staleHasher = new StaleHasher(arena, this.hasher);
+    this.#bulk = new BulkBuilder(arena);
+    this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
     // The last blobs of large groups, kept for the next commit (not with a memory bound, which
     // does not count them); stored groups loaded from the store seed it too.
     const groupCache = this.#bounded ? undefined : new GroupBlobCache();
@@ -685,7 +688,7 @@ export class BinaryTree {
   }
 
   #flushWrites(): void {
-    applyWriteLog(this.#writes, this.#walker, this.#arena);
+    applyWriteLog(this.#writes, this.#walker, this.#arena, this.#bulk);
   }
 
   #stemSlots(index: number): (Uint8Array | undefined)[] {

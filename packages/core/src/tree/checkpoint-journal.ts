@@ -145,6 +145,7 @@ export class CheckpointJournal {
     for (let k = 0; k < this.#deferred.length; k++) this.#deferred[k]!.length = level.deferred[k]!;
     // Content changed: an in-flight persist must not take its snapshot for the tree.
     this.#arena.mutations++;
+    this.#arena.staleLog.invalidate();
     this.#arena.root = level.root;
     this.#arena.orphans = level.orphans;
     this.#closeLevel();

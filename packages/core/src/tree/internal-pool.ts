@@ -59,6 +59,11 @@ export class InternalPool {
     return this.#next;
   }
 
+  /** How many more nodes `alloc` can hand out before the pool is full. */
+  get room(): number {
+    return this.#limit - this.#next + 1 + this.#free.length;
+  }
+
   alloc(depth: number, flags: number): number {
     let index: number;
     if (this.#free.length > 0) {

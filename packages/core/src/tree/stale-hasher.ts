@@ -1,6 +1,8 @@
 import type { Hasher } from "../hash/hasher.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
+import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
+import type { BulkBuilder } from "./bulk-builder.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
@@ -32,9 +34,13 @@ export class StaleHasher {
   #msg = new Uint8Array(64 * 1024);
   #msg32 = new Uint32Array(this.#msg.buffer);
 
-  constructor(arena: Arena, hasher: Hasher) {
+  readonly #bulk: BulkBuilder | undefined;
+
+  /** `bulk`: the tree's bulk builder, whose node lists replace the walk right after a build. */
+  constructor(arena: Arena, hasher: Hasher, bulk?: BulkBuilder) {
     this.#arena = arena;
     this.#hasher = hasher;
+    this.#bulk = bulk;
   }
 
   get hasher(): Hasher {
@@ -44,15 +50,42 @@ export class StaleHasher {
   /** Brings every cached hash in the tree up to date. */
   hashStale(): void {
     const arena = this.#arena;
+    const log = arena.staleLog;
+    if (this.#bulk?.takeLayout()) {
+      this.#hashBulkLayout(this.#bulk);
+      this.#bulk.release();
+      log.restart();
+      return;
+    }
+    this.#internals.clear();
+    this.#stems.clear();
+    this.#depthCounts.fill(0);
+    if (log.valid) this.#gatherLogged();
+    else this.#gatherByWalk();
+    this.#hashGathered();
+    log.restart();
+  }
+
+  /** The stale nodes as the writes recorded them (see StaleLog), without reading the nodes. */
+  #gatherLogged(): void {
+    const { staleLog } = this.#arena;
+    const stems = staleLog.stems;
+    const staleStems = this.#stems;
+    staleStems.ensureCapacity(stems.length);
+    staleStems.data.set(stems.data.subarray(0, stems.length));
+    staleStems.length = stems.length;
+    const nodes = staleLog.internals;
+    const depths = staleLog.depths;
+    for (let k = 0; k < nodes.length; k++) this.#addStaleInternal(nodes.data[k]!, depths.data[k]!);
+  }
+
+  /** The stale nodes found by a walk from the root over stale internal nodes. */
+  #gatherByWalk(): void {
+    const arena = this.#arena;
     const { internals, stems } = arena;
     const stack = this.#stack;
-    const stale = this.#internals;
     const staleStems = this.#stems;
-    const counts = this.#depthCounts;
     stack.clear();
-    stale.clear();
-    staleStems.clear();
-    counts.fill(0);
     stack.push(arena.root);
     while (stack.length > 0) {
       const ref = stack.pop();
@@ -60,21 +93,29 @@ export class StaleHasher {
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
         if ((internals.getFlags(index) & FLAG_HASH_STALE) === 0) continue;
-        const depth = internals.getDepth(index);
-        if (stale.length === this.#internalDepths.length) {
-          const grown = new Uint8Array(this.#internalDepths.length * 2);
-          grown.set(this.#internalDepths);
-          this.#internalDepths = grown;
-        }
-        this.#internalDepths[stale.length] = depth;
-        counts[depth]!++;
-        stale.push(index);
+        this.#addStaleInternal(index, internals.getDepth(index));
         stack.push(internals.getRight(index));
         stack.push(internals.getLeft(index));
       } else if (kind === KIND_STEM) {
         if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
       }
     }
+  }
+
+  #addStaleInternal(index: number, depth: number): void {
+    const stale = this.#internals;
+    if (stale.length === this.#internalDepths.length) {
+      const grown = new Uint8Array(this.#internalDepths.length * 2);
+      grown.set(this.#internalDepths);
+      this.#internalDepths = grown;
+    }
+    this.#internalDepths[stale.length] = depth;
+    this.#depthCounts[depth]!++;
+    stale.push(index);
+  }
+
+  #hashGathered(): void {
+    const staleStems = this.#stems;
     // Pool order is allocation order: visiting stems by index turns random pool accesses into
     // nearly sequential ones (the stem records, their value blocks and hash slots).
     staleStems.data.subarray(0, staleStems.length).sort();
@@ -105,9 +146,7 @@ export class StaleHasher {
         const address = stems.blockAddress(index);
         const page = heap.page32(address);
         const at = heap.offset(address) >>> 2;
-        const words = count << 3;
-        const dst = v << 3;
-        for (let w = 0; w < words; w++) leaves[dst + w] = page[at + w]!;
+        for (let k = 0; k < count; k++) copy8(page, at + (k << 3), leaves, (v + k) << 3);
         stems.presentSubindices(index, fold.subindices, v);
       }
       v += count;
@@ -123,16 +162,13 @@ export class StaleHasher {
       const stem = stems.stem32[index >>> CHUNK_BITS]!;
       const at = (index & CHUNK_MASK) << 3;
       const dst = s << 4;
-      for (let w = 0; w < 8; w++) msg32[dst + w] = stem[at + w]!;
+      copy8(stem, at, msg32, dst);
       fold.writeRoot(s, msg32, dst + 8);
     }
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let s = 0; s < n; s++) {
       const index = list[start + s]!;
-      const hash = stems.hash32[index >>> CHUNK_BITS]!;
-      const at = (index & CHUNK_MASK) << 3;
-      const src = s << 3;
-      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
+      copy8(msg32, s << 3, stems.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
       stems.clearFlags(index, FLAG_HASH_STALE);
     }
   }
@@ -143,6 +179,23 @@ export class StaleHasher {
     one.clear();
     one.push(index);
     this.hashStems(one.data, 0, 1);
+  }
+
+  /** Hashes a tree just made by the bulk builder: its stems, then its levels deepest first. */
+  #hashBulkLayout(bulk: BulkBuilder): void {
+    const stems = bulk.stems;
+    const count = bulk.stemCount;
+    for (let start = 0; start < count; start += STEM_BATCH) {
+      this.hashStems(stems, start, Math.min(count, start + STEM_BATCH));
+    }
+    const starts = bulk.levelStarts;
+    const list = bulk.internals;
+    for (let d = MAX_TREE_DEPTH - 1; d >= 0; d--) {
+      const end = starts[d + 1]!;
+      for (let k = starts[d]!; k < end; k += INTERNAL_BATCH) {
+        this.#hashInternalRun(list, k, Math.min(end, k + INTERNAL_BATCH));
+      }
+    }
   }
 
   #hashInternalsByLevel(): void {
@@ -189,10 +242,7 @@ export class StaleHasher {
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      const hash = internals.hash32[index >>> CHUNK_BITS]!;
-      const at = (index & CHUNK_MASK) << 3;
-      const src = k << 3;
-      for (let w = 0; w < 8; w++) hash[at + w] = msg32[src + w]!;
+      copy8(msg32, k << 3, internals.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
       internals.clearFlags(index, FLAG_HASH_STALE);
     }
   }

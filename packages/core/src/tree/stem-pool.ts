@@ -5,16 +5,18 @@ import { SharedChunks } from "./shared-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
-const NO_BLOCK = 255;
+/** Block class of a stem without values (classes are 0..8; 4 bits in the meta word). */
+const NO_BLOCK = 15;
 /** Words of one stem's record as a checkpoint journal saves it (values are saved apart). */
 export const STEM_RECORD_WORDS = 8 + 8 + 5;
 
-/** Bytes per stem node outside the value heap: stem, hash, depth, flags, block, class, count. */
-export const STEM_NODE_BYTES = 32 + 32 + 1 + 1 + 4 + 1 + 2;
+/** Bytes per stem node outside the value heap: stem, hash, and two words (block; depth, flags, class, count). */
+export const STEM_NODE_BYTES = 32 + 32 + 8;
 
 /**
- * Stem nodes, struct-of-arrays in chunks: the 31-byte stem (in a 32-byte slot), the cached
- * hash, depth, flags, and a block in the value heap holding exactly the present values in
+ * Stem nodes in chunks: the 31-byte stem (in a 32-byte slot), the cached hash, and two words
+ * side by side (one cache line for a write's bookkeeping) holding depth, flags, and a block in
+ * the value heap holding exactly the present values in
  * subindex order, each with its subindex byte beside it (a sorted list, searched by bisection):
  * a one-value stem costs 32 + 1 bytes of values instead of a 32-byte bitmap plus 256 slots.
  */
@@ -24,11 +26,11 @@ export class StemPool {
   /** Word views of `stem` and `hash` (8 words per node; a stem slot's byte 31 is always 0). */
   readonly stem32: Uint32Array[] = [];
   readonly hash32: Uint32Array[] = [];
-  readonly depth: Uint8Array[] = [];
-  readonly flags: Uint8Array[] = [];
-  readonly block: Uint32Array[] = [];
-  readonly blockClass: Uint8Array[] = [];
-  readonly count: Uint16Array[] = [];
+  /**
+   * Two words per stem, side by side so one cache line serves a write: the value block's slot
+   * address, then depth | flags << 8 | block class << 16 | value count << 20.
+   */
+  readonly meta: Uint32Array[] = [];
   values = new ValueHeap();
   #next = 0;
   readonly #limit: number;
@@ -51,6 +53,11 @@ export class StemPool {
     return this.stem.length * CHUNK_SIZE * STEM_NODE_BYTES + this.values.bytes;
   }
 
+  /** How many more nodes `alloc` can hand out before the pool is full. */
+  get room(): number {
+    return this.#limit - this.#next + 1 + this.#free.length;
+  }
+
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
   alloc(source: Uint8Array, offset: number, depth: number, flags: number): number {
     let index: number;
@@ -69,11 +76,9 @@ export class StemPool {
     const stem = this.stem[c]!;
     const at = i << 5;
     for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
-    this.depth[c]![i] = depth;
-    this.flags[c]![i] = flags;
-    this.block[c]![i] = 0;
-    this.blockClass[c]![i] = NO_BLOCK;
-    this.count[c]![i] = 0;
+    const meta = this.meta[c]!;
+    meta[i << 1] = 0;
+    meta[(i << 1) + 1] = depth | (flags << 8) | (NO_BLOCK << 16);
     return index;
   }
 
@@ -82,9 +87,9 @@ export class StemPool {
     if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
-    const cls = this.blockClass[c]![i]!;
-    if (cls !== NO_BLOCK) this.values.release(this.block[c]![i]!, cls);
-    this.blockClass[c]![i] = NO_BLOCK;
+    const cls = (this.#info(c, i) >>> 16) & 0xf;
+    if (cls !== NO_BLOCK) this.values.release(this.#block(c, i), cls);
+    this.#setField(c, i, 0xf0000, 16, NO_BLOCK);
     this.#free.push(index);
   }
 
@@ -105,35 +110,43 @@ export class StemPool {
   }
 
   getDepth(index: number): number {
-    return this.depth[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    return this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) & 0xff;
   }
 
   setDepth(index: number, depth: number): void {
     this.#prepare(index);
-    this.depth[index >>> CHUNK_BITS]![index & CHUNK_MASK] = depth;
+    this.#setField(index >>> CHUNK_BITS, index & CHUNK_MASK, 0xff, 0, depth);
   }
 
   getFlags(index: number): number {
-    return this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    return (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 8) & 0xff;
   }
 
   setFlags(index: number, flags: number): void {
     this.#prepare(index);
-    this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK] = flags;
+    this.#setField(index >>> CHUNK_BITS, index & CHUNK_MASK, 0xff00, 8, flags);
   }
 
   addFlags(index: number, flags: number): void {
     this.#prepare(index);
-    this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK]! |= flags;
+    this.#setInfo(
+      index >>> CHUNK_BITS,
+      index & CHUNK_MASK,
+      this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) | (flags << 8),
+    );
   }
 
   clearFlags(index: number, flags: number): void {
     this.#prepare(index);
-    this.flags[index >>> CHUNK_BITS]![index & CHUNK_MASK]! &= ~flags;
+    this.#setInfo(
+      index >>> CHUNK_BITS,
+      index & CHUNK_MASK,
+      this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) & ~(flags << 8),
+    );
   }
 
   getCount(index: number): number {
-    return this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    return (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
   }
 
   /** True when the 31 bytes at key[offset] equal this node's stem. */
@@ -145,9 +158,9 @@ export class StemPool {
   }
 
   has(index: number, subindex: number): boolean {
-    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const n = (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
     if (n === 0) return false;
-    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const address = this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
     const subs = this.values.subsPage(address);
     const base = this.values.slot(address);
     const r = lowerBound(subs, base, n, subindex);
@@ -156,30 +169,30 @@ export class StemPool {
 
   /** Number of present values with a subindex below `subindex` = the value's slot in the block. */
   rank(index: number, subindex: number): number {
-    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const n = (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
     if (n === 0) return 0;
-    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const address = this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
     return lowerBound(this.values.subsPage(address), this.values.slot(address), n, subindex);
   }
 
   /** Byte offset, in `blockPage(index)`, of the value at `subindex` (which must be present). */
   valueOffset(index: number, subindex: number): number {
-    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const address = this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
     return this.values.offset(address) + (this.rank(index, subindex) << 5);
   }
 
   /** The page holding this stem's values; they are contiguous there in subindex order. */
   blockPage(index: number): Uint8Array {
-    return this.values.page(this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!);
+    return this.values.page(this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK));
   }
 
   /** Value-heap slot address of this stem's value block (meaningful when count > 0). */
   blockAddress(index: number): number {
-    return this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    return this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
   }
 
   blockOffset(index: number): number {
-    return this.values.offset(this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!);
+    return this.values.offset(this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK));
   }
 
   /**
@@ -190,11 +203,11 @@ export class StemPool {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
-    const n = this.count[c]![i]!;
-    const cls = this.blockClass[c]![i]!;
+    const n = (this.#info(c, i) >>> 20) & 0x1ff;
+    const cls = (this.#info(c, i) >>> 16) & 0xf;
     let r = 0;
     if (n > 0) {
-      const address = this.block[c]![i]!;
+      const address = this.#block(c, i);
       const subs = heap.subsPage(address);
       const slot = heap.slot(address);
       r = lowerBound(subs, slot, n, subindex);
@@ -218,7 +231,7 @@ export class StemPool {
     this.#prepare(index);
     const capacity = cls === NO_BLOCK ? 0 : 1 << cls;
     if (n < capacity) {
-      const address = this.block[c]![i]!;
+      const address = this.#block(c, i);
       const page = heap.writablePage(address);
       const base = heap.offset(address);
       page.copyWithin(base + ((r + 1) << 5), base + (r << 5), base + (n << 5));
@@ -236,7 +249,7 @@ export class StemPool {
       const subs = heap.writableSubsPage(address);
       const slot = heap.slot(address);
       if (n > 0) {
-        const oldAddress = this.block[c]![i]!;
+        const oldAddress = this.#block(c, i);
         const oldPage = heap.page(oldAddress);
         const oldBase = heap.offset(oldAddress);
         const oldSubs = heap.subsPage(oldAddress);
@@ -249,10 +262,10 @@ export class StemPool {
       }
       for (let k = 0, at = base + (r << 5); k < 32; k++) page[at + k] = source[offset + k]!;
       subs[slot + r] = subindex;
-      this.block[c]![i] = address;
-      this.blockClass[c]![i] = nextClass;
+      this.#setBlock(c, i, address);
+      this.#setField(c, i, 0xf0000, 16, nextClass);
     }
-    this.count[c]![i] = n + 1;
+    this.#setField(c, i, 0x1ff00000, 20, n + 1);
     return true;
   }
 
@@ -263,28 +276,28 @@ export class StemPool {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
-    const address = this.block[c]![i]!;
+    const address = this.#block(c, i);
     const r = this.rank(index, subindex);
-    const n = this.count[c]![i]!;
+    const n = (this.#info(c, i) >>> 20) & 0x1ff;
     const page = heap.writablePage(address);
     const base = heap.offset(address);
     page.copyWithin(base + (r << 5), base + ((r + 1) << 5), base + (n << 5));
     const subs = heap.writableSubsPage(address);
     const slot = heap.slot(address);
     subs.copyWithin(slot + r, slot + r + 1, slot + n);
-    this.count[c]![i] = n - 1;
+    this.#setField(c, i, 0x1ff00000, 20, n - 1);
     if (n - 1 === 0) {
-      heap.release(address, this.blockClass[c]![i]!);
-      this.blockClass[c]![i] = NO_BLOCK;
+      heap.release(address, (this.#info(c, i) >>> 16) & 0xf);
+      this.#setField(c, i, 0xf0000, 16, NO_BLOCK);
     }
     return true;
   }
 
   /** Fills `out` (Uint16Array, ≥ count) with the present subindices in increasing order. */
   presentSubindices(index: number, out: Uint16Array, outOffset: number): number {
-    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const n = (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
     if (n === 0) return 0;
-    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const address = this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
     const subs = this.values.subsPage(address);
     const slot = this.values.slot(address);
     for (let k = 0; k < n; k++) out[outOffset + k] = subs[slot + k]!;
@@ -294,9 +307,9 @@ export class StemPool {
   /** The 32-byte MSB-first bitmap of the stem blob format. */
   writeBlobBitmap(index: number, out: Uint8Array, outOffset: number): void {
     out.fill(0, outOffset, outOffset + 32);
-    const n = this.count[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const n = (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
     if (n === 0) return;
-    const address = this.block[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+    const address = this.#block(index >>> CHUNK_BITS, index & CHUNK_MASK);
     const subs = this.values.subsPage(address);
     const slot = this.values.slot(address);
     for (let k = 0; k < n; k++) {
@@ -314,11 +327,11 @@ export class StemPool {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
-    const cls = this.blockClass[c]![i]!;
-    if (cls !== NO_BLOCK) heap.release(this.block[c]![i]!, cls);
-    this.count[c]![i] = count;
+    const cls = (this.#info(c, i) >>> 16) & 0xf;
+    if (cls !== NO_BLOCK) heap.release(this.#block(c, i), cls);
+    this.#setField(c, i, 0x1ff00000, 20, count);
     if (count === 0) {
-      this.blockClass[c]![i] = NO_BLOCK;
+      this.#setField(c, i, 0xf0000, 16, NO_BLOCK);
       return;
     }
     let sizeClass = 0;
@@ -331,8 +344,8 @@ export class StemPool {
     for (let sub = 0; sub < 256 && k < count; sub++) {
       if ((blobBitmap[sub >>> 3]! & (0x80 >>> (sub & 7))) !== 0) subs[slot + k++] = sub;
     }
-    this.block[c]![i] = address;
-    this.blockClass[c]![i] = sizeClass;
+    this.#setBlock(c, i, address);
+    this.#setField(c, i, 0xf0000, 16, sizeClass);
   }
 
   /** Copies stem `index`'s record (STEM_RECORD_WORDS words; not its values) to out[at]. */
@@ -343,11 +356,11 @@ export class StemPool {
     const hash = this.hash32[c]!;
     for (let k = 0; k < 8; k++) out[at + k] = stem[(i << 3) + k]!;
     for (let k = 0; k < 8; k++) out[at + 8 + k] = hash[(i << 3) + k]!;
-    out[at + 16] = this.depth[c]![i]!;
-    out[at + 17] = this.flags[c]![i]!;
-    out[at + 18] = this.block[c]![i]!;
-    out[at + 19] = this.blockClass[c]![i]!;
-    out[at + 20] = this.count[c]![i]!;
+    out[at + 16] = this.#info(c, i) & 0xff;
+    out[at + 17] = (this.#info(c, i) >>> 8) & 0xff;
+    out[at + 18] = this.#block(c, i);
+    out[at + 19] = (this.#info(c, i) >>> 16) & 0xf;
+    out[at + 20] = (this.#info(c, i) >>> 20) & 0x1ff;
   }
 
   /** Puts back a record saved by `readRecord` (the value block it names must still be held). */
@@ -359,11 +372,13 @@ export class StemPool {
     const hash = this.hash32[c]!;
     for (let k = 0; k < 8; k++) stem[(i << 3) + k] = source[at + k]!;
     for (let k = 0; k < 8; k++) hash[(i << 3) + k] = source[at + 8 + k]!;
-    this.depth[c]![i] = source[at + 16]!;
-    this.flags[c]![i] = source[at + 17]!;
-    this.block[c]![i] = source[at + 18]!;
-    this.blockClass[c]![i] = source[at + 19]!;
-    this.count[c]![i] = source[at + 20]!;
+    const meta = this.meta[c]!;
+    meta[i << 1] = source[at + 18]!;
+    meta[(i << 1) + 1] =
+      source[at + 16]! |
+      (source[at + 17]! << 8) |
+      (source[at + 19]! << 16) |
+      (source[at + 20]! << 20);
   }
 
   /** Copies the stem's values (count × 32 bytes) and then their subindices (count bytes) to out[at]. */
@@ -406,16 +421,36 @@ export class StemPool {
     twin.hash.push(...this.hash);
     twin.stem32.push(...this.stem32);
     twin.hash32.push(...this.hash32);
-    twin.depth.push(...this.depth);
-    twin.flags.push(...this.flags);
-    twin.block.push(...this.block);
-    twin.blockClass.push(...this.blockClass);
-    twin.count.push(...this.count);
+    twin.meta.push(...this.meta);
     twin.values = this.values.twin();
     twin.#next = this.#next;
     twin.#free = this.#free.copy();
     [this.#shared, twin.#shared] = SharedChunks.pair(this.stem.length);
     return twin;
+  }
+
+  /** depth | flags << 8 | block class << 16 | value count << 20 of stem (c, i). */
+  #info(c: number, i: number): number {
+    return this.meta[c]![(i << 1) + 1]!;
+  }
+
+  #setInfo(c: number, i: number, info: number): void {
+    this.meta[c]![(i << 1) + 1] = info;
+  }
+
+  /** Replaces the bits `mask` of stem (c, i)'s info word with value << shift. */
+  #setField(c: number, i: number, mask: number, shift: number, value: number): void {
+    const meta = this.meta[c]!;
+    const at = (i << 1) + 1;
+    meta[at] = (meta[at]! & ~mask) | (value << shift);
+  }
+
+  #block(c: number, i: number): number {
+    return this.meta[c]![i << 1]!;
+  }
+
+  #setBlock(c: number, i: number, address: number): void {
+    this.meta[c]![i << 1] = address;
   }
 
   #prepare(index: number): void {
@@ -431,11 +466,7 @@ export class StemPool {
     this.hash[c] = hash;
     this.stem32[c] = new Uint32Array(stem.buffer);
     this.hash32[c] = new Uint32Array(hash.buffer);
-    this.depth[c] = this.depth[c]!.slice();
-    this.flags[c] = this.flags[c]!.slice();
-    this.block[c] = this.block[c]!.slice();
-    this.blockClass[c] = this.blockClass[c]!.slice();
-    this.count[c] = this.count[c]!.slice();
+    this.meta[c] = this.meta[c]!.slice();
   }
 
   #addChunk(): void {
@@ -445,11 +476,7 @@ export class StemPool {
     this.hash.push(hash);
     this.stem32.push(new Uint32Array(stem.buffer));
     this.hash32.push(new Uint32Array(hash.buffer));
-    this.depth.push(new Uint8Array(CHUNK_SIZE));
-    this.flags.push(new Uint8Array(CHUNK_SIZE));
-    this.block.push(new Uint32Array(CHUNK_SIZE));
-    this.blockClass.push(new Uint8Array(CHUNK_SIZE));
-    this.count.push(new Uint16Array(CHUNK_SIZE));
+    this.meta.push(new Uint32Array(CHUNK_SIZE * 2));
   }
 }
 

@@ -3,6 +3,7 @@ import { describePath } from "./node-loader.js";
 import {
   EMPTY_REF,
   FLAG_BLOB_STALE,
+  FLAG_HASH_STALE,
   FLAG_PERSISTED,
   FLAG_REFERENCED,
   FLAGS_STALE,
@@ -120,6 +121,7 @@ export class TreeWalker {
       }
       if (kind === KIND_EMPTY) {
         const created = stems.alloc(key, ko, depth, FLAGS_STALE);
+        arena.staleLog.stem(created);
         this.#link(parent, side, makeRef(KIND_STEM, created));
         return created;
       }
@@ -163,6 +165,9 @@ export class TreeWalker {
       throw error;
     }
     arena.mutations++;
+    const log = arena.staleLog;
+    for (let k = 0, d = start; k < nodes.length; k++, d++) log.internal(nodes.data[k]!, d);
+    log.stem(created);
     if ((stems.getFlags(existing) & FLAG_PERSISTED) !== 0) {
       // Its blob is stored at its current path (even if the stem changed since): that path
       // needs a delete at commit unless the new internal node there rewrites it.
@@ -194,6 +199,8 @@ export class TreeWalker {
   removeKey(key: Uint8Array): number {
     if (this.recorder !== undefined) this.recorder.remove(key);
     const arena = this.#arena;
+    // Removals free and move nodes: the next hash walks the tree instead of using the log.
+    arena.staleLog.invalidate();
     const { internals, stems } = arena;
     const path = this.#path;
     const sides = this.#sides;
@@ -323,15 +330,18 @@ export class TreeWalker {
   /** Marks the written stem and the internal nodes above it stale (only if anything changed). */
   finishWrite(stem: number, changed: boolean): void {
     if (!changed) return;
-    const { internals, stems } = this.#arena;
+    const { internals, stems, staleLog } = this.#arena;
     this.#arena.mutations++;
+    if ((stems.getFlags(stem) & FLAG_HASH_STALE) === 0) staleLog.stem(stem);
     stems.addFlags(stem, FLAGS_STALE);
     const path = this.#path;
     // Bottom up; a node that is already fully stale has fully stale ancestors (every write
     // marks its whole path), so the walk stops there.
     for (let k = path.length - 1; k >= 0; k--) {
       const node = path.data[k]!;
-      if ((internals.getFlags(node) & FLAGS_STALE) === FLAGS_STALE) break;
+      const flags = internals.getFlags(node);
+      if ((flags & FLAGS_STALE) === FLAGS_STALE) break;
+      if ((flags & FLAG_HASH_STALE) === 0) staleLog.internal(node, internals.getDepth(node));
       internals.addFlags(node, FLAGS_STALE);
     }
   }

@@ -1,4 +1,6 @@
 import type { Arena } from "./arena.js";
+import type { BulkBuilder } from "./bulk-builder.js";
+import { EMPTY_REF } from "./node-ref.js";
 import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
 
@@ -7,10 +9,25 @@ import type { WriteLog } from "./write-log.js";
  * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
  * the later hashing walk the pools nearly sequentially. Equal keys keep their call order. An
  * entry is dropped from the log only once applied: when one throws (a full pool), it and every
- * entry after it stay in the log.
+ * entry after it stay in the log. An empty tree is built from the whole log at once by `bulk`
+ * (unless a witness is being recorded: it sees every write's descent).
  */
-export function applyWriteLog(log: WriteLog, walker: TreeWalker, arena: Arena): void {
+export function applyWriteLog(
+  log: WriteLog,
+  walker: TreeWalker,
+  arena: Arena,
+  bulk?: BulkBuilder,
+): void {
   if (log.count === 0) return;
+  if (
+    bulk !== undefined &&
+    log.count > 1 &&
+    arena.root === EMPTY_REF &&
+    walker.recorder === undefined &&
+    bulk.build(log)
+  ) {
+    return;
+  }
   const order = log.sortedOrder();
   const bytes = log.bytes;
   const n = log.count;

@@ -1,5 +1,7 @@
 /** Entries held before a flush is forced (64 bytes each: 64 MiB at most). */
 const MAX_ENTRIES = 1 << 20;
+/** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
+const SMALL_LOG = 1 << 14;
 
 /**
  * Pending single-key writes (key ‖ value, 64 bytes each) and a stable radix sort of them by
@@ -12,7 +14,10 @@ export class WriteLog {
   #order = new Uint32Array(1024);
   #scratch = new Uint32Array(1024);
   #digits = new Uint32Array(1024);
-  readonly #buckets = new Uint32Array(65536);
+  #scratchDigits = new Uint32Array(1024);
+  /** After `sortedOrder`: the first-4-byte digit of each entry in sorted position. */
+  #sortedDigits = this.#digits;
+  readonly #buckets = new Uint32Array(1 << 11);
 
   get full(): boolean {
     return this.count >= MAX_ENTRIES;
@@ -58,37 +63,87 @@ export class WriteLog {
       this.#order = new Uint32Array(capacity);
       this.#scratch = new Uint32Array(capacity);
       this.#digits = new Uint32Array(capacity);
+      this.#scratchDigits = new Uint32Array(capacity);
     }
     const bytes = this.bytes;
-    const digits = this.#digits;
+    let digits = this.#digits;
+    let order = this.#order;
     for (let e = 0; e < n; e++) {
       const at = e << 6;
       digits[e] =
         ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>>
         0;
+      order[e] = e;
     }
-    let from = this.#scratch;
-    let to = this.#order;
-    for (let e = 0; e < n; e++) from[e] = e;
-    // Two stable counting-sort passes: low 16 bits, then high 16 bits (LSD radix).
-    for (const shift of [0, 16]) {
-      const buckets = this.#buckets;
-      buckets.fill(0);
-      for (let e = 0; e < n; e++) buckets[(digits[from[e]!]! >>> shift) & 0xffff]!++;
+    let toDigits = this.#scratchDigits;
+    let to = this.#scratch;
+    // Stable counting-sort passes from the low digit up (LSD radix), each digit moved along with
+    // its entry so every pass reads sequentially. Bucket tables stay in L1; small logs (a block)
+    // use narrower digits so clearing the table costs nothing.
+    const bits = n < SMALL_LOG ? 8 : 11;
+    const buckets = this.#buckets;
+    for (let shift = 0; shift < 32; shift += bits) {
+      const size = 1 << Math.min(bits, 32 - shift);
+      const mask = size - 1;
+      buckets.fill(0, 0, size);
+      for (let e = 0; e < n; e++) buckets[(digits[e]! >>> shift) & mask]!++;
       let sum = 0;
-      for (let b = 0; b < 65536; b++) {
+      for (let b = 0; b < size; b++) {
         const c = buckets[b]!;
         buckets[b] = sum;
         sum += c;
       }
       for (let e = 0; e < n; e++) {
-        const entry = from[e]!;
-        to[buckets[(digits[entry]! >>> shift) & 0xffff]!++] = entry;
+        const digit = digits[e]!;
+        const slot = buckets[(digit >>> shift) & mask]!++;
+        to[slot] = order[e]!;
+        toDigits[slot] = digit;
       }
-      const t = from;
-      from = to;
-      to = t;
+      const swapOrder = order;
+      order = to;
+      to = swapOrder;
+      const swapDigits = digits;
+      digits = toDigits;
+      toDigits = swapDigits;
     }
-    return from;
+    this.#sortedDigits = digits;
+    return order;
   }
+
+  /** After a sort: the first-4-byte digit of the entry at each sorted position. */
+  get sortedDigits(): Uint32Array {
+    return this.#sortedDigits;
+  }
+
+  /**
+   * Entry indices ordered by the whole 31-byte stem, equal stems in call order: `sortedOrder`,
+   * then each run of equal first-4-byte digits (rare for hashed keys) ordered by bytes 4..30
+   * and, for equal stems, by entry index (= call order).
+   */
+  sortedByStem(): Uint32Array {
+    const order = this.sortedOrder();
+    const n = this.count;
+    const digits = this.#sortedDigits;
+    let start = 0;
+    while (start < n) {
+      const digit = digits[start]!;
+      let end = start + 1;
+      while (end < n && digits[end] === digit) end++;
+      if (end - start > 1) order.subarray(start, end).sort(this.#compareStemTail);
+      start = end;
+    }
+    return order;
+  }
+
+  /** Orders two entries by stem bytes 4..30, then by entry index. */
+  readonly #compareStemTail = (a: number, b: number): number => {
+    const bytes = this.bytes;
+    const x = a << 6;
+    const y = b << 6;
+    for (let i = 4; i < 31; i++) {
+      const d = bytes[x + i]! - bytes[y + i]!;
+      if (d !== 0) return d;
+    }
+    return a - b;
+  };
 }

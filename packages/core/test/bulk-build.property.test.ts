@@ -1,0 +1,206 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { BinaryTree, type NodeSet } from "../src/index.js";
+import { Arena } from "../src/tree/arena.js";
+import { BulkBuilder } from "../src/tree/bulk-builder.js";
+import { WriteLog } from "../src/tree/write-log.js";
+import { hex } from "./helpers/shared.js";
+import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
+
+type Write = readonly [Uint8Array, Uint8Array];
+
+/** The one-by-one path: every write is flushed on its own (get() flushes the write log). */
+function oneByOne(writes: readonly Write[], options: { deletionMode?: "remove" } = {}): BinaryTree {
+  const tree = new BinaryTree({ groupDepth: 3, ...options });
+  for (const [key, value] of writes) {
+    tree.put(key, value);
+    tree.get(key);
+  }
+  return tree;
+}
+
+/** The bulk path: all writes into an empty tree, applied at the next hash. */
+function bulk(writes: readonly Write[], options: { deletionMode?: "remove" } = {}): BinaryTree {
+  const tree = new BinaryTree({ groupDepth: 3, ...options });
+  for (const [key, value] of writes) tree.put(key, value);
+  return tree;
+}
+
+function describeSet(set: NodeSet): { root: string; writes: string[]; deletes: string[] } {
+  return {
+    root: hex(set.root),
+    writes: set.writes.map((w) => `${hex(w.path)}:${hex(w.hash)}:${hex(w.blob)}`),
+    deletes: set.deletes.map(hex),
+  };
+}
+
+/** Keys from a seed: hashed-looking keys, keys sharing long prefixes, same-stem neighbours. */
+const writesArb = fc
+  .record({
+    seed: fc.integer({ min: 1, max: 2 ** 31 }),
+    count: fc.integer({ min: 2, max: 160 }),
+    divergeBit: fc.integer({ min: 1, max: 247 }),
+    sameStem: fc.integer({ min: 0, max: 40 }),
+    repeats: fc.integer({ min: 0, max: 40 }),
+  })
+  .map(({ seed, count, divergeBit, sameStem, repeats }) => {
+    const rand = prng(seed);
+    const keys = adversarialKeys(seed, count, divergeBit);
+    // Other subindices of existing stems, and later writes of existing keys (the last one wins).
+    for (let i = 0; i < sameStem; i++) {
+      const key = keys[rand(1)[0]! % keys.length]!.slice();
+      key[31] = rand(1)[0]!;
+      keys.push(key);
+    }
+    for (let i = 0; i < repeats; i++) keys.push(keys[rand(1)[0]! % keys.length]!);
+    // Shuffled, so equal stems are not adjacent in call order.
+    for (let i = keys.length - 1; i > 0; i--) {
+      const j = (rand(2)[0]! | (rand(1)[0]! << 8)) % (i + 1);
+      [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+    }
+    return keys.map((key) => [key, rand(32)] as const);
+  });
+
+describe("bulk build of an empty tree = the one-by-one writes", () => {
+  it("same root, stats and committed node set; later blocks commit the same sets (200 runs)", () => {
+    fc.assert(
+      fc.property(writesArb, (writes) => {
+        const a = bulk(writes);
+        const b = oneByOne(writes);
+        expect(hex(a.hash())).toBe(hex(b.hash()));
+        const { arenaBytes: _a, ...statsA } = a.stats();
+        const { arenaBytes: _b, ...statsB } = b.stats();
+        expect(statsA).toEqual(statsB);
+        expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
+        // The flags after the commit agree too: a block of updates commits the same sets.
+        for (const tree of [a, b]) {
+          for (let i = 0; i < writes.length; i += 3) tree.put(writes[i]![0], new Uint8Array(32));
+        }
+        expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
+        for (const [key] of writes.slice(-5)) expect(a.get(key)).toEqual(b.get(key));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("'remove' mode: removals after a bulk build, and a bulk build into slots freed by removals (60 runs)", () => {
+    fc.assert(
+      fc.property(writesArb, writesArb, (first, second) => {
+        const a = bulk(first, { deletionMode: "remove" });
+        const b = oneByOne(first, { deletionMode: "remove" });
+        for (let i = 0; i < first.length; i += 2) {
+          a.delete(first[i]![0]);
+          b.delete(first[i]![0]);
+        }
+        expect(hex(a.hash())).toBe(hex(b.hash()));
+        expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
+        // Empty it, then fill it again in one go: the nodes reuse freed slots.
+        for (const [key] of first) a.delete(key);
+        expect(a.hash()).toEqual(new Uint8Array(32));
+        for (const [key, value] of second) a.put(key, value);
+        const c = oneByOne(second, { deletionMode: "remove" });
+        expect(hex(a.hash())).toBe(hex(c.hash()));
+        expect(a.stats().internal).toBe(c.stats().internal);
+        expect(a.stats().stem).toBe(c.stats().stem);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("checkpoints and copies see the bulk-built tree like any other (40 runs)", () => {
+    fc.assert(
+      fc.property(writesArb, (writes) => {
+        const reference = oneByOne(writes);
+        const root = hex(reference.hash());
+        const tree = new BinaryTree({ groupDepth: 3 });
+        tree.checkpoint();
+        for (const [key, value] of writes) tree.put(key, value);
+        expect(hex(tree.hash())).toBe(root);
+        tree.revertCheckpoint();
+        expect(tree.hash()).toEqual(new Uint8Array(32));
+        // Reverted after the build but before any hash: the next hash must not use stale lists.
+        tree.checkpoint();
+        for (const [key, value] of writes) tree.put(key, value);
+        tree.get(writes[0]![0]);
+        tree.revertCheckpoint();
+        expect(tree.hash()).toEqual(new Uint8Array(32));
+        for (const [key, value] of writes) tree.put(key, value);
+        tree.get(writes[0]![0]);
+        const copy = tree.copy();
+        copy.put(writes[0]![0], new Uint8Array(32).fill(9));
+        expect(hex(tree.hash())).toBe(root);
+        expect(hex(copy.hash())).not.toBe(root);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("a write between the build and the hash is hashed too (the walk takes over)", () => {
+    const rand = prng(11);
+    const writes = Array.from({ length: 300 }, () => [rand(32), rand(32)] as const);
+    const tree = bulk(writes);
+    tree.get(writes[0]![0]);
+    const extra = rand(32);
+    tree.put(extra, rand(32));
+    tree.get(extra);
+    const reference = oneByOne([...writes, [extra, tree.get(extra)!]]);
+    expect(hex(tree.hash())).toBe(hex(reference.hash()));
+  });
+});
+
+describe("bulk build of a tree larger than its level-by-level top", () => {
+  it("20k keys, a quarter random, the rest sharing prefixes: same root and node set as the one-at-a-time path", () => {
+    // Over 16k internal nodes: the levels below the top are allocated as the stems open them.
+    for (const keys of [adversarialKeys(21, 20_000, 60)]) {
+      const rand = prng(keys.length + keys[0]![0]!);
+      const writes = keys.map((key) => [key, rand(32)] as const);
+      const a = bulk(writes);
+      // The reference applies the log into a non-empty tree: the descent-per-write path.
+      const b = new BinaryTree({ groupDepth: 3 });
+      b.put(writes[0]![0], writes[0]![1]);
+      b.get(writes[0]![0]);
+      for (const [key, value] of writes.slice(1)) b.put(key, value);
+      expect(hex(a.hash())).toBe(hex(b.hash()));
+      expect(a.stats().internal).toBe(b.stats().internal);
+      expect(a.stats().internal).toBeGreaterThan(1 << 14);
+      expect(describeSet(a.commit())).toEqual(describeSet(b.commit()));
+    }
+  });
+});
+
+describe("BulkBuilder", () => {
+  it("builds nothing and keeps the log when a pool has no room for every node", () => {
+    const rand = prng(5);
+    for (const limits of [{ stem: 8 }, { internal: 3 }]) {
+      const arena = new Arena(limits);
+      const log = new WriteLog();
+      for (let i = 0; i < 10; i++) log.append(rand(32), rand(32));
+      expect(new BulkBuilder(arena).build(log)).toBe(false);
+      expect(log.count).toBe(10);
+      expect(arena.counts()).toEqual({ internal: 0, stem: 0, hashed: 0 });
+      expect(arena.root).toBe(0);
+    }
+  });
+
+  it("orders a log by whole stems, equal stems in call order", () => {
+    const log = new WriteLog();
+    const rand = prng(9);
+    const keys: Uint8Array[] = [];
+    for (let i = 0; i < 40; i++) {
+      const key = rand(32);
+      // Few distinct first 4 bytes: the runs of equal digits must be ordered by the rest.
+      key.set([1, 2, 3, i % 3]);
+      keys.push(key);
+      log.append(key, rand(32));
+      if (i % 5 === 0) log.append(key, rand(32));
+    }
+    const order = log.sortedByStem();
+    const stemOf = (e: number) => hex(log.bytes.subarray(e << 6, (e << 6) + 31));
+    for (let i = 1; i < log.count; i++) {
+      const a = stemOf(order[i - 1]!);
+      const b = stemOf(order[i]!);
+      expect(a <= b).toBe(true);
+      if (a === b) expect(order[i - 1]!).toBeLessThan(order[i]!);
+    }
+  });
+});
