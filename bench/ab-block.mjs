@@ -1,30 +1,12 @@
 // Dev A/B: blocks on two committed trees in one process, alternating (cache on vs off).
-import { BinaryTree, MemoryStore } from "@bintrie/core";
-import { workload } from "./rows/workload.mjs";
+import { committedTreeWithBlocks } from "./rows/random-blocks.mjs";
 
 const n = Number(process.argv[2] ?? 200_000);
 const blocks = Number(process.argv[3] ?? 20);
-const { key, value } = workload(n, 0);
-const mk = async (opts) => {
-  const store = new MemoryStore();
-  const tree = new BinaryTree({ groupDepth: 5, store, ...opts });
-  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
-  await tree.persist();
-  return { tree, store };
-};
-const A = await mk({});
-const B = await mk({ maxNodes: 2 ** 30 });
-let seed = 12345;
-const rand = () => {
-  seed = (seed * 1103515245 + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-const blockKeys = () => {
-  const ks = [];
-  for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
-  for (let u = 0; u < 100; u++) ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
-  return ks;
-};
+// A bounded tree keeps no group blob cache (the bound is never reached here).
+const A = await committedTreeWithBlocks(n);
+const B = await committedTreeWithBlocks(n, { maxNodes: 2 ** 30 });
+const blockKeys = A.blockKeys;
 const res = {
   A: { hash: [], commit: [], batch: [], total: [] },
   B: { hash: [], commit: [], batch: [], total: [] },

@@ -3,11 +3,14 @@
 import { BinaryTree, MemoryStore } from "@bintrie/core";
 import { workload } from "./workload.mjs";
 
-/** A committed `n`-key tree (group depth 5, MemoryStore) and a generator of block keys. */
-export async function committedTreeWithBlocks(n) {
+/**
+ * A committed `n`-key tree (group depth 5, MemoryStore, `options` added to the tree's) and a
+ * generator of block keys (the same sequence for every tree made here).
+ */
+export async function committedTreeWithBlocks(n, options = {}) {
   const { key, value } = workload(n, 0);
   const store = new MemoryStore();
-  const tree = new BinaryTree({ groupDepth: 5, store });
+  const tree = new BinaryTree({ groupDepth: 5, store, ...options });
   for (let i = 0; i < n; i++) tree.put(key(i), value(i));
   await tree.persist();
   let seed = 12345;

@@ -11,14 +11,9 @@ import {
   StreamingBuilder,
 } from "../dist/builder/index.js";
 import { StemPacker } from "../dist/builder/stem-packer.js";
-import {
-  type BatchOperation,
-  type KVStore,
-  MemoryStore,
-  openTree,
-  ROOT_RECORD_KEY,
-} from "../dist/index.js";
+import { type BatchOperation, MemoryStore, openTree, ROOT_RECORD_KEY } from "../dist/index.js";
 import { openStemHashWorkers, type StemHashWorkers } from "../dist/node/index.js";
+import { RecordingStore } from "./helpers/recording-store.js";
 import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
 interface NodeSetCase {
@@ -57,27 +52,6 @@ function packed(entries: readonly { key: Uint8Array; value: Uint8Array }[], seed
     order[rank] = at;
   });
   return { records, order };
-}
-
-/** A MemoryStore that keeps every batch it was given (and can fail on the n-th). */
-class RecordingStore implements KVStore {
-  readonly inner = new MemoryStore();
-  readonly batches: BatchOperation[][] = [];
-  failAt = -1;
-  get(key: Uint8Array) {
-    return this.inner.get(key);
-  }
-  getMany(keys: readonly Uint8Array[]) {
-    return this.inner.getMany(keys);
-  }
-  async batch(ops: readonly BatchOperation[]) {
-    if (this.batches.length === this.failAt) throw new Error("simulated crash");
-    this.batches.push([...ops]);
-    await this.inner.batch(ops);
-  }
-  close() {
-    return this.inner.close();
-  }
 }
 
 /** The same, receiving the builder's batches through the optional batchPacked. */

@@ -1,16 +1,10 @@
 import { NODE_KEY_PREFIX } from "@bintrie/codec";
 import { describe, expect, it } from "vitest";
 import { BuilderError, buildTreeIntoStore, type StemEntry } from "../src/builder/index.js";
-import {
-  type BatchOperation,
-  BinaryTree,
-  type KVStore,
-  MemoryStore,
-  openTree,
-  ROOT_RECORD_KEY,
-} from "../src/index.js";
+import { BinaryTree, MemoryStore, openTree, ROOT_RECORD_KEY } from "../src/index.js";
 import { decodeRootRecord } from "../src/store/index.js";
 import { adversarialStems, randomStems } from "./helpers/builder-fixtures.js";
+import { RecordingStore } from "./helpers/recording-store.js";
 import { bytes, hex } from "./helpers/shared.js";
 import { freshNodes, prng, storedNodes } from "./helpers/tree-fixtures.js";
 
@@ -29,27 +23,6 @@ function contentOf(stems: readonly StemEntry[]): Map<string, Uint8Array> {
     });
   }
   return content;
-}
-
-/** A store that records its batches and can fail on the n-th one. */
-class RecordingStore implements KVStore {
-  readonly inner = new MemoryStore();
-  readonly batches: BatchOperation[][] = [];
-  failAt = -1;
-  get(key: Uint8Array) {
-    return this.inner.get(key);
-  }
-  getMany(keys: readonly Uint8Array[]) {
-    return this.inner.getMany(keys);
-  }
-  async batch(ops: readonly BatchOperation[]) {
-    if (this.batches.length === this.failAt) throw new Error("simulated crash");
-    this.batches.push([...ops]);
-    await this.inner.batch(ops);
-  }
-  close() {
-    return this.inner.close();
-  }
 }
 
 const isNodeKey = (key: Uint8Array, prefix = NODE_KEY_PREFIX) =>

@@ -3,22 +3,15 @@ import { describe, expect, it } from "vitest";
 import { BinaryTree, MemoryStore, type NodeSet, TreeError } from "../src/index.js";
 import type { DeletionMode } from "../src/tree/binary-tree.js";
 import { expectTypedError } from "./helpers/expect-error.js";
+import { filledValueArb, keyArbAt } from "./helpers/key-arbitraries.js";
 
 /** Keys from a small space: shared prefixes (deep splits), stems sharing values, collisions. */
-const keyArb = fc
-  .record({
-    b0: fc.constantFrom(0x00, 0x40, 0x41, 0xc0),
-    b30: fc.constantFrom(0, 1, 2),
-    sub: fc.constantFrom(0, 1, 255),
-  })
-  .map(({ b0, b30, sub }) => {
-    const key = new Uint8Array(32);
-    key[0] = b0;
-    key[30] = b30;
-    key[31] = sub;
-    return key;
-  });
-const valueArb = fc.integer({ min: 0, max: 255 }).map((b) => new Uint8Array(32).fill(b));
+const keyArb = keyArbAt({
+  0: fc.constantFrom(0x00, 0x40, 0x41, 0xc0),
+  30: fc.constantFrom(0, 1, 2),
+  31: fc.constantFrom(0, 1, 255),
+});
+const valueArb = filledValueArb(0);
 
 type Op =
   | { op: "put"; tree: number; key: Uint8Array; value: Uint8Array }

@@ -14,24 +14,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, MemoryStore, type NodeSet, openTree } from "../src/index.js";
 import type { DeletionMode } from "../src/tree/binary-tree.js";
+import { filledValueArb, keyArbAt } from "./helpers/key-arbitraries.js";
 import { readTestdata } from "./helpers/shared.js";
 
-const keyArb = fc
-  .record({
-    b0: fc.integer({ min: 0, max: 255 }),
-    b1: fc.constantFrom(0x00, 0x01, 0x80),
-    b30: fc.constantFrom(0, 1),
-    sub: fc.constantFrom(0, 7),
-  })
-  .map(({ b0, b1, b30, sub }) => {
-    const key = new Uint8Array(32);
-    key[0] = b0;
-    key[1] = b1;
-    key[30] = b30;
-    key[31] = sub;
-    return key;
-  });
-const valueArb = fc.integer({ min: 1, max: 255 }).map((b) => new Uint8Array(32).fill(b));
+const keyArb = keyArbAt({
+  0: fc.integer({ min: 0, max: 255 }),
+  1: fc.constantFrom(0x00, 0x01, 0x80),
+  30: fc.constantFrom(0, 1),
+  31: fc.constantFrom(0, 7),
+});
+const valueArb = filledValueArb(1);
 
 // `pick` (when set) chooses a key already written instead: updates and deletes that hit.
 type Op =

@@ -4,22 +4,15 @@ import { describe, expect, it } from "vitest";
 import { compareBytes } from "../src/bytes/index.js";
 import { BinaryTree, MemoryStore, openTree, TreeError } from "../src/index.js";
 import { expectTypedError } from "./helpers/expect-error.js";
+import { keyArbAt } from "./helpers/key-arbitraries.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
-const keyArb = fc
-  .tuple(
-    fc.constantFrom(0x00, 0x7f, 0x80, 0xff),
-    fc.constantFrom(0, 1, 0xfe),
-    fc.constantFrom(0, 3, 255),
-  )
-  .map(([a, b, sub]) => {
-    const key = new Uint8Array(32);
-    key[0] = a;
-    key[17] = b;
-    key[31] = sub;
-    return key;
-  });
+const keyArb = keyArbAt({
+  0: fc.constantFrom(0x00, 0x7f, 0x80, 0xff),
+  17: fc.constantFrom(0, 1, 0xfe),
+  31: fc.constantFrom(0, 3, 255),
+});
 
 function expected(model: Map<string, Uint8Array>, start?: Uint8Array, end?: Uint8Array): string[] {
   return [...model.keys()]

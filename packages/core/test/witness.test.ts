@@ -13,25 +13,17 @@ import {
 } from "../src/index.js";
 import type { DeletionMode } from "../src/tree/binary-tree.js";
 import { expectTypedError } from "./helpers/expect-error.js";
+import { filledValueArb, keyArbAt } from "./helpers/key-arbitraries.js";
 
 const hex = (b: Uint8Array | undefined) => (b === undefined ? "-" : Buffer.from(b).toString("hex"));
 
-const keyArb = fc
-  .record({
-    b0: fc.constantFrom(0x00, 0x01, 0x40, 0x80, 0xc0, 0xff),
-    b1: fc.constantFrom(0, 0x80),
-    b30: fc.constantFrom(0, 1),
-    sub: fc.constantFrom(0, 1, 7),
-  })
-  .map(({ b0, b1, b30, sub }) => {
-    const key = new Uint8Array(32);
-    key[0] = b0;
-    key[1] = b1;
-    key[30] = b30;
-    key[31] = sub;
-    return key;
-  });
-const valueArb = fc.integer({ min: 1, max: 255 }).map((b) => new Uint8Array(32).fill(b));
+const keyArb = keyArbAt({
+  0: fc.constantFrom(0x00, 0x01, 0x40, 0x80, 0xc0, 0xff),
+  1: fc.constantFrom(0, 0x80),
+  30: fc.constantFrom(0, 1),
+  31: fc.constantFrom(0, 1, 7),
+});
+const valueArb = filledValueArb(1);
 
 type BlockOp =
   | { op: "get"; key: Uint8Array }
