@@ -6,7 +6,7 @@ import {
   StoreError,
 } from "@bintrie/core";
 import { compareBytes, ownedBytes } from "@bintrie/core/bytes";
-import { validateBatchOperations } from "@bintrie/core/store";
+import { assertStoreKey, validateBatchOperations } from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
 import { readBytes } from "./stored-bytes.js";
@@ -53,7 +53,7 @@ export class IdbStore implements KVStore {
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen("get");
-    assertKey(key, "get: key");
+    assertStoreKey(key, "get: key");
     const stored = await this.#transaction("readonly", "get", (store) =>
       promisifyRequest(store.get(idbKey(key))),
     );
@@ -63,7 +63,7 @@ export class IdbStore implements KVStore {
   /** Values for many keys, all read in one readonly transaction. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen("getMany");
-    for (let i = 0; i < keys.length; i++) assertKey(keys[i], `getMany: key ${i}`);
+    for (let i = 0; i < keys.length; i++) assertStoreKey(keys[i], `getMany: key ${i}`);
     if (keys.length === 0) return [];
     const stored = await this.#transaction("readonly", "getMany", (store) => {
       const out = new Array<unknown>(keys.length);
@@ -106,8 +106,8 @@ export class IdbStore implements KVStore {
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
     const { gte, lt } = range;
-    if (gte !== undefined) assertKey(gte, "entries: range.gte");
-    if (lt !== undefined) assertKey(lt, "entries: range.lt");
+    if (gte !== undefined) assertStoreKey(gte, "entries: range.gte");
+    if (lt !== undefined) assertStoreKey(lt, "entries: range.lt");
     if (gte !== undefined && lt !== undefined && compareBytes(gte, lt) >= 0) return;
     let lower: Uint8Array | undefined = gte;
     let lowerOpen = false;
@@ -171,12 +171,6 @@ export class IdbStore implements KVStore {
 /** Any Uint8Array is a valid IndexedDB binary key (the DOM typings only admit ArrayBuffer-backed views). */
 function idbKey(key: Uint8Array): IDBValidKey {
   return key as Uint8Array<ArrayBuffer>;
-}
-
-function assertKey(key: unknown, what: string): asserts key is Uint8Array {
-  if (!(key instanceof Uint8Array)) {
-    throw new StoreError("INVALID_ARGUMENT", `${what} must be a Uint8Array, got ${typeof key}`);
-  }
 }
 
 function makeRange(

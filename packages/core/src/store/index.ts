@@ -1,4 +1,5 @@
 // @bintrie/core/store: what a KVStore implementation needs beyond the contract's types.
+export { assertStoreKey } from "./assert-store-key.js";
 export type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
 export { MemoryStore } from "./memory-store.js";
 export {

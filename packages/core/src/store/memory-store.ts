@@ -1,3 +1,4 @@
+import { assertStoreKey } from "./assert-store-key.js";
 import { ByteTable } from "./byte-table.js";
 import { compareBytes } from "./bytes-order.js";
 import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
@@ -31,7 +32,7 @@ export class MemoryStore implements KVStore {
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen();
-    this.#assertKey(key, "get");
+    assertStoreKey(key, "MemoryStore.get: key");
     const id = this.#table.find(key);
     return id < 0 ? undefined : this.#table.valueOf(id);
   }
@@ -39,7 +40,7 @@ export class MemoryStore implements KVStore {
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen();
     return keys.map((key) => {
-      this.#assertKey(key, "getMany");
+      assertStoreKey(key, "MemoryStore.getMany: key");
       const id = this.#table.find(key);
       return id < 0 ? undefined : this.#table.valueOf(id);
     });
@@ -72,15 +73,6 @@ export class MemoryStore implements KVStore {
       if (range.lt !== undefined && compareBytes(key, range.lt) >= 0) break;
       const id = table.find(key);
       if (id >= 0) yield [key, table.valueOf(id)] as const;
-    }
-  }
-
-  #assertKey(key: unknown, operation: string): void {
-    if (!(key instanceof Uint8Array)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `MemoryStore.${operation}: key must be a Uint8Array, got ${typeof key}`,
-      );
     }
   }
 

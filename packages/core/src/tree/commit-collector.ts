@@ -12,7 +12,6 @@ import { CommitMarks } from "./commit-marks.js";
 import type { GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
-  FLAG_GROUP_CACHED,
   FLAG_PERSISTED,
   KIND_EMPTY,
   KIND_INTERNAL,
@@ -25,12 +24,6 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
-
-/**
- * Groups with at least this many entries keep their blob in the GroupBlobCache: a sparse group
- * is cheap to gather, a full one (2^g entries, 2^g - 1 inner nodes) is not.
- */
-export const CACHED_GROUP_MIN_ENTRIES = 8;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -177,8 +170,8 @@ export class CommitCollector {
     scratch.walkPath.set(path);
     let slot = -1;
     const cache = this.#cache;
-    if (cache !== undefined && (internals.getFlags(index) & FLAG_GROUP_CACHED) !== 0) {
-      slot = cache.find(index);
+    if (cache !== undefined) {
+      slot = cache.slotFor(internals, index);
       if (slot >= 0 && !this.#patchGroup(scratch, index, depth, slot)) {
         slot = -1;
         scratch.staleCount = 0;
@@ -224,7 +217,7 @@ export class CommitCollector {
     slot: number,
   ): boolean {
     const g = this.#groupDepth;
-    const { internals, stems } = this.#arena;
+    const { internals } = this.#arena;
     const cache = this.#cache!;
     const page = cache.page(slot);
     const table = cache.tableOffset(slot);
@@ -255,10 +248,7 @@ export class CommitCollector {
         continue;
       }
       // An entry: one under a clean node, or a placeholder, keeps its hash.
-      let stale = false;
-      if (kind === KIND_INTERNAL) stale = (internals.getFlags(childIndex) & FLAG_BLOB_STALE) !== 0;
-      else if (kind === KIND_STEM) stale = (stems.getFlags(childIndex) & FLAG_BLOB_STALE) !== 0;
-      if (!stale) continue;
+      if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
       this.#arena.writeHash(child, page, cache.hashOffset(slot, first));
       const s = scratch.staleCount++;
@@ -324,16 +314,20 @@ export class CommitCollector {
     this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
     if (!parentStale) return;
     // Only entries whose stored blob is stale need a visit; clean ones are skipped whole.
-    let stale = false;
-    if (kind === KIND_INTERNAL) stale = (internals.getFlags(index) & FLAG_BLOB_STALE) !== 0;
-    else if (kind === KIND_STEM)
-      stale = (this.#arena.stems.getFlags(index) & FLAG_BLOB_STALE) !== 0;
-    if (stale) {
+    if (this.#blobStale(kind, index)) {
       const s = scratch.staleCount++;
       scratch.children[s] = ref;
       scratch.childDepths[s] = depth;
       scratch.childPaths.set(scratch.walkPath, s << 5);
     }
+  }
+
+  /** Whether a group entry (an internal node, stem or placeholder) has a stale blob of its own. */
+  #blobStale(kind: number, index: number): boolean {
+    const { internals, stems } = this.#arena;
+    if (kind === KIND_INTERNAL) return (internals.getFlags(index) & FLAG_BLOB_STALE) !== 0;
+    if (kind === KIND_STEM) return (stems.getFlags(index) & FLAG_BLOB_STALE) !== 0;
+    return false;
   }
 
   #emitGroup(index: number, path: Uint8Array, depth: number, scratch: GroupScratch): void {
@@ -353,24 +347,17 @@ export class CommitCollector {
       hashStart + 32,
     );
     this.#out.end(hashStart, hashStart + 32 + blobSize);
-    const cache = this.#cache;
-    if (cache === undefined) return;
-    if (n >= CACHED_GROUP_MIN_ENTRIES) {
-      cache.store(
-        index,
-        g,
-        n,
-        scratch.positions,
-        scratch.depthOffsets,
-        chunk,
-        hashStart + 32,
-        blobSize,
-      );
-      // Not a change of the tree: it only says the cache entry belongs to this node.
-      this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
-    } else {
-      cache.forget(index);
-    }
+    this.#cache?.keep(
+      this.#arena.internals,
+      index,
+      g,
+      n,
+      scratch.positions,
+      scratch.depthOffsets,
+      chunk,
+      hashStart + 32,
+      blobSize,
+    );
   }
 
   /** The group root's write from its cached (patched) blob. */

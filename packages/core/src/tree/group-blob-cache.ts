@@ -1,4 +1,12 @@
+import type { InternalPool } from "./internal-pool.js";
+import { FLAG_GROUP_CACHED } from "./node-ref.js";
 import { U32Stack } from "./u32-stack.js";
+
+/**
+ * Groups with at least this many entries are kept: a sparse group is cheap to gather, a full
+ * one (2^g entries, 2^g - 1 inner nodes) is not.
+ */
+export const CACHED_GROUP_MIN_ENTRIES = 8;
 
 /** Slots are carved from 256 KiB pages in 64-byte granules (never straddling a page). */
 const PAGE_BYTES = 1 << 18;
@@ -12,7 +20,7 @@ const GRANULE_MASK = GRANULES_PER_PAGE - 1;
  * entry's depth offset, 0 = no entry, and its index among the entries); then the blob.
  */
 const HEADER_BYTES = 12;
-/** Owner word of a slot that belongs to no node (internal indexes stay below 2^30). */
+/** Owner word of a released slot (internal indexes stay below 2^30). */
 const NO_OWNER = 0xffffffff;
 
 /**
@@ -21,24 +29,19 @@ const NO_OWNER = 0xffffffff;
  * walking all 2^g - 1 inner nodes and reading 2^g child hashes scattered over the arena (on a
  * large tree nearly every one of those reads is a cache miss).
  *
- * A slot holds `offsetOf` (one byte per bitmap position: the entry's depth offset, 0 = no entry)
- * and the blob itself. Whether an entry may be trusted is the collector's business (a node flag
- * set when the entry is stored; see CommitCollector): this class only keeps the bytes.
+ * Filled by the commit collector after a full gather and by the node loader with stored blobs;
+ * read through `slotFor`, whose ownership rule (a node flag) makes an entry trustworthy.
  */
 export class GroupBlobCache {
   readonly #pages: Uint8Array[] = [];
   readonly #pages32: Uint32Array[] = [];
   readonly #pages16: Uint16Array[] = [];
-  /** Per internal node index: its slot's granule address (0 = none: slot 0 is owned by no node). */
+  /** Per internal node index: its slot's granule address + 1 (0 = none). */
   #slotOf = new Uint32Array(1024);
   /** Free slots per size in granules. */
   readonly #free: U32Stack[] = [];
   #bump = 0;
   #liveBytes = 0;
-
-  constructor() {
-    this.#reserveNone();
-  }
 
   /** Bytes held by the slots in use. */
   get bytes(): number {
@@ -50,52 +53,78 @@ export class GroupBlobCache {
     this.#slotOf.fill(0);
     this.#free.length = 0;
     this.#bump = 0;
-    this.#reserveNone();
+    this.#liveBytes = 0;
   }
 
-  /** The slot (granule address) stored for node `index`, or -1. */
-  find(index: number): number {
-    // No entry reads slot 0's owner word: the same path whatever the answer (a first hit
-    // after many misses then finds the code optimized for it).
-    const slot = index < this.#slotOf.length ? this.#slotOf[index]! : 0;
-    return this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2] ===
-      index
-      ? slot
-      : -1;
+  /**
+   * The slot of node `index`'s blob, or -1: only a node carrying FLAG_GROUP_CACHED (set by
+   * `keep`, absent on every freshly allocated node) owns an entry, so an entry left by an
+   * earlier occupant of the index, or one of the tree a copy was made from, is never used.
+   */
+  slotFor(internals: InternalPool, index: number): number {
+    if ((internals.getFlags(index) & FLAG_GROUP_CACHED) === 0) return -1;
+    return this.#find(index);
+  }
+
+  /**
+   * Keeps node `index`'s group blob, source[start, start+size) with its `count` entries
+   * (positions and depth offsets), when it has at least CACHED_GROUP_MIN_ENTRIES, and marks the
+   * node as its owner; a smaller group's entry is dropped. Not a change of the tree: the flag
+   * only says whose entry it is.
+   */
+  keep(
+    internals: InternalPool,
+    index: number,
+    groupDepth: number,
+    count: number,
+    positions: ArrayLike<number>,
+    depthOffsets: ArrayLike<number>,
+    source: Uint8Array,
+    start: number,
+    size: number,
+  ): void {
+    if (count < CACHED_GROUP_MIN_ENTRIES) {
+      this.#forget(index);
+      return;
+    }
+    this.#store(index, groupDepth, count, positions, depthOffsets, source, start, size);
+    internals.addFlags(index, FLAG_GROUP_CACHED);
+  }
+
+  #find(index: number): number {
+    if (index >= this.#slotOf.length) return -1;
+    const slot = this.#slotOf[index]! - 1;
+    if (slot < 0) return -1;
+    const owner =
+      this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2];
+    return owner === index ? slot : -1;
   }
 
   /** Drops the entry of node `index`, if any. */
-  forget(index: number): void {
-    const slot = this.find(index);
+  #forget(index: number): void {
+    const slot = this.#find(index);
     if (slot < 0) return;
     this.#release(slot, this.#granulesOf(slot));
     this.#slotOf[index] = 0;
-  }
-
-  /** Slot 0: one granule whose owner word matches no node. */
-  #reserveNone(): void {
-    this.#alloc(1);
-    this.#pages32[0]![0] = NO_OWNER;
-    this.#liveBytes = 0;
   }
 
   /**
    * Stores node `index`'s group: `count` entries (positions and depth offsets) and the blob
    * bytes source[start, start+size). Returns the slot.
    */
-  store(
+  #store(
     index: number,
     groupDepth: number,
     count: number,
-    positions: Uint16Array,
-    depthOffsets: Uint8Array,
+    positions: ArrayLike<number>,
+    depthOffsets: ArrayLike<number>,
     source: Uint8Array,
     start: number,
     size: number,
   ): number {
     const width = 1 << groupDepth;
     const granules = (HEADER_BYTES + 2 * width + size + 63) >>> GRANULE_BITS;
-    let slot = this.find(index);
+    let slot = this.#find(index);
     if (slot >= 0 && this.#granulesOf(slot) !== granules) {
       this.#release(slot, this.#granulesOf(slot));
       slot = -1;
@@ -109,7 +138,7 @@ export class GroupBlobCache {
         grown.set(this.#slotOf);
         this.#slotOf = grown;
       }
-      this.#slotOf[index] = slot;
+      this.#slotOf[index] = slot + 1;
     }
     const page = this.#pages[slot >>> PAGE_SHIFT]!;
     const at = (slot & GRANULE_MASK) << GRANULE_BITS;

@@ -4,11 +4,9 @@ import { bytesToHex } from "../bytes/hex.js";
 import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { Arena } from "./arena.js";
-import { CACHED_GROUP_MIN_ENTRIES } from "./commit-collector.js";
 import type { GroupBlobCache } from "./group-blob-cache.js";
 import {
   EMPTY_REF,
-  FLAG_GROUP_CACHED,
   FLAG_PERSISTED,
   FLAG_REFERENCED,
   KIND_HASHED,
@@ -101,27 +99,24 @@ export class NodeLoader {
       ref = this.#internalFromPair(node.left, node.right, depth);
     } else if (node.kind === "group") {
       ref = this.#internalFromGroup(node, depth, pathBits);
-      if (this.#groupCache !== undefined && node.count >= CACHED_GROUP_MIN_ENTRIES) {
-        this.#verify(ref, depth, pathBits, expected, expectedOffset);
-        // The stored blob is exactly what the next commit of this group would start from.
-        const index = refIndex(ref);
-        this.#groupCache.store(
-          index,
-          node.groupDepth,
-          node.count,
-          node.positions,
-          node.depthOffsets,
-          blob,
-          0,
-          blob.length,
-        );
-        this.#arena.internals.addFlags(index, FLAG_GROUP_CACHED);
-        return ref;
-      }
     } else {
       ref = EMPTY_REF;
     }
     this.#verify(ref, depth, pathBits, expected, expectedOffset);
+    if (node.kind === "group" && refKind(ref) === KIND_INTERNAL && this.#groupCache !== undefined) {
+      // The stored blob is exactly what the next commit of this group would start from.
+      this.#groupCache.keep(
+        this.#arena.internals,
+        refIndex(ref),
+        node.groupDepth,
+        node.count,
+        node.positions,
+        node.depthOffsets,
+        blob,
+        0,
+        blob.length,
+      );
+    }
     return ref;
   }
 

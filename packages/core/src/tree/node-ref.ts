@@ -37,7 +37,7 @@ export const FLAG_REFERENCED = 8;
 /** Internal nodes: the slot is on the free list (the eviction clock skips it). */
 export const FLAG_FREE = 16;
 /**
- * Internal nodes: the commit collector stored this group root's blob in its GroupBlobCache since
+ * Internal nodes: GroupBlobCache.keep stored this group root's blob since
  * the node was allocated (a fresh or reused slot never has it, so an entry left by an earlier
  * occupant of the index is never trusted).
  */
