@@ -10,9 +10,10 @@ import {
   type PackedStems,
   StreamingBuilder,
 } from "../dist/builder/index.js";
-import { StemPacker } from "../dist/builder/stem-packer.js";
 import { type BatchOperation, MemoryStore, openTree, ROOT_RECORD_KEY } from "../dist/index.js";
 import { openStemHashWorkers, type StemHashWorkers } from "../dist/node/index.js";
+// Not exported: the bundled dist has no stem-packer.js of its own.
+import { StemPacker } from "../src/builder/stem-packer.js";
 import { RecordingStore } from "./helpers/recording-store.js";
 import { bytes, hex, readTestdata } from "./helpers/shared.js";
 
