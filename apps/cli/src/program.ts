@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { accountCommand } from "./commands/account-command.js";
 import { buildCommand } from "./commands/build-command.js";
@@ -19,8 +19,9 @@ import { examples, INPUT_RULES_HELP } from "./program-options.js";
 
 /** The package version (package.json sits one level above dist/ and src/). */
 function packageVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require("../package.json") as { version: string }).version;
+  // A URL literal: the bundler moves this module, and the build rewrites the literal to match.
+  const file = new URL("../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
 /**

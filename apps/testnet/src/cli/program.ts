@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import type { CliIO } from "./cli-io.js";
 import type { ExitCode } from "./exit-codes.js";
@@ -15,8 +15,9 @@ function examples(lines: readonly string[]): string {
 
 /** The package version (package.json sits two levels above dist/cli/ and src/cli/). */
 export function packageVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require("../../package.json") as { version: string }).version;
+  // A URL literal: the bundler moves this module, and the build rewrites the literal to match.
+  const file = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
 function schemeOption(): Option {
