@@ -1,4 +1,5 @@
-import { BintrieError } from "@bintrie/core";
+// From codec (the same class core re-exports): parsing arguments and --help load no tree code.
+import { BintrieError } from "@bintrie/codec";
 import { EXIT_FAILURE, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
 
 export type CliErrorCode =
