@@ -162,26 +162,24 @@ async function buildFresh(
   threadsFlag: number | undefined,
 ): Promise<BuildResult> {
   const { buildTreeIntoStore } = await import("@bintrie/core/builder");
-  // Packed entries go in without an object per entry, their stems hashed on worker threads
-  // while this thread places them and writes (by default only for inputs large enough to pay
-  // for starting a worker); streamed ones one by one.
+  // Packed entries go in without an object per entry, built in partitions on worker threads
+  // (stem and node hashing, placement, record encoding) while this thread writes their batches
+  // (by default only for inputs large enough to pay for starting workers); streamed ones one by
+  // one on this thread.
   const threads = threadsFlag ?? availableParallelism();
   const parallel =
     entries.kind === "packed" &&
     threads > 1 &&
     (threadsFlag !== undefined || entries.entries.order.length >= PARALLEL_MIN_ENTRIES);
   const pool = parallel
-    ? await (await import("@bintrie/core/node")).openStemHashWorkers({
-        workers: threads - 1,
-        scheme: tree.scheme,
-      })
+    ? await (await import("@bintrie/core/node")).openPartitionWorkers({ workers: threads })
     : undefined;
   try {
     const built = await buildTreeIntoStore(store, entries.entries, {
       groupDepth: tree.groupDepth,
       scheme: tree.scheme,
       ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
-      ...(pool === undefined ? {} : { stemHashPool: pool }),
+      ...(pool === undefined ? {} : { partitionPool: pool }),
     });
     return { root: built.root, entries: counter.entries, nodes: built.nodes };
   } finally {

@@ -26,13 +26,24 @@ class GroupEntries {
 }
 
 /**
+ * Receives a record as its store key and blob; the node's hash is `hashes[hashAt, hashAt + 32)`,
+ * valid only during the call (a table the builder reuses).
+ */
+export type RecordCallback = (
+  key: Uint8Array,
+  blob: Uint8Array,
+  hashes: Uint8Array,
+  hashAt: number,
+) => void;
+
+/**
  * Where an emitter sends each record: a NodeWrite (path, hash copy, blob), or just the store key
  * (key prefix ‖ path key) and blob, which skips the path and hash copies a store write never uses.
  */
 export type RecordTarget =
   | { readonly onNode: (node: NodeWrite) => void }
   | {
-      readonly onRecord: (key: Uint8Array, blob: Uint8Array) => void;
+      readonly onRecord: RecordCallback;
       readonly keyPrefix: Uint8Array;
     };
 
@@ -46,7 +57,7 @@ export class NodeEmitter implements NodeOpVisitor {
   readonly #groupDepth: number;
   readonly #slots: HashSlots;
   readonly #onNode: ((node: NodeWrite) => void) | undefined;
-  readonly #onRecord: ((key: Uint8Array, blob: Uint8Array) => void) | undefined;
+  readonly #onRecord: RecordCallback | undefined;
   readonly #keyPrefix: Uint8Array;
   readonly #slab: ByteSlab;
   /** One open group per group level: open group roots lie on a single root-to-leaf path. */
@@ -93,6 +104,14 @@ export class NodeEmitter implements NodeOpVisitor {
     if (depth > 0) this.#addEntry(depth, source, out);
   }
 
+  /**
+   * A completed subtree root at `depth` whose own records were emitted elsewhere (a partition
+   * built on another thread): it only joins the group above it, like a group root would.
+   */
+  subtree(depth: number, source: Uint8Array, slot: number): void {
+    if (this.#groupDepth > 0 && depth > 0) this.#addEntry(depth, source, slot);
+  }
+
   /** Records a node at `depth` as an entry of the group root above it. */
   #addEntry(depth: number, source: Uint8Array, slot: number): void {
     const g = this.#groupDepth;
@@ -119,7 +138,7 @@ export class NodeEmitter implements NodeOpVisitor {
     this.count++;
     const onRecord = this.#onRecord;
     if (onRecord !== undefined) {
-      onRecord(this.#storeKey(source, depth), blob);
+      onRecord(this.#storeKey(source, depth), blob, this.#slots.bytes, slot << 5);
       return;
     }
     const path = new Uint8Array(pathKeySize(depth));

@@ -1,0 +1,83 @@
+/** Records packed back to back, the layout of KVStore.batchPacked. */
+export interface PackedBatch {
+  readonly bytes: Uint8Array;
+  /** keyEnd, valueEnd per record (a record starts where the previous one ended). */
+  readonly ends: Uint32Array;
+  readonly count: number;
+}
+
+/**
+ * A growing buffer of store records (key ‖ value, back to back) and their ends: one buffer per
+ * batch instead of two arrays per record, ready to be transferred to another thread or handed to
+ * `KVStore.batchPacked`.
+ */
+export class PackedRecords {
+  #bytes: Uint8Array;
+  #ends: Uint32Array;
+  #count = 0;
+  #at = 0;
+
+  constructor(initialBytes = 1 << 16) {
+    this.#bytes = new Uint8Array(initialBytes);
+    this.#ends = new Uint32Array(Math.max(64, initialBytes >>> 5));
+  }
+
+  /** Records appended since the last take. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Key + value bytes appended since the last take. */
+  get bytes(): number {
+    return this.#at;
+  }
+
+  /** Appends one record (the bytes are copied). */
+  append(key: Uint8Array, value: Uint8Array): void {
+    const size = key.length + value.length;
+    if (this.#at + size > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.#at + size));
+      grown.set(this.#bytes.subarray(0, this.#at));
+      this.#bytes = grown;
+    }
+    if (2 * this.#count + 2 > this.#ends.length) {
+      const grown = new Uint32Array(this.#ends.length * 2);
+      grown.set(this.#ends);
+      this.#ends = grown;
+    }
+    const bytes = this.#bytes;
+    let at = this.#at;
+    for (let i = 0; i < key.length; i++) bytes[at + i] = key[i]!;
+    at += key.length;
+    this.#ends[2 * this.#count] = at;
+    if (value.length <= 64) for (let i = 0; i < value.length; i++) bytes[at + i] = value[i]!;
+    else bytes.set(value, at);
+    at += value.length;
+    this.#ends[2 * this.#count + 1] = at;
+    this.#at = at;
+    this.#count++;
+  }
+
+  /** Appends every record of `batch`. */
+  appendBatch({ bytes, ends, count }: PackedBatch): void {
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      const keyEnd = ends[2 * i]!;
+      const end = ends[2 * i + 1]!;
+      this.append(bytes.subarray(start, keyEnd), bytes.subarray(keyEnd, end));
+      start = end;
+    }
+  }
+
+  /** The records so far as a batch (trimmed copies of the buffers); starts an empty one. */
+  take(): PackedBatch {
+    const batch = {
+      bytes: this.#bytes.slice(0, this.#at),
+      ends: this.#ends.slice(0, 2 * this.#count),
+      count: this.#count,
+    };
+    this.#count = 0;
+    this.#at = 0;
+    return batch;
+  }
+}
