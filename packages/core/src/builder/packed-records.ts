@@ -69,6 +69,24 @@ export class PackedRecords {
     }
   }
 
+  /** The first `count` records as a batch (copies); the others stay, moved to the front. */
+  takeFirst(count: number): PackedBatch {
+    if (count >= this.#count) return this.take();
+    const cut = this.#ends[2 * count - 1]!;
+    const batch = {
+      bytes: this.#bytes.slice(0, cut),
+      ends: this.#ends.slice(0, 2 * count),
+      count,
+    };
+    const rest = this.#count - count;
+    this.#bytes.copyWithin(0, cut, this.#at);
+    this.#ends.copyWithin(0, 2 * count, 2 * this.#count);
+    for (let i = 0; i < 2 * rest; i++) this.#ends[i]! -= cut;
+    this.#count = rest;
+    this.#at -= cut;
+    return batch;
+  }
+
   /** The records so far as a batch (trimmed copies of the buffers); starts an empty one. */
   take(): PackedBatch {
     const batch = {

@@ -57,6 +57,8 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
   const batches: PackedBatch[] = [];
   const out = new PackedRecords();
   const held = new PackedRecords(1 << 10);
+  let lastRange = -1;
+  let rangeStart = 0;
   const builder = new StreamingBuilder({
     groupDepth: job.groupDepth,
     scheme: job.scheme,
@@ -74,8 +76,19 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
         held.append(key, blob);
         return;
       }
-      if (out.count > 0 && out.bytes + key.length + blob.length > maxBatchBytes) {
-        batches.push(out.take());
+      // Batches are cut between depth-8 subtrees where possible (as BatchWriter does): the
+      // records of the range being filled move on to the next batch.
+      const range = key[p]!;
+      if (range !== lastRange) {
+        lastRange = range;
+        rangeStart = out.count;
+      }
+      const size = key.length + blob.length;
+      if (out.count > 0 && out.bytes + size > maxBatchBytes) {
+        batches.push(rangeStart > 0 ? out.takeFirst(rangeStart) : out.take());
+        rangeStart = 0;
+        // The carried range may itself leave no room: then it goes alone.
+        if (out.count > 0 && out.bytes + size > maxBatchBytes) batches.push(out.take());
       }
       out.append(key, blob);
     },
