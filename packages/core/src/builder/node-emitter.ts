@@ -16,12 +16,14 @@ class GroupEntries {
   readonly positions: Uint16Array;
   readonly depthOffsets: Uint8Array;
   readonly hashes: Uint8Array;
+  readonly hashes32: Uint32Array;
 
   constructor(groupDepth: number) {
     const width = 1 << groupDepth;
     this.positions = new Uint16Array(width);
     this.depthOffsets = new Uint8Array(width);
     this.hashes = new Uint8Array(width * 32);
+    this.hashes32 = new Uint32Array(this.hashes.buffer);
   }
 }
 
@@ -122,7 +124,7 @@ export class NodeEmitter implements NodeOpVisitor {
     const k = group.count++;
     group.positions[k] = readBits(source, 1, rootDepth, offset) << (g - offset);
     group.depthOffsets[k] = offset;
-    this.#slots.write(slot, group.hashes, k << 5);
+    this.#slots.writeWords(slot, group.hashes32, k << 3);
   }
 
   #group(level: number): GroupEntries {
