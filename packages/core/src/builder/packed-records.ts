@@ -17,9 +17,15 @@ export class PackedRecords {
   #count = 0;
   #at = 0;
 
-  constructor(initialBytes = 1 << 16) {
-    this.#bytes = new Uint8Array(initialBytes);
-    this.#ends = new Uint32Array(Math.max(64, initialBytes >>> 5));
+  readonly #initialBytes: number;
+  readonly #initialRecords: number;
+
+  /** Sized for about `initialBytes` in `initialRecords` records (it grows past them). */
+  constructor(initialBytes = 1 << 16, initialRecords = initialBytes >>> 6) {
+    this.#initialBytes = Math.max(64, initialBytes);
+    this.#initialRecords = Math.max(16, initialRecords);
+    this.#bytes = new Uint8Array(this.#initialBytes);
+    this.#ends = new Uint32Array(2 * this.#initialRecords);
   }
 
   /** Records appended since the last take. */
@@ -87,13 +93,18 @@ export class PackedRecords {
     return batch;
   }
 
-  /** The records so far as a batch (trimmed copies of the buffers); starts an empty one. */
+  /**
+   * The records so far as a batch (views of the buffers, which it takes along: a batch may be
+   * transferred to another thread); the next records go to new buffers.
+   */
   take(): PackedBatch {
     const batch = {
-      bytes: this.#bytes.slice(0, this.#at),
-      ends: this.#ends.slice(0, 2 * this.#count),
+      bytes: this.#bytes.subarray(0, this.#at),
+      ends: this.#ends.subarray(0, 2 * this.#count),
       count: this.#count,
     };
+    this.#bytes = new Uint8Array(this.#initialBytes);
+    this.#ends = new Uint32Array(2 * this.#initialRecords);
     this.#count = 0;
     this.#at = 0;
     return batch;

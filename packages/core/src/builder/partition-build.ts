@@ -55,8 +55,13 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
   const hash = new Uint8Array(32);
   let stem: Uint8Array = new Uint8Array(0);
   const batches: PackedBatch[] = [];
-  const out = new PackedRecords();
-  const held = new PackedRecords(1 << 10);
+  // About 110 bytes and 1.3 records per entry of random keys: sized so the buffers rarely grow.
+  const entries = end - start;
+  const out = new PackedRecords(
+    Math.min(maxBatchBytes, entries * 112 + 4096),
+    Math.ceil(entries * 1.4) + 64,
+  );
+  const held = new PackedRecords(1 << 10, 16);
   let lastRange = -1;
   let rangeStart = 0;
   const builder = new StreamingBuilder({
