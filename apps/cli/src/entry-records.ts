@@ -1,7 +1,7 @@
 import { parseEntryLine } from "./entry-line.js";
 import type { EntryCounter } from "./entry-lines.js";
 import type { InputSource } from "./input-source.js";
-import { contentEnd, lineChunks, lineEnd } from "./line-chunks.js";
+import { contentEnd, lineChunks, lineEnd, NEWLINE } from "./line-chunks.js";
 
 /** Hex digit values by byte (-1: not a hex digit), the digits of the hex rule in either case. */
 const NIBBLE = new Int8Array(256).fill(-1);
@@ -9,6 +9,16 @@ for (let i = 0; i < 10; i++) NIBBLE[0x30 + i] = i;
 for (let i = 0; i < 6; i++) {
   NIBBLE[0x41 + i] = 10 + i;
   NIBBLE[0x61 + i] = 10 + i;
+}
+
+/** Byte values by pair of hex digits ((first << 8) | second), -1 for anything else: one lookup
+ * per output byte instead of two. */
+const PAIR = new Int16Array(65536).fill(-1);
+for (let hi = 0; hi < 256; hi++) {
+  if (NIBBLE[hi]! < 0) continue;
+  for (let lo = 0; lo < 256; lo++) {
+    if (NIBBLE[lo]! >= 0) PAIR[(hi << 8) | lo] = (NIBBLE[hi]! << 4) | NIBBLE[lo]!;
+  }
 }
 
 /** `{"key":"0x` … `","value":"0x` … `"}`: the canonical line, 153 bytes. */
@@ -104,6 +114,19 @@ async function* lineRecords(
   };
   for await (const chunk of lineChunks(input, counter)) {
     for (let start = chunk.start; start < chunk.end; ) {
+      // Most lines are canonical: 153 bytes, then the newline. Decoded in place without a search
+      // for the newline (a canonical line holds none, so the guess cannot span two lines).
+      const guess = start + CANONICAL_LENGTH;
+      if (!mode.overflow && guess < chunk.end && chunk.bytes[guess] === NEWLINE) {
+        const at = out.reserve(); // first: growing replaces out.records
+        if (parseCanonical(chunk.bytes, start, guess, out.records, at)) {
+          lineNumber++;
+          out.count++;
+          if ((++counter.entries & 0xffff) === 0) counter.onProgress?.(counter.entries);
+          start = guess + 1;
+          continue;
+        }
+      }
       const end = lineEnd(chunk, start);
       const record = parse(chunk.bytes, start, end);
       if (record instanceof Uint8Array) yield record;
@@ -137,10 +160,9 @@ export function parseCanonical(
 function decode32(src: Uint8Array, p: number, out: Uint8Array, at: number): boolean {
   let bad = 0;
   for (let i = 0; i < 32; i++) {
-    const hi = NIBBLE[src[p + 2 * i]!]!;
-    const lo = NIBBLE[src[p + 2 * i + 1]!]!;
-    bad |= hi | lo;
-    out[at + i] = (hi << 4) | lo;
+    const byte = PAIR[(src[p + 2 * i]! << 8) | src[p + 2 * i + 1]!]!;
+    bad |= byte;
+    out[at + i] = byte;
   }
   return bad >= 0;
 }

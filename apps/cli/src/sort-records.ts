@@ -21,7 +21,8 @@ export function sortRecords(
   for (let b = 1; b <= 65536; b++) starts[b]! += starts[b - 1]!;
   // Word copies (4-byte words: every bit pattern survives, unlike a float copy).
   const from = new Int32Array(records.buffer, records.byteOffset, count << 4);
-  const sorted = new Int32Array(count << 4);
+  // Shared memory: worker threads that build the tree read the sorted records in place.
+  const sorted = new Int32Array(sharedBuffer(count << 6));
   const next = starts.slice(0, 65536);
   for (let i = 0; i < count; i++) {
     const at = i << 6;
@@ -86,4 +87,11 @@ function compareKeys(bytes: Uint8Array, a: number, b: number): number {
     if (d !== 0) return d;
   }
   return 0;
+}
+
+/** A SharedArrayBuffer where the platform has one, else a plain ArrayBuffer. */
+function sharedBuffer(bytes: number): ArrayBufferLike {
+  return typeof SharedArrayBuffer === "function"
+    ? new SharedArrayBuffer(bytes)
+    : new ArrayBuffer(bytes);
 }

@@ -3,10 +3,11 @@
 // exactly like the external sort it replaces (which large inputs still use).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseEntryLine } from "../src/entry-line.js";
-import { parseCanonical } from "../src/entry-records.js";
+import { EntryRecords, parseCanonical, readEntryRecords } from "../src/entry-records.js";
 import { sortRecords } from "../src/sort-records.js";
 import { runCli, tempDir } from "./helpers/run-cli.js";
 
@@ -43,6 +44,99 @@ describe("parseCanonical (the byte scanner)", () => {
     ]) {
       const bytes = Buffer.from(line);
       expect(parseCanonical(bytes, 0, bytes.length, new Uint8Array(64), 0), line).toBe(false);
+    }
+  });
+});
+
+describe("readEntryRecords (the line loop)", () => {
+  it("reads mixed lines in any chunking exactly as parseEntryLine reads them one by one", async () => {
+    // Canonical lines beside shorter and longer ones, blank lines and CRLF endings: a newline
+    // 153 bytes after a line start may belong to a later line.
+    const k = (b: number) => b.toString(16).padStart(2, "0").repeat(32);
+    const line = fc.oneof(
+      fc.integer({ min: 0, max: 255 }).map((b) => `{"key":"0x${k(b)}","value":"0x${k(b ^ 1)}"}`),
+      fc.integer({ min: 0, max: 255 }).map((b) => `{"key": "0x${k(b)}", "value": "0x${k(7)}"}`),
+      fc.integer({ min: 0, max: 255 }).map((b) => ` {"value":"0x${k(b)}","key":"0x${k(b)}"}\r`),
+      fc.constantFrom("", " ", "\r"),
+      // Blank lines of any length (two of them may end 153 bytes after the first one starts)
+      // and, rarely, a bad line: the error must name the same line as the one-by-one reader.
+      fc.integer({ min: 0, max: 160 }).map((n) => " ".repeat(n)),
+      // Two lines whose second newline sits 153 bytes after the first one's start.
+      fc
+        .tuple(fc.integer({ min: 0, max: 152 }), fc.constantFrom(" ", "x", "{"))
+        .map(([b, fill]) => `${" ".repeat(b)}\n${fill.repeat(152 - b)}`),
+      fc
+        .integer({ min: 0, max: 30 })
+        .chain((n) => fc.constantFrom("{}".padEnd(n + 2, " "), '{"key":"0x1"}', "x".repeat(n + 1))),
+    );
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 400 }), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        async (lines, cuts, finalNewline) => {
+          runs++;
+          const text = lines.join("\n") + (finalNewline ? "\n" : "");
+          const bytes = Buffer.from(text);
+          const pieces: Buffer[] = [];
+          for (let at = 0, c = 0; at < bytes.length; c++) {
+            const size = cuts[c % cuts.length]!;
+            pieces.push(bytes.subarray(at, at + size));
+            at += size;
+          }
+          const out = new EntryRecords(1);
+          const counter = { entries: 0, bytes: 0 };
+          const input = { name: "t", stream: Readable.from(pieces) };
+          const want: string[] = [];
+          let failure: string | undefined;
+          // The reference reads the text's lines one by one (an item may hold two lines).
+          const textLines = text.split("\n");
+          if (finalNewline) textLines.pop();
+          for (let i = 0; i < textLines.length && failure === undefined; i++) {
+            const record = new Uint8Array(64);
+            const l = textLines[i]!;
+            const content = l.endsWith("\r") ? l.slice(0, -1) : l;
+            try {
+              if (parseEntryLine(content, i + 1, "t", record, 0)) {
+                want.push(Buffer.from(record).toString("hex"));
+              }
+            } catch (error) {
+              failure = (error as Error).message;
+            }
+          }
+          const reading = readEntryRecords(input, counter, out, 1 << 20);
+          if (failure !== undefined) {
+            await expect(reading).rejects.toThrow(failure);
+            return;
+          }
+          expect(await reading).toBeUndefined();
+          const got = Array.from({ length: out.count }, (_, i) =>
+            Buffer.from(out.records.subarray(i * 64, i * 64 + 64)).toString("hex"),
+          );
+          expect(got).toEqual(want);
+          expect(counter.entries).toBe(want.length);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(runs).toBe(200);
+  });
+  it("keeps every record while its buffer grows (3000 canonical lines into room for 1024)", async () => {
+    const hexOf = (i: number, salt: number) =>
+      (i * 2654435761 + salt).toString(16).padStart(8, "0").slice(-8).repeat(8);
+    const text = Array.from(
+      { length: 3000 },
+      (_, i) => `{"key":"0x${hexOf(i, 1)}","value":"0x${hexOf(i, 2)}"}\n`,
+    ).join("");
+    const out = new EntryRecords(1);
+    const counter = { entries: 0, bytes: 0 };
+    const input = { name: "t", stream: Readable.from([Buffer.from(text)]) };
+    await readEntryRecords(input, counter, out, 1 << 20);
+    expect(out.count).toBe(3000);
+    for (const i of [0, 1023, 1024, 2047, 2048, 2999]) {
+      const record = Buffer.from(out.records.subarray(i * 64, i * 64 + 64)).toString("hex");
+      expect(record).toBe(hexOf(i, 1) + hexOf(i, 2));
     }
   });
 });

@@ -27,7 +27,7 @@ const CASES: readonly [name: string, groupDepths: readonly number[]][] = [
 ];
 
 describe("build → nodes equals the geth node sets", () => {
-  // --threads 2: the stems are hashed by a worker thread (by default only large inputs are).
+  // --threads 2: partitions are built by worker threads (by default only for large inputs).
   const jobs = CASES.flatMap(([name, depths]) =>
     depths.flatMap((g) => [[name, g, 1] as const, [name, g, 2] as const]),
   );

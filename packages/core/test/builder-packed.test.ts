@@ -11,7 +11,12 @@ import {
   StreamingBuilder,
 } from "../dist/builder/index.js";
 import { type BatchOperation, MemoryStore, openTree, ROOT_RECORD_KEY } from "../dist/index.js";
-import { openStemHashWorkers, type StemHashWorkers } from "../dist/node/index.js";
+import {
+  openPartitionWorkers,
+  openStemHashWorkers,
+  type PartitionWorkers,
+  type StemHashWorkers,
+} from "../dist/node/index.js";
 // Not exported: the bundled dist has no stem-packer.js of its own.
 import { StemPacker } from "../src/builder/stem-packer.js";
 import { RecordingStore } from "./helpers/recording-store.js";
@@ -26,10 +31,15 @@ interface NodeSetCase {
 const { cases } = readTestdata<{ cases: NodeSetCase[] }>("geth/geth-nodesets.json");
 
 let pool: StemHashWorkers;
+let partitions: PartitionWorkers;
 beforeAll(async () => {
   pool = await openStemHashWorkers({ workers: 1 });
+  partitions = await openPartitionWorkers({ workers: 2 });
 });
-afterAll(() => pool.close());
+afterAll(async () => {
+  await pool.close();
+  await partitions.close();
+});
 
 /** Entries as packed records in a shuffled physical order, with the order that sorts them. */
 function packed(entries: readonly { key: Uint8Array; value: Uint8Array }[], seed = 1) {
@@ -97,6 +107,7 @@ describe("packed entries into a store", () => {
   const modes = [
     ["on this thread", () => ({})],
     ["stems hashed by a worker", () => ({ stemHashPool: pool })],
+    ["partitions built by workers", () => ({ partitionPool: partitions })],
   ] as const;
 
   for (const [mode, extra] of modes) {
@@ -178,7 +189,7 @@ describe("packed entries into a store", () => {
       fc.asyncProperty(
         fc.array(key, { minLength: 1, maxLength: 60 }),
         fc.integer({ min: 0, max: 8 }),
-        fc.boolean(),
+        fc.constantFrom("none", "stems", "partitions"),
         fc.boolean(),
         async (groups, groupDepth, workers, packedStore) => {
           const entries = groups
@@ -202,7 +213,8 @@ describe("packed entries into a store", () => {
           const result = await buildTreeIntoStore(store, source, {
             groupDepth,
             maxBatchBytes: 512,
-            ...(workers ? { stemHashPool: pool } : {}),
+            ...(workers === "stems" ? { stemHashPool: pool } : {}),
+            ...(workers === "partitions" ? { partitionPool: partitions } : {}),
           });
           expect(hex(result.root)).toBe(hex(root));
           if (store instanceof PackedRecordingStore) {
@@ -227,53 +239,125 @@ describe("packed entries into a store", () => {
     );
   });
 
-  it("batches hold whole depth-8 subtrees: disjoint, increasing key ranges (LevelDB only moves files)", async () => {
-    const store = new RecordingStore();
-    await buildTreeIntoStore(store, packed(sharedWorkload(10_000)), {
-      maxBatchBytes: 64 * 1024,
-      stemHashPool: pool,
-    });
-    const p = NODE_KEY_PREFIX.length;
-    const depthOf = (key: Uint8Array) => (key.length > p ? key[key.length - 1]! : 0);
-    const nodes = (batch: BatchOperation[]) =>
-      batch.filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY));
-    expect(store.batches.length).toBeGreaterThan(10);
-    let previousMax = -1;
-    for (const batch of store.batches.slice(0, -1)) {
-      const ranges = nodes(batch).map((op) => {
-        expect(depthOf(op.key)).toBeGreaterThanOrEqual(8);
-        return op.key[p]!;
+  it("partition workers: equal the entry-by-entry builder with keys spread over the partitions", async () => {
+    // First bytes from the whole range (lone stems in many partitions, the top merge places them)
+    // and around partition edges (0x07/0x08, 0xf8: long prefixes shared across a boundary).
+    const key = fc
+      .tuple(
+        fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x07, 0x08, 0xf8, 0xff)),
+        fc.constantFrom(0x00, 0xff, 0x10),
+        fc.uint8Array({ minLength: 30, maxLength: 30 }),
+      )
+      .map(([a, b, rest]) => {
+        const k = new Uint8Array(32);
+        k[0] = a;
+        k[1] = b;
+        k.set(rest.subarray(0, 29), 2);
+        k[31] = rest[29]! & 3;
+        return k;
       });
-      expect(Math.min(...ranges)).toBeGreaterThan(previousMax);
-      previousMax = Math.max(...ranges);
-    }
-    // The records above depth 8 (their keys lie inside every range) come with the root.
-    const last = nodes(store.batches.at(-1)!);
-    expect(last.filter((op) => depthOf(op.key) < 8).length).toBe(
-      store.batches
-        .flat()
-        .filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY) && depthOf(op.key) < 8).length,
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(key, { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 64, max: 4096 }),
+        async (keys, groupDepth, maxBatchBytes) => {
+          runs++;
+          const entries = keys.map((k, i) => ({ key: k, value: new Uint8Array(32).fill(i % 253) }));
+          const source = packed(entries, keys.length);
+          const want: { path: string; blob: string }[] = [];
+          const reference = new StreamingBuilder({
+            groupDepth,
+            onNode: (n) => want.push({ path: hex(n.path), blob: hex(n.blob) }),
+          });
+          for (const at of source.order) {
+            reference.addEntry(
+              source.records.subarray(at * 64, at * 64 + 32),
+              source.records.subarray(at * 64 + 32, at * 64 + 64),
+            );
+          }
+          const root = reference.finish();
+          const store = new PackedRecordingStore();
+          const result = await buildTreeIntoStore(store, source, {
+            groupDepth,
+            maxBatchBytes,
+            partitionPool: partitions,
+          });
+          expect(hex(result.root)).toBe(hex(root));
+          expect(result.nodes).toBe(want.length);
+          expect(result.stems).toBe(reference.stemCount);
+          want.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+          expect(nodePuts(store)).toEqual(want);
+          const last = store.batches.at(-1)!.map((op) => hex(op.key));
+          expect(last).toContain(hex(ROOT_RECORD_KEY));
+          expect(last).toContain(hex(NODE_KEY_PREFIX));
+          expect(hex((await openTree(store)).hash())).toBe(hex(root));
+        },
+      ),
+      { numRuns: 150 },
     );
-    expect(last.some((op) => op.key.length === p)).toBe(true);
+    expect(runs).toBe(150);
   });
 
-  it("a failed write stops the build before its root record; the rerun completes it", async () => {
-    const entries = sharedWorkload(3000);
-    const source = packed(entries);
-    const store = new RecordingStore();
-    store.failAt = 2;
-    await expect(
-      buildTreeIntoStore(store, source, { maxBatchBytes: 8192, stemHashPool: pool }),
-    ).rejects.toThrow("simulated crash");
-    expect(await store.get(ROOT_RECORD_KEY)).toBeUndefined();
-    expect(await store.get(NODE_KEY_PREFIX)).toBeUndefined();
-    store.failAt = -1;
-    const result = await buildTreeIntoStore(store, source, {
-      maxBatchBytes: 8192,
-      stemHashPool: pool,
-    });
-    expect(hex((await openTree(store)).hash())).toBe(hex(result.root));
-  });
+  const pools = [
+    ["stem hash workers", () => ({ stemHashPool: pool })],
+    ["partition workers", () => ({ partitionPool: partitions })],
+  ] as const;
+
+  it.each(pools)(
+    "%s: batches hold whole depth-8 subtrees: disjoint, increasing key ranges (LevelDB only moves files)",
+    async (_, extra) => {
+      const store = new RecordingStore();
+      await buildTreeIntoStore(store, packed(sharedWorkload(10_000)), {
+        maxBatchBytes: 64 * 1024,
+        ...extra(),
+      });
+      const p = NODE_KEY_PREFIX.length;
+      const depthOf = (key: Uint8Array) => (key.length > p ? key[key.length - 1]! : 0);
+      const nodes = (batch: BatchOperation[]) =>
+        batch.filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY));
+      expect(store.batches.length).toBeGreaterThan(10);
+      let previousMax = -1;
+      for (const batch of store.batches.slice(0, -1)) {
+        const ranges = nodes(batch).map((op) => {
+          expect(depthOf(op.key)).toBeGreaterThanOrEqual(8);
+          return op.key[p]!;
+        });
+        expect(Math.min(...ranges)).toBeGreaterThan(previousMax);
+        previousMax = Math.max(...ranges);
+      }
+      // The records above depth 8 (their keys lie inside every range) come with the root.
+      const last = nodes(store.batches.at(-1)!);
+      expect(last.filter((op) => depthOf(op.key) < 8).length).toBe(
+        store.batches
+          .flat()
+          .filter((op) => hex(op.key) !== hex(ROOT_RECORD_KEY) && depthOf(op.key) < 8).length,
+      );
+      expect(last.some((op) => op.key.length === p)).toBe(true);
+    },
+  );
+
+  it.each(pools)(
+    "%s: a failed write stops the build before its root record; the rerun completes it",
+    async (_, extra) => {
+      const entries = sharedWorkload(3000);
+      const source = packed(entries);
+      const store = new RecordingStore();
+      store.failAt = 2;
+      await expect(
+        buildTreeIntoStore(store, source, { maxBatchBytes: 8192, ...extra() }),
+      ).rejects.toThrow("simulated crash");
+      expect(await store.get(ROOT_RECORD_KEY)).toBeUndefined();
+      expect(await store.get(NODE_KEY_PREFIX)).toBeUndefined();
+      store.failAt = -1;
+      const result = await buildTreeIntoStore(store, source, {
+        maxBatchBytes: 8192,
+        ...extra(),
+      });
+      expect(hex((await openTree(store)).hash())).toBe(hex(result.root));
+    },
+  );
 
   it("a failing stem hash pool fails the build with its error; nothing is committed", async () => {
     const failing = { hash: () => Promise.reject(new BuilderError("WORKER_FAILED", "gone")) };
@@ -283,6 +367,40 @@ describe("packed entries into a store", () => {
     }).catch((e: unknown) => e);
     expect((failure as BuilderError).code).toBe("WORKER_FAILED");
     expect(await store.get(ROOT_RECORD_KEY)).toBeUndefined();
+  });
+
+  it("a failing partition pool fails the build with its error; nothing is committed", async () => {
+    const failing = { build: () => Promise.reject(new BuilderError("WORKER_FAILED", "gone")) };
+    const store = new RecordingStore();
+    const failure = await buildTreeIntoStore(store, packed(sharedWorkload(200)), {
+      partitionPool: failing,
+    }).catch((e: unknown) => e);
+    expect((failure as BuilderError).code).toBe("WORKER_FAILED");
+    expect(store.batches).toEqual([]);
+  });
+
+  it("a partition worker given a bad job rejects with WORKER_FAILED and keeps serving", async () => {
+    // Keys out of order inside one partition: the worker's builder refuses them.
+    const records = new Uint8Array(128);
+    records[1] = 2;
+    records[65] = 1;
+    const job = {
+      records,
+      start: 0,
+      end: 2,
+      depth: 5,
+      groupDepth: 5,
+      scheme: "sha256-be",
+      keyPrefix: NODE_KEY_PREFIX,
+      maxBatchBytes: 1 << 20,
+    } as const;
+    const failure = await partitions.build(job).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(BuilderError);
+    expect((failure as BuilderError).code).toBe("WORKER_FAILED");
+    records[65] = 3;
+    const good = await partitions.build(job);
+    expect(good.kind).toBe(2);
+    expect(good.stems).toBe(2);
   });
 
   it("a worker given a malformed stem blob rejects with WORKER_FAILED and keeps serving", async () => {

@@ -31,7 +31,7 @@ export function buildCommand(): Command {
     .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")
     .option(
       "--threads <N>",
-      "threads of a build into an empty store: N-1 workers hash stems (default: the CPU count; 1: no workers)",
+      "threads of a build into an empty store: N workers build partitions of the tree while this one writes (default: the CPU count; 1: no workers)",
       integerParser(1),
     )
     .addHelpText(

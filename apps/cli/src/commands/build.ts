@@ -1,7 +1,7 @@
-import { availableParallelism } from "node:os";
 import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
 import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
+import { EarlyWorkers } from "../early-workers.js";
 import type { EntryCounter } from "../entry-lines.js";
 import { FsRunStorage } from "../fs-run-storage.js";
 import { noEntriesMessage } from "../input-rules.js";
@@ -21,9 +21,6 @@ export interface BuildFlags extends StoreFlags {
   readonly tmpDir?: string;
   readonly threads?: number;
 }
-
-/** Below this many entries a worker thread costs more (start-up) than it saves. */
-const PARALLEL_MIN_ENTRIES = 50_000;
 
 /** Entries per atomic commit when adding to a store that already holds a tree. */
 export const DEFAULT_COMMIT_EVERY = 10_000;
@@ -67,6 +64,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
     throw error;
   }
   const core = await import("@bintrie/core");
+  const workers = new EarlyWorkers(flags.threads, input.bytes);
   const reading = new Progress(`1/2 reading and sorting ${input.name}`, input.bytes, " B");
   const counter: EntryCounter = {
     entries: 0,
@@ -87,6 +85,9 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
       fresh = await holdsNoTree(opened.store);
+      // Workers start while the input is read (their start-up then costs no wall time) when
+      // the file is large enough to probably use them; unused ones are closed at the end.
+      if (fresh) workers.prepare();
       const sorted = await sortedInput(input, counter, runs);
       let empty: boolean;
       if (sorted.kind === "packed") {
@@ -114,7 +115,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
     }
     try {
       result = fresh
-        ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes, flags.threads)
+        ? await buildFresh(opened.store, entries, tree, counter, maxBatchBytes, workers)
         : await addToTree(
             tree,
             opened.store,
@@ -128,6 +129,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       await opened.close();
     }
   } finally {
+    await workers.close();
     await runs.dispose();
   }
   if (flags.json) {
@@ -159,33 +161,25 @@ async function buildFresh(
   tree: BinaryTree,
   counter: EntryCounter,
   maxBatchBytes: number | undefined,
-  threadsFlag: number | undefined,
+  workers: EarlyWorkers,
 ): Promise<BuildResult> {
   const { buildTreeIntoStore } = await import("@bintrie/core/builder");
-  // Packed entries go in without an object per entry, their stems hashed on worker threads
-  // while this thread places them and writes (by default only for inputs large enough to pay
-  // for starting a worker); streamed ones one by one.
-  const threads = threadsFlag ?? availableParallelism();
-  const parallel =
-    entries.kind === "packed" &&
-    threads > 1 &&
-    (threadsFlag !== undefined || entries.entries.order.length >= PARALLEL_MIN_ENTRIES);
-  const pool = parallel
-    ? await (await import("@bintrie/core/node")).openStemHashWorkers({
-        workers: threads - 1,
-        scheme: tree.scheme,
-      })
-    : undefined;
+  // Packed entries go in without an object per entry, built in partitions on worker threads
+  // (stem and node hashing, placement, record encoding) while this thread writes their batches
+  // (by default only for inputs large enough to pay for starting workers); streamed ones one by
+  // one on this thread.
+  const pool =
+    entries.kind === "packed" ? await workers.forEntries(entries.entries.order.length) : undefined;
   try {
     const built = await buildTreeIntoStore(store, entries.entries, {
       groupDepth: tree.groupDepth,
       scheme: tree.scheme,
       ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
-      ...(pool === undefined ? {} : { stemHashPool: pool }),
+      ...(pool === undefined ? {} : { partitionPool: pool }),
     });
     return { root: built.root, entries: counter.entries, nodes: built.nodes };
   } finally {
-    await pool?.close();
+    await workers.close();
   }
 }
 

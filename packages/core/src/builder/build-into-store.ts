@@ -1,12 +1,15 @@
-import { NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import { MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
 import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
+import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import { BatchWriter } from "./batch-writer.js";
 import type { BuildInput, BuildSource, PackedEntries } from "./build-input.js";
+import { buildPartitionedIntoStore } from "./build-partitioned.js";
 import { addInput, type BuildResult, type BuildTreeOptions } from "./build-tree.js";
 import { BuilderError } from "./builder-error.js";
+import type { PartitionPool } from "./partition-pool.js";
 import type { HashedStems, StemHashPool } from "./stem-hash-pool.js";
 import { StemPacker } from "./stem-packer.js";
 import { StreamingBuilder } from "./streaming-builder.js";
@@ -27,6 +30,14 @@ export interface BuildIntoStoreOptions extends BuildTreeOptions {
    * Other sources ignore it. Default: stems are hashed on this thread.
    */
   readonly stemHashPool?: StemHashPool;
+  /**
+   * Builds whole partitions of packed entries elsewhere (e.g. `openPartitionWorkers()` from
+   * `@bintrie/core/node`): stem hashing, node placement, internal hashing and record encoding
+   * all leave this thread, which only writes the partitions' batches and merges the top. Takes
+   * precedence over `stemHashPool`; other sources ignore it. The nodes, root and root record are
+   * the same as without it (batches differ: one or more per partition).
+   */
+  readonly partitionPool?: PartitionPool;
 }
 
 export interface BuildIntoStoreResult extends BuildResult {
@@ -75,6 +86,25 @@ export async function buildTreeIntoStore(
     );
   }
   await assertNoCommittedTree(store, keyPrefix, rootRecordKey);
+  if (options.partitionPool !== undefined && isPackedEntries(source)) {
+    const groupDepth = options.groupDepth ?? DEFAULT_GROUP_DEPTH;
+    assertGroupDepthOption(groupDepth);
+    const built = await buildPartitionedIntoStore(store, source, options.partitionPool, {
+      groupDepth,
+      ...(options.scheme === undefined ? {} : { scheme: options.scheme }),
+      ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+      keyPrefix,
+      rootRecordKey,
+      maxBatchBytes,
+    });
+    return {
+      root: built.root,
+      groupDepth,
+      stems: built.stems,
+      nodes: built.nodes,
+      batches: built.batches,
+    };
+  }
   const writer = new BatchWriter(store, maxBatchBytes, keyPrefix.length);
   const builder = new StreamingBuilder({
     ...(options.groupDepth === undefined ? {} : { groupDepth: options.groupDepth }),
@@ -231,6 +261,15 @@ async function assertNoCommittedTree(
     throw new BuilderError(
       "STORE_NOT_EMPTY",
       `the store already holds a root node at ${bytesToHex(rootNodeKey)}: building over a committed tree could break it if interrupted; use an empty store or a fresh keyPrefix`,
+    );
+  }
+}
+
+function assertGroupDepthOption(groupDepth: number): void {
+  if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `group depth must be an integer 0..${MAX_GROUP_DEPTH}, got ${String(groupDepth)}`,
     );
   }
 }

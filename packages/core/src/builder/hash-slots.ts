@@ -1,3 +1,5 @@
+import { copy8, zero8 } from "../hash/word-copy.js";
+
 /** Depths an internal node can sit at (0..247); one resident slot per depth. */
 export const FRAME_SLOTS = 248;
 /** Resident slot of the stem whose depth is not known yet (it waits for its right neighbour). */
@@ -13,6 +15,8 @@ export const EMPTY_SLOT = -1;
  */
 export class HashSlots {
   bytes = new Uint8Array(32 * 4096);
+  /** Word view of `bytes` (slot s = words[8s, 8s + 8)), for aligned copies on hot paths. */
+  words = new Uint32Array(this.bytes.buffer);
 
   /** Makes room for slots 0..count-1, keeping the hashes already stored. */
   ensure(count: number): void {
@@ -22,6 +26,7 @@ export class HashSlots {
     const grown = new Uint8Array(size);
     grown.set(this.bytes);
     this.bytes = grown;
+    this.words = new Uint32Array(grown.buffer);
   }
 
   /** Copies slot `from` into slot `to`. */
@@ -44,6 +49,17 @@ export class HashSlots {
     const bytes = this.bytes;
     const from = slot << 5;
     for (let i = 0; i < 32; i++) out[offset + i] = bytes[from + i]!;
+  }
+
+  /** Writes the hash in `slot` (zeros for EMPTY_SLOT) to out[word..word+8) of a word view. */
+  writeWords(slot: number, out: Uint32Array, word: number): void {
+    if (slot === EMPTY_SLOT) zero8(out, word);
+    else copy8(this.words, slot << 3, out, word);
+  }
+
+  /** Stores src[word..word+8) of a word view as the hash in `slot`. */
+  readWords(slot: number, src: Uint32Array, word: number): void {
+    copy8(src, word, this.words, slot << 3);
   }
 
   /** Stores src[offset..offset+32) as the hash in `slot` (the table must hold the slot). */

@@ -9,6 +9,9 @@ export {
 export { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree.js";
 export { BuilderError, type BuilderErrorCode } from "./builder-error.js";
 export type { NodeSink } from "./node-sink.js";
+export type { PackedBatch } from "./packed-records.js";
+export type { PartitionJob, PartitionOutput } from "./partition-build.js";
+export type { PartitionPool } from "./partition-pool.js";
 export type { RunStorage } from "./run-storage.js";
 export {
   DEFAULT_MAX_MERGE_FAN_IN,

@@ -16,14 +16,27 @@ class GroupEntries {
   readonly positions: Uint16Array;
   readonly depthOffsets: Uint8Array;
   readonly hashes: Uint8Array;
+  readonly hashes32: Uint32Array;
 
   constructor(groupDepth: number) {
     const width = 1 << groupDepth;
     this.positions = new Uint16Array(width);
     this.depthOffsets = new Uint8Array(width);
     this.hashes = new Uint8Array(width * 32);
+    this.hashes32 = new Uint32Array(this.hashes.buffer);
   }
 }
+
+/**
+ * Receives a record as its store key and blob; the node's hash is `hashes[hashAt, hashAt + 32)`,
+ * valid only during the call (a table the builder reuses).
+ */
+export type RecordCallback = (
+  key: Uint8Array,
+  blob: Uint8Array,
+  hashes: Uint8Array,
+  hashAt: number,
+) => void;
 
 /**
  * Where an emitter sends each record: a NodeWrite (path, hash copy, blob), or just the store key
@@ -32,7 +45,7 @@ class GroupEntries {
 export type RecordTarget =
   | { readonly onNode: (node: NodeWrite) => void }
   | {
-      readonly onRecord: (key: Uint8Array, blob: Uint8Array) => void;
+      readonly onRecord: RecordCallback;
       readonly keyPrefix: Uint8Array;
     };
 
@@ -46,7 +59,7 @@ export class NodeEmitter implements NodeOpVisitor {
   readonly #groupDepth: number;
   readonly #slots: HashSlots;
   readonly #onNode: ((node: NodeWrite) => void) | undefined;
-  readonly #onRecord: ((key: Uint8Array, blob: Uint8Array) => void) | undefined;
+  readonly #onRecord: RecordCallback | undefined;
   readonly #keyPrefix: Uint8Array;
   readonly #slab: ByteSlab;
   /** One open group per group level: open group roots lie on a single root-to-leaf path. */
@@ -93,6 +106,14 @@ export class NodeEmitter implements NodeOpVisitor {
     if (depth > 0) this.#addEntry(depth, source, out);
   }
 
+  /**
+   * A completed subtree root at `depth` whose own records were emitted elsewhere (a partition
+   * built on another thread): it only joins the group above it, like a group root would.
+   */
+  subtree(depth: number, source: Uint8Array, slot: number): void {
+    if (this.#groupDepth > 0 && depth > 0) this.#addEntry(depth, source, slot);
+  }
+
   /** Records a node at `depth` as an entry of the group root above it. */
   #addEntry(depth: number, source: Uint8Array, slot: number): void {
     const g = this.#groupDepth;
@@ -103,7 +124,7 @@ export class NodeEmitter implements NodeOpVisitor {
     const k = group.count++;
     group.positions[k] = readBits(source, 1, rootDepth, offset) << (g - offset);
     group.depthOffsets[k] = offset;
-    this.#slots.write(slot, group.hashes, k << 5);
+    this.#slots.writeWords(slot, group.hashes32, k << 3);
   }
 
   #group(level: number): GroupEntries {
@@ -119,7 +140,7 @@ export class NodeEmitter implements NodeOpVisitor {
     this.count++;
     const onRecord = this.#onRecord;
     if (onRecord !== undefined) {
-      onRecord(this.#storeKey(source, depth), blob);
+      onRecord(this.#storeKey(source, depth), blob, this.#slots.bytes, slot << 5);
       return;
     }
     const path = new Uint8Array(pathKeySize(depth));

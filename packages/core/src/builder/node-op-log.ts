@@ -36,7 +36,9 @@ export class NodeOpLog {
   readonly #levelCounts = new Uint32Array(MAX_HEIGHT + 2);
   #order = new Int32Array(1024);
   readonly #msg = new Uint8Array(HASH_CHUNK * 64);
+  readonly #msg32 = new Uint32Array(this.#msg.buffer);
   readonly #digests = new Uint8Array(HASH_CHUNK * 32);
+  readonly #digests32 = new Uint32Array(this.#digests.buffer);
 
   /** Logged nodes. */
   get length(): number {
@@ -104,7 +106,9 @@ export class NodeOpLog {
     const order = this.#order;
     for (let i = 0; i < n; i++) order[counts[heights[i]!]!++] = i;
     const msg = this.#msg;
+    const msg32 = this.#msg32;
     const digests = this.#digests;
+    const digests32 = this.#digests32;
     let start = 0;
     while (start < n) {
       const height = heights[order[start]!]!;
@@ -112,13 +116,13 @@ export class NodeOpLog {
       while (end < n && end - start < HASH_CHUNK && heights[order[end]!] === height) end++;
       for (let j = start; j < end; j++) {
         const i = order[j]!;
-        const at = (j - start) << 6;
-        slots.write(this.#left[i]!, msg, at);
-        slots.write(this.#right[i]!, msg, at + 32);
+        const at = (j - start) << 4;
+        slots.writeWords(this.#left[i]!, msg32, at);
+        slots.writeWords(this.#right[i]!, msg32, at + 8);
       }
       hasher.hash64Batch(msg, 0, end - start, digests, 0);
       for (let j = start; j < end; j++)
-        slots.read(this.#outBase + order[j]!, digests, (j - start) << 5);
+        slots.readWords(this.#outBase + order[j]!, digests32, (j - start) << 3);
       start = end;
     }
   }

@@ -103,7 +103,8 @@ export class StemBatch {
     }
     if (m > 0) hasher.hash64Batch(pairs, 0, m, pairs, 0);
     slots.ensure(base + n);
-    for (let j = 0; j < m; j++) slots.read(base + final[j]!, pairs, j << 5);
+    const pairs32 = this.#pairs32;
+    for (let j = 0; j < m; j++) slots.readWords(base + final[j]!, pairs32, j << 3);
     if (this.#prehashedCount > 0) {
       for (let s = 0; s < n; s++) {
         if (this.#prehashed[s] === 1) slots.read(base + s, this.#given, s << 5);

@@ -12,7 +12,7 @@ import type { NodeWrite } from "../tree/node-set.js";
 import { BuilderError } from "./builder-error.js";
 import { ByteSlab } from "./byte-slab.js";
 import { EMPTY_SLOT, HashSlots, RESIDENT_SLOTS } from "./hash-slots.js";
-import { NodeEmitter, type RecordTarget } from "./node-emitter.js";
+import { NodeEmitter, type RecordCallback, type RecordTarget } from "./node-emitter.js";
 import { NodeOpLog } from "./node-op-log.js";
 import { StemBatch } from "./stem-batch.js";
 import { assertStemBlob } from "./stem-blob-check.js";
@@ -42,9 +42,10 @@ export interface StreamingBuilderOptions {
   /**
    * Instead of `onNode`: receives each record as its store key (`keyPrefix` ‖ path key) and
    * blob, in the same order, without the path and hash copies a store write does not need.
-   * Both arrays are views the receiver owns (no other record shares their bytes).
+   * Both arrays are views the receiver owns (no other record shares their bytes). The node's hash
+   * is `hashes[hashAt, hashAt + 32)`, readable during the call only.
    */
-  readonly onRecord?: (key: Uint8Array, blob: Uint8Array) => void;
+  readonly onRecord?: RecordCallback;
   /** Prefix of the keys given to `onRecord`. Default "vA" (go-ethereum's pathdb layout). */
   readonly keyPrefix?: Uint8Array;
 }
