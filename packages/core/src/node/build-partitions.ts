@@ -1,13 +1,17 @@
 import type { KeyScheme } from "../embedding/key-scheme.js";
 import type { Hasher } from "../hash/hasher.js";
-import { BinaryTree } from "../tree/binary-tree.js";
-import { readPartitions, topBits } from "./partition-results.js";
+import { Arena } from "../tree/arena.js";
+import { BulkBuilder } from "../tree/bulk-builder.js";
+import { StaleHasher } from "../tree/stale-hasher.js";
+import { TreeWalker } from "../tree/tree-walker.js";
+import { applyWriteLog } from "../tree/write-flusher.js";
+import { WriteLog } from "../tree/write-log.js";
+import { readPartitions } from "./partition-results.js";
 
-/** One thread's share of a parallel root: the keys of partitions lo..hi-1 of k-bit prefixes. */
+/** One thread's share of a parallel root: partitions lo..hi-1 of the k-bit prefixes. */
 export interface PartitionJob {
-  readonly keys: Uint8Array;
-  readonly values: Uint8Array;
-  readonly count: number;
+  /** Key ‖ value (64 bytes) of every write to these partitions, in call order per partition. */
+  readonly entries: Uint8Array;
   readonly k: number;
   readonly lo: number;
   readonly hi: number;
@@ -17,15 +21,17 @@ export interface PartitionJob {
   readonly scheme: KeyScheme;
 }
 
-/** Inserts this job's keys into a tree of its own, hashes it and reads out its partitions. */
+/**
+ * Builds this job's entries into an arena of its own, as a tree's first flush does (the bulk
+ * builder, bottom-up in stem order, straight from the entries: no copy into a write log),
+ * hashes it and reads out its partitions.
+ */
 export function buildPartitions(job: PartitionJob, hasher: Hasher): void {
-  const { keys, values, count, k, lo, hi } = job;
-  const tree = new BinaryTree({ scheme: job.scheme, hasher });
-  for (let i = 0; i < count; i++) {
-    const at = i << 5;
-    const p = topBits(keys, at, k);
-    if (p >= lo && p < hi) tree.put(keys.subarray(at, at + 32), values.subarray(at, at + 32));
-  }
-  tree.hash();
-  readPartitions(tree, k, lo, hi, job.kinds, job.hashes);
+  const arena = new Arena();
+  const log = new WriteLog();
+  log.adopt(job.entries);
+  const bulk = new BulkBuilder(arena);
+  applyWriteLog(log, new TreeWalker(arena), arena, bulk);
+  new StaleHasher(arena, hasher, bulk).hashStale();
+  readPartitions(arena, job.k, job.lo, job.hi, job.kinds, job.hashes);
 }

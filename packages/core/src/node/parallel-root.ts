@@ -12,7 +12,7 @@ import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
 import { buildPartitions, type PartitionJob } from "./build-partitions.js";
 import { mergePartitions } from "./merge-partitions.js";
-import { topBits } from "./partition-results.js";
+import { prefixHistogram, prefixStarts, scatterEntries } from "./partition-entries.js";
 
 export interface ParallelRootOptions {
   /** Threads to hash on (the calling thread is one of them). Default `os.availableParallelism()`. */
@@ -76,27 +76,39 @@ export async function parallelRoot(
   }
 
   const width = 1 << k;
-  const ranges = balancedRanges(keys, count, k, threads);
-  const shared = {
-    keys: toShared(keys),
-    values: toShared(values),
-    kinds: new Uint8Array(new SharedArrayBuffer(width)),
-    hashes: new Uint8Array(new SharedArrayBuffer(width * 32)),
-  };
+  // One counting-sort pass on the top k bits puts each thread's entries in one contiguous run
+  // of shared memory: no thread scans the keys of the others.
+  const histogram = prefixHistogram(keys, count, k);
+  const ranges = balancedRanges(histogram, count, threads);
+  const starts = prefixStarts(histogram);
+  const cursors = starts.slice(0, width);
+  const entries = new Uint8Array(new SharedArrayBuffer(count * 64 || 64));
+  const kinds = new Uint8Array(new SharedArrayBuffer(width));
+  const hashes = new Uint8Array(new SharedArrayBuffer(width * 32));
+  const job = (lo: number, hi: number): PartitionJob => ({
+    entries: entries.subarray(starts[lo]! << 6, starts[hi]! << 6),
+    k,
+    lo,
+    hi,
+    kinds,
+    hashes,
+    scheme,
+  });
   wasmModule ??= compileWasmSha256Module();
   const module = hashFunctionOfScheme(scheme) === "sha256" ? await wasmModule : undefined;
-  const job = (lo: number, hi: number): PartitionJob => ({ ...shared, count, k, lo, hi, scheme });
+  // The workers' entries first, so they start while the calling thread sorts out its own.
+  const [lo, hi] = ranges[0]!;
+  scatterEntries(keys, values, count, k, hi, width, cursors, entries);
   const pool = workerPool(ranges.length - 1);
   const workers = ranges
     .slice(1)
-    .map(([lo, hi], w) =>
-      pool[w]!.run({ ...job(lo, hi), wasmModule: module }, `partitions ${lo}..${hi - 1}`),
+    .map(([from, to], w) =>
+      pool[w]!.run({ ...job(from, to), wasmModule: module }, `partitions ${from}..${to - 1}`),
     );
-  // The calling thread takes the first range while the workers run theirs.
-  const [lo, hi] = ranges[0]!;
+  scatterEntries(keys, values, count, k, lo, hi, cursors, entries);
   buildPartitions(job(lo, hi), hasher);
   await Promise.all(workers);
-  return mergePartitions(shared.kinds, shared.hashes, k, hasher);
+  return mergePartitions(kinds, hashes, k, hasher);
 }
 
 /** A worker kept for later calls; referenced (keeping the process alive) only while it works. */
@@ -160,14 +172,11 @@ export async function closeParallelWorkers(): Promise<void> {
 
 /** `threads` contiguous partition ranges [lo, hi) with about equal key counts. */
 function balancedRanges(
-  keys: Uint8Array,
+  histogram: Uint32Array,
   count: number,
-  k: number,
   threads: number,
 ): [number, number][] {
-  const width = 1 << k;
-  const histogram = new Uint32Array(width);
-  for (let i = 0; i < count; i++) histogram[topBits(keys, i << 5, k)]!++;
+  const width = histogram.length;
   const ranges: [number, number][] = [];
   let lo = 0;
   let seen = 0;
@@ -181,13 +190,6 @@ function balancedRanges(
   }
   if (lo < width) ranges.push([lo, width]);
   return ranges;
-}
-
-function toShared(bytes: Uint8Array): Uint8Array {
-  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  copy.set(bytes);
-  return copy;
 }
 
 function describe(x: unknown): string {

@@ -9,7 +9,7 @@ const SMALL_LOG = 1 << 14;
  * writes of one key keep their call order (the later one wins).
  */
 export class WriteLog {
-  bytes = new Uint8Array(64 * 1024);
+  bytes: Uint8Array = new Uint8Array(64 * 1024);
   count = 0;
   #order = new Uint32Array(1024);
   #scratch = new Uint32Array(1024);
@@ -26,7 +26,7 @@ export class WriteLog {
   append(key: Uint8Array, value: Uint8Array): void {
     const at = this.count << 6;
     if (at + 64 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
+      const grown = new Uint8Array(Math.max(64 * 1024, this.bytes.length * 2));
       grown.set(this.bytes);
       this.bytes = grown;
     }
@@ -34,6 +34,15 @@ export class WriteLog {
     for (let i = 0; i < 32; i++) bytes[at + i] = key[i]!;
     for (let i = 0; i < 32; i++) bytes[at + 32 + i] = value[i]!;
     this.count++;
+  }
+
+  /**
+   * Takes `entries` (key ‖ value, 64 bytes each, in call order) as the pending writes, without
+   * copying them; the log reads them in place (and only rearranges them when applying fails).
+   */
+  adopt(entries: Uint8Array): void {
+    this.bytes = entries;
+    this.count = entries.length >>> 6;
   }
 
   clear(): void {
