@@ -81,25 +81,29 @@ describe("partition entries (the counting-sort pass before the partition builds)
         writes,
         fc.integer({ min: 1, max: 12 }),
         fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 3 }),
-        (entries, k, cuts) => {
-          const { keys, values } = flat(entries, 0);
+        fc.integer({ min: 0, max: 3 }),
+        (entries, k, cuts, shift) => {
+          const { keys, values } = flat(entries, shift);
           const n = entries.length;
           const width = 1 << k;
           const starts = prefixStarts(prefixHistogram(keys, n, k));
-          const grouped = new Uint8Array(n * 64);
-          scatterEntries(keys, values, n, k, 0, width, starts.slice(0, width), grouped);
           const bounds = [0, ...cuts.map((c) => Math.floor((width * c) / 100)), width].sort(
             (a, b) => a - b,
           );
           const kinds = new Uint8Array(width);
           const hashes = new Uint8Array(width * 32);
           for (let j = 0; j + 1 < bounds.length; j++) {
-            const [lo, hi] = [bounds[j]!, bounds[j + 1]!];
-            const slice = grouped.subarray(starts[lo]! << 6, starts[hi]! << 6);
-            buildPartitions(
-              { entries: slice, k, lo, hi, kinds, hashes, scheme: "sha256-be" },
-              hasher,
-            );
+            const job = {
+              keys,
+              values,
+              count: n,
+              starts,
+              k,
+              kinds,
+              hashes,
+              scheme: "sha256-be" as const,
+            };
+            buildPartitions({ ...job, lo: bounds[j]!, hi: bounds[j + 1]! }, hasher);
           }
           const tree = new BinaryTree();
           for (const [kk, v] of entries) {

@@ -6,12 +6,17 @@ import { StaleHasher } from "../tree/stale-hasher.js";
 import { TreeWalker } from "../tree/tree-walker.js";
 import { applyWriteLog } from "../tree/write-flusher.js";
 import { WriteLog } from "../tree/write-log.js";
+import { scatterEntries } from "./partition-entries.js";
 import { readPartitions } from "./partition-results.js";
 
 /** One thread's share of a parallel root: partitions lo..hi-1 of the k-bit prefixes. */
 export interface PartitionJob {
-  /** Key ‖ value (64 bytes) of every write to these partitions, in call order per partition. */
-  readonly entries: Uint8Array;
+  /** All `count` keys and values, 32 bytes each (shared memory when run in a worker). */
+  readonly keys: Uint8Array;
+  readonly values: Uint8Array;
+  readonly count: number;
+  /** starts[p]: how many keys have a prefix below p (prefixStarts of the keys' histogram). */
+  readonly starts: Uint32Array;
   readonly k: number;
   readonly lo: number;
   readonly hi: number;
@@ -22,16 +27,23 @@ export interface PartitionJob {
 }
 
 /**
- * Builds this job's entries into an arena of its own, as a tree's first flush does (the bulk
- * builder, bottom-up in stem order, straight from the entries: no copy into a write log),
+ * Lays this job's keys and values out as 64-byte entries grouped by partition (one counting-sort
+ * pass on the top k bits, in this thread's own memory), builds them into an arena of its own as a
+ * tree's first flush does (the bulk builder, bottom-up in stem order, reading the entries in place),
  * hashes it and reads out its partitions.
  */
 export function buildPartitions(job: PartitionJob, hasher: Hasher): void {
+  const { starts, k, lo, hi } = job;
+  const base = starts[lo]!;
+  const entries = new Uint8Array((starts[hi]! - base) * 64);
+  const cursors = new Uint32Array(hi);
+  for (let p = lo; p < hi; p++) cursors[p] = starts[p]! - base;
+  scatterEntries(job.keys, job.values, job.count, k, lo, hi, cursors, entries);
   const arena = new Arena();
   const log = new WriteLog();
-  log.adopt(job.entries);
+  log.adopt(entries);
   const bulk = new BulkBuilder(arena);
   applyWriteLog(log, new TreeWalker(arena), arena, bulk);
   new StaleHasher(arena, hasher, bulk).hashStale();
-  readPartitions(arena, job.k, job.lo, job.hi, job.kinds, job.hashes);
+  readPartitions(arena, k, lo, hi, job.kinds, job.hashes);
 }

@@ -12,7 +12,7 @@ import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
 import { buildPartitions, type PartitionJob } from "./build-partitions.js";
 import { mergePartitions } from "./merge-partitions.js";
-import { prefixHistogram, prefixStarts, scatterEntries } from "./partition-entries.js";
+import { prefixHistogram, prefixStarts } from "./partition-entries.js";
 
 export interface ParallelRootOptions {
   /** Threads to hash on (the calling thread is one of them). Default `os.availableParallelism()`. */
@@ -76,39 +76,33 @@ export async function parallelRoot(
   }
 
   const width = 1 << k;
-  // One counting-sort pass on the top k bits puts each thread's entries in one contiguous run
-  // of shared memory: no thread scans the keys of the others.
+  // The key count of every k-bit prefix: each thread's contiguous range of partitions, and
+  // where each partition's entries go in that thread's counting sort (see buildPartitions).
   const histogram = prefixHistogram(keys, count, k);
   const ranges = balancedRanges(histogram, count, threads);
-  const starts = prefixStarts(histogram);
-  const cursors = starts.slice(0, width);
-  const entries = new Uint8Array(new SharedArrayBuffer(count * 64 || 64));
-  const kinds = new Uint8Array(new SharedArrayBuffer(width));
-  const hashes = new Uint8Array(new SharedArrayBuffer(width * 32));
-  const job = (lo: number, hi: number): PartitionJob => ({
-    entries: entries.subarray(starts[lo]! << 6, starts[hi]! << 6),
+  const shared = {
+    keys: toShared(keys),
+    values: toShared(values),
+    count,
+    starts: prefixStarts(histogram),
     k,
-    lo,
-    hi,
-    kinds,
-    hashes,
+    kinds: new Uint8Array(new SharedArrayBuffer(width)),
+    hashes: new Uint8Array(new SharedArrayBuffer(width * 32)),
     scheme,
-  });
+  };
   wasmModule ??= compileWasmSha256Module();
   const module = hashFunctionOfScheme(scheme) === "sha256" ? await wasmModule : undefined;
-  // The workers' entries first, so they start while the calling thread sorts out its own.
-  const [lo, hi] = ranges[0]!;
-  scatterEntries(keys, values, count, k, hi, width, cursors, entries);
   const pool = workerPool(ranges.length - 1);
   const workers = ranges
     .slice(1)
-    .map(([from, to], w) =>
-      pool[w]!.run({ ...job(from, to), wasmModule: module }, `partitions ${from}..${to - 1}`),
+    .map(([lo, hi], w) =>
+      pool[w]!.run({ ...shared, lo, hi, wasmModule: module }, `partitions ${lo}..${hi - 1}`),
     );
-  scatterEntries(keys, values, count, k, lo, hi, cursors, entries);
-  buildPartitions(job(lo, hi), hasher);
+  // The calling thread takes the first range while the workers run theirs.
+  const [lo, hi] = ranges[0]!;
+  buildPartitions({ ...shared, keys, values, lo, hi }, hasher);
   await Promise.all(workers);
-  return mergePartitions(kinds, hashes, k, hasher);
+  return mergePartitions(shared.kinds, shared.hashes, k, hasher);
 }
 
 /** A worker kept for later calls; referenced (keeping the process alive) only while it works. */
@@ -190,6 +184,14 @@ function balancedRanges(
   }
   if (lo < width) ranges.push([lo, width]);
   return ranges;
+}
+
+/** A copy in shared memory (the workers read the keys and values in place). */
+function toShared(bytes: Uint8Array): Uint8Array {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length || 1), 0, bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 function describe(x: unknown): string {
