@@ -10,7 +10,7 @@ import { getHasher } from "../hash/get-hasher.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
-import { buildPartitions, type PartitionJob } from "./build-partitions.js";
+import { buildPartitions } from "./build-partitions.js";
 import { mergePartitions } from "./merge-partitions.js";
 import { prefixHistogram, prefixStarts } from "./partition-entries.js";
 
