@@ -74,7 +74,7 @@ describe("partition entries (the counting-sort pass before the partition builds)
     );
   });
 
-  it("partition builds over any split of the prefixes merge to the write-by-write root", () => {
+  it("partition builds over any split of the prefixes and any group size merge to the write-by-write root", () => {
     const hasher = getHasher("sha256");
     fc.assert(
       fc.property(
@@ -82,7 +82,9 @@ describe("partition entries (the counting-sort pass before the partition builds)
         fc.integer({ min: 1, max: 12 }),
         fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 3 }),
         fc.integer({ min: 0, max: 3 }),
-        (entries, k, cuts, shift) => {
+        // Entries per build group: 1 (a group per partition) up to more than any input holds.
+        fc.integer({ min: 1, max: 200 }),
+        (entries, k, cuts, shift, group) => {
           const { keys, values } = flat(entries, shift);
           const n = entries.length;
           const width = 1 << k;
@@ -103,7 +105,7 @@ describe("partition entries (the counting-sort pass before the partition builds)
               hashes,
               scheme: "sha256-be" as const,
             };
-            buildPartitions({ ...job, lo: bounds[j]!, hi: bounds[j + 1]! }, hasher);
+            buildPartitions({ ...job, lo: bounds[j]!, hi: bounds[j + 1]! }, hasher, group);
           }
           const tree = new BinaryTree();
           for (const [kk, v] of entries) {

@@ -26,24 +26,37 @@ export interface PartitionJob {
   readonly scheme: KeyScheme;
 }
 
+/** Partitions are built and hashed in groups of about this many entries (see buildPartitions). */
+const GROUP_ENTRIES = 1 << 14;
+
 /**
  * Lays this job's keys and values out as 64-byte entries grouped by partition (one counting-sort
- * pass on the top k bits, in this thread's own memory), builds them into an arena of its own as a
- * tree's first flush does (the bulk builder, bottom-up in stem order, reading the entries in place),
- * hashes it and reads out its partitions.
+ * pass on the top k bits, in this thread's own memory), then, a group of consecutive partitions
+ * at a time, builds them into an arena of their own as a tree's first flush does (the bulk
+ * builder, bottom-up in stem order, reading the entries in place), hashes it while its nodes are
+ * still in cache, and reads out its partitions. `groupEntries` (tests) overrides the group size.
  */
-export function buildPartitions(job: PartitionJob, hasher: Hasher): void {
+export function buildPartitions(
+  job: PartitionJob,
+  hasher: Hasher,
+  groupEntries: number = GROUP_ENTRIES,
+): void {
   const { starts, k, lo, hi } = job;
   const base = starts[lo]!;
   const entries = new Uint8Array((starts[hi]! - base) * 64);
   const cursors = new Uint32Array(hi);
   for (let p = lo; p < hi; p++) cursors[p] = starts[p]! - base;
   scatterEntries(job.keys, job.values, job.count, k, lo, hi, cursors, entries);
-  const arena = new Arena();
   const log = new WriteLog();
-  log.adopt(entries);
-  const bulk = new BulkBuilder(arena);
-  applyWriteLog(log, new TreeWalker(arena), arena, bulk);
-  new StaleHasher(arena, hasher, bulk).hashStale();
-  readPartitions(arena, k, lo, hi, job.kinds, job.hashes);
+  for (let from = lo; from < hi; ) {
+    let to = from + 1;
+    while (to < hi && starts[to + 1]! - starts[from]! <= groupEntries) to++;
+    const arena = new Arena();
+    log.adopt(entries.subarray((starts[from]! - base) << 6, (starts[to]! - base) << 6));
+    const bulk = new BulkBuilder(arena);
+    applyWriteLog(log, new TreeWalker(arena), arena, bulk);
+    new StaleHasher(arena, hasher, bulk).hashStale();
+    readPartitions(arena, k, from, to, job.kinds, job.hashes);
+    from = to;
+  }
 }
