@@ -63,12 +63,17 @@ const ZERO = new Uint8Array(32);
 /** What the tree should hold: key → value (zero-mode deletes keep a zero value). */
 type Model = Map<string, Uint8Array>;
 
-/** Every node blob of a fresh tree holding `model`, by store key. */
+/**
+ * Every node blob of a fresh tree holding `model`, by store key. The tree has a memory bound,
+ * which turns the group blob cache off: its blobs come from the plain gather and encode, with
+ * no cache code involved (an unbounded tree's first commit already encodes into the cache).
+ */
 async function freshStore(model: Model, groupDepth: number): Promise<Map<string, string>> {
   const store = new MemoryStore();
-  const tree = new BinaryTree({ groupDepth, store });
+  const tree = new BinaryTree({ groupDepth, store, maxNodes: 1_000_000_000 });
   for (const [k, v] of model) tree.put(Uint8Array.from(Buffer.from(k, "hex")), v);
   await tree.persist();
+  expect(tree.stats().groupCacheBytes).toBe(0);
   const out = new Map<string, string>();
   for await (const [k, v] of store.entries()) out.set(hex(k), hex(v));
   return out;

@@ -7,18 +7,28 @@ const EMPTY = 0;
 const TOMBSTONE = 0xffffffff;
 /** Compaction starts once this much of the pages is dead, and more of it than is live. */
 const COMPACT_MIN_GARBAGE = 16 << 20;
+/** Words per entry record, and the field offsets in it. */
+const RECORD = 5;
+const PAGE = 0;
+const AT = 1;
+const KEY_LENGTH = 2;
+const VALUE_LENGTH = 3;
+const HASH = 4;
 
 /**
  * A hash table from byte keys to byte values held in typed arrays: open addressing over entry
  * ids, each entry's key and value stored back to back in large pages. No object per entry, so
  * a table of millions of entries costs the garbage collector nothing to mark, and a put costs a
- * hash, a probe and a copy. A value overwritten with one of the same length is rewritten in
+ * hash, a probe and a copy. On a large table every access is a cache miss, so a slot holds the
+ * key hash beside the entry id (a probe past another key reads nothing else) and an entry's
+ * fields sit together in one record: a put reads a slot, a record and its page. A value overwritten with one of the same length is rewritten in
  * place (node blobs at a path usually keep their size); other overwrites and deletes leave dead
  * bytes, which a compaction reclaims once they outweigh the live ones.
  */
 export class ByteTable {
   readonly #compactMinGarbage: number;
-  #slots = new Uint32Array(1024);
+  /** Slot pairs: entry id + 1 (or EMPTY, TOMBSTONE), key hash. */
+  #slots = new Uint32Array(2 * 1024);
   #used = 0;
   #size = 0;
   #pages: Uint8Array[] = [];
@@ -26,12 +36,8 @@ export class ByteTable {
   #pageAt = 0;
   #liveBytes = 0;
   #deadBytes = 0;
-  // Per entry id: page, offset, key length, value length, key hash.
-  #entryPage = new Uint32Array(256);
-  #entryAt = new Uint32Array(256);
-  #keyLength = new Uint32Array(256);
-  #valueLength = new Uint32Array(256);
-  #hash = new Uint32Array(256);
+  /** Per entry id, RECORD words: page, offset, key length, value length, key hash. */
+  #records = new Uint32Array(256 * RECORD);
   #nextId = 0;
   readonly #freeIds = new U32Stack(64);
 
@@ -54,74 +60,84 @@ export class ByteTable {
   /** The entry id of `key`, or -1. */
   find(key: Uint8Array): number {
     const h = fnv1a(key, 0, key.length);
-    const mask = this.#slots.length - 1;
+    const slots = this.#slots;
+    const mask = (slots.length >>> 1) - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = this.#slots[i]!;
+      const s = slots[i << 1]!;
       if (s === EMPTY) return -1;
-      if (s !== TOMBSTONE && this.#matches(s - 1, h, key)) return s - 1;
+      if (s !== TOMBSTONE && slots[(i << 1) + 1] === h && this.#matches(s - 1, key)) return s - 1;
     }
   }
 
   /** A copy of the value of entry `id`. */
   valueOf(id: number): Uint8Array {
-    const at = this.#entryAt[id]! + this.#keyLength[id]!;
-    return this.#pages[this.#entryPage[id]!]!.slice(at, at + this.#valueLength[id]!);
+    const r = this.#records;
+    const e = id * RECORD;
+    const at = r[e + AT]! + r[e + KEY_LENGTH]!;
+    return this.#pages[r[e + PAGE]!]!.slice(at, at + r[e + VALUE_LENGTH]!);
   }
 
   /** A copy of the key of entry `id`. */
   keyOf(id: number): Uint8Array {
-    const at = this.#entryAt[id]!;
-    return this.#pages[this.#entryPage[id]!]!.slice(at, at + this.#keyLength[id]!);
+    const r = this.#records;
+    const e = id * RECORD;
+    const at = r[e + AT]!;
+    return this.#pages[r[e + PAGE]!]!.slice(at, at + r[e + KEY_LENGTH]!);
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
     const h = fnv1a(key, 0, key.length);
-    const mask = this.#slots.length - 1;
+    const slots = this.#slots;
+    const mask = (slots.length >>> 1) - 1;
     let free = -1;
     let i = h & mask;
     for (; ; i = (i + 1) & mask) {
-      const s = this.#slots[i]!;
+      const s = slots[i << 1]!;
       if (s === EMPTY) break;
       if (s === TOMBSTONE) {
         if (free < 0) free = i;
         continue;
       }
       const id = s - 1;
-      if (!this.#matches(id, h, key)) continue;
-      if (this.#valueLength[id] === value.length) {
-        this.#pages[this.#entryPage[id]!]!.set(value, this.#entryAt[id]! + key.length);
+      if (slots[(i << 1) + 1] !== h || !this.#matches(id, key)) continue;
+      const r = this.#records;
+      const e = id * RECORD;
+      const old = r[e + VALUE_LENGTH]!;
+      if (old === value.length) {
+        this.#pages[r[e + PAGE]!]!.set(value, r[e + AT]! + key.length);
       } else {
-        this.#deadBytes += key.length + this.#valueLength[id]!;
-        this.#liveBytes -= key.length + this.#valueLength[id]!;
+        this.#deadBytes += key.length + old;
+        this.#liveBytes -= key.length + old;
         this.#append(id, key, value);
         this.#maybeCompact();
       }
       return;
     }
     const id = this.#newId();
-    this.#hash[id] = h;
+    this.#records[id * RECORD + HASH] = h;
     this.#append(id, key, value);
-    if (free >= 0) {
-      this.#slots[free] = id + 1;
-    } else {
-      this.#slots[i] = id + 1;
-      this.#used++;
-    }
+    const at = free >= 0 ? free : i;
+    if (free < 0) this.#used++;
+    slots[at << 1] = id + 1;
+    slots[(at << 1) + 1] = h;
     this.#size++;
-    if (this.#used * 4 > this.#slots.length * 3) this.#rehash();
+    if (this.#used * 8 > this.#slots.length * 3) this.#rehash();
   }
 
   delete(key: Uint8Array): void {
     const h = fnv1a(key, 0, key.length);
-    const mask = this.#slots.length - 1;
+    const slots = this.#slots;
+    const mask = (slots.length >>> 1) - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = this.#slots[i]!;
+      const s = slots[i << 1]!;
       if (s === EMPTY) return;
-      if (s === TOMBSTONE || !this.#matches(s - 1, h, key)) continue;
+      if (s === TOMBSTONE || slots[(i << 1) + 1] !== h || !this.#matches(s - 1, key)) continue;
       const id = s - 1;
-      this.#slots[i] = TOMBSTONE;
-      this.#deadBytes += this.#keyLength[id]! + this.#valueLength[id]!;
-      this.#liveBytes -= this.#keyLength[id]! + this.#valueLength[id]!;
+      slots[i << 1] = TOMBSTONE;
+      const e = id * RECORD;
+      const size = this.#records[e + KEY_LENGTH]! + this.#records[e + VALUE_LENGTH]!;
+      this.#deadBytes += size;
+      this.#liveBytes -= size;
       this.#freeIds.push(id);
       this.#size--;
       this.#maybeCompact();
@@ -132,9 +148,10 @@ export class ByteTable {
   /** Ids of every entry (table order). */
   ids(): Uint32Array {
     const out = new Uint32Array(this.#size);
+    const slots = this.#slots;
     let n = 0;
-    for (let i = 0; i < this.#slots.length; i++) {
-      const s = this.#slots[i]!;
+    for (let i = 0; i < slots.length; i += 2) {
+      const s = slots[i]!;
       if (s !== EMPTY && s !== TOMBSTONE) out[n++] = s - 1;
     }
     return out;
@@ -142,12 +159,15 @@ export class ByteTable {
 
   /** Byte-wise order of the keys of two entries. */
   compareKeys(a: number, b: number): number {
-    const pa = this.#pages[this.#entryPage[a]!]!;
-    const pb = this.#pages[this.#entryPage[b]!]!;
-    const ia = this.#entryAt[a]!;
-    const ib = this.#entryAt[b]!;
-    const la = this.#keyLength[a]!;
-    const lb = this.#keyLength[b]!;
+    const r = this.#records;
+    const ea = a * RECORD;
+    const eb = b * RECORD;
+    const pa = this.#pages[r[ea + PAGE]!]!;
+    const pb = this.#pages[r[eb + PAGE]!]!;
+    const ia = r[ea + AT]!;
+    const ib = r[eb + AT]!;
+    const la = r[ea + KEY_LENGTH]!;
+    const lb = r[eb + KEY_LENGTH]!;
     const n = Math.min(la, lb);
     for (let k = 0; k < n; k++) {
       const d = pa[ia + k]! - pb[ib + k]!;
@@ -156,10 +176,13 @@ export class ByteTable {
     return la - lb;
   }
 
-  #matches(id: number, h: number, key: Uint8Array): boolean {
-    if (this.#hash[id] !== h || this.#keyLength[id] !== key.length) return false;
-    const page = this.#pages[this.#entryPage[id]!]!;
-    const at = this.#entryAt[id]!;
+  /** Whether entry `id` (whose hash matched) has key `key`. */
+  #matches(id: number, key: Uint8Array): boolean {
+    const r = this.#records;
+    const e = id * RECORD;
+    if (r[e + KEY_LENGTH] !== key.length) return false;
+    const page = this.#pages[r[e + PAGE]!]!;
+    const at = r[e + AT]!;
     for (let k = 0; k < key.length; k++) if (page[at + k] !== key[k]) return false;
     return true;
   }
@@ -177,27 +200,22 @@ export class ByteTable {
     this.#page.set(key, at);
     this.#page.set(value, at + key.length);
     this.#pageAt = at + size;
-    this.#entryPage[id] = this.#pages.length - 1;
-    this.#entryAt[id] = at;
-    this.#keyLength[id] = key.length;
-    this.#valueLength[id] = value.length;
+    const e = id * RECORD;
+    const r = this.#records;
+    r[e + PAGE] = this.#pages.length - 1;
+    r[e + AT] = at;
+    r[e + KEY_LENGTH] = key.length;
+    r[e + VALUE_LENGTH] = value.length;
     this.#liveBytes += size;
   }
 
   #newId(): number {
     if (this.#freeIds.length > 0) return this.#freeIds.pop();
     const id = this.#nextId++;
-    if (id === this.#hash.length) {
-      const grow = (a: Uint32Array) => {
-        const b = new Uint32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.#entryPage = grow(this.#entryPage);
-      this.#entryAt = grow(this.#entryAt);
-      this.#keyLength = grow(this.#keyLength);
-      this.#valueLength = grow(this.#valueLength);
-      this.#hash = grow(this.#hash);
+    if ((id + 1) * RECORD > this.#records.length) {
+      const grown = new Uint32Array(this.#records.length * 2);
+      grown.set(this.#records);
+      this.#records = grown;
     }
     return id;
   }
@@ -205,15 +223,18 @@ export class ByteTable {
   /** Doubles the slot array (or rebuilds it at the same size when tombstones fill it). */
   #rehash(): void {
     const old = this.#slots;
-    const length = this.#size * 2 > old.length ? old.length * 2 : old.length;
-    const slots = new Uint32Array(length);
+    const count = old.length >>> 1;
+    const length = this.#size * 2 > count ? count * 2 : count;
+    const slots = new Uint32Array(2 * length);
     const mask = length - 1;
-    for (let i = 0; i < old.length; i++) {
+    for (let i = 0; i < old.length; i += 2) {
       const s = old[i]!;
       if (s === EMPTY || s === TOMBSTONE) continue;
-      let j = this.#hash[s - 1]! & mask;
-      while (slots[j] !== EMPTY) j = (j + 1) & mask;
-      slots[j] = s;
+      const h = old[i + 1]!;
+      let j = h & mask;
+      while (slots[j << 1] !== EMPTY) j = (j + 1) & mask;
+      slots[j << 1] = s;
+      slots[(j << 1) + 1] = h;
     }
     this.#slots = slots;
     this.#used = this.#size;
@@ -231,10 +252,12 @@ export class ByteTable {
     this.#deadBytes = 0;
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]!;
-      const page = oldPages[this.#entryPage[id]!]!;
-      const at = this.#entryAt[id]!;
-      const kl = this.#keyLength[id]!;
-      const vl = this.#valueLength[id]!;
+      const e = id * RECORD;
+      const r = this.#records;
+      const page = oldPages[r[e + PAGE]!]!;
+      const at = r[e + AT]!;
+      const kl = r[e + KEY_LENGTH]!;
+      const vl = r[e + VALUE_LENGTH]!;
       this.#append(id, page.subarray(at, at + kl), page.subarray(at + kl, at + kl + vl));
     }
   }

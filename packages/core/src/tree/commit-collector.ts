@@ -9,7 +9,7 @@ import {
 import { fnv1a } from "../bytes/fnv1a.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
-import type { GroupBlobCache } from "./group-blob-cache.js";
+import { CACHED_GROUP_MIN_ENTRIES, type GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
   FLAG_PERSISTED,
@@ -37,6 +37,8 @@ class GroupScratch {
   readonly children: Uint32Array;
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
+  /** Each stale entry's index among the group's entries (where its hash goes in the blob). */
+  readonly childRanks: Uint16Array;
   readonly walkPath = new Uint8Array(32);
 
   constructor(groupDepth: number) {
@@ -48,6 +50,7 @@ class GroupScratch {
     this.children = new Uint32Array(width);
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
+    this.childRanks = new Uint16Array(width);
   }
 }
 
@@ -165,20 +168,7 @@ export class CommitCollector {
       scratch = new GroupScratch(g);
       this.#scratch[level] = scratch;
     }
-    scratch.count = 0;
-    scratch.staleCount = 0;
-    scratch.walkPath.set(path);
-    let slot = -1;
-    const cache = this.#cache;
-    if (cache !== undefined) {
-      slot = cache.slotFor(internals, index);
-      if (slot >= 0 && !this.#patchGroup(scratch, index, depth, slot)) {
-        slot = -1;
-        scratch.staleCount = 0;
-        scratch.walkPath.set(path);
-      }
-    }
-    if (slot < 0) this.#gatherGroup(scratch, ref, depth, g, 0, true);
+    const slot = this.#prepareGroup(scratch, ref, index, depth, path);
     this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     const n = scratch.staleCount;
@@ -191,6 +181,97 @@ export class CommitCollector {
     }
     if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
     else this.#emitGroup(index, path, depth, scratch);
+  }
+
+  /**
+   * Makes the blob of group root `index` current and lists its entries with a stale blob (the
+   * ones the commit descends into). Returns the group's cache slot holding the blob, or -1 for a
+   * group whose blob is to be encoded from its scratch.
+   *
+   * A cached blob is patched: only the group's stale nodes are walked. Otherwise the group is
+   * gathered (its shape, and the hashes of its clean entries); a group with enough entries then
+   * gets a slot, its blob is encoded there and the patch walk fills in the stale entries'
+   * hashes. So a full commit and every later one run the same patch code: the first update
+   * commit of a process does not run it for the first time (cold, it costs several times more).
+   */
+  #prepareGroup(
+    scratch: GroupScratch,
+    ref: NodeRef,
+    index: number,
+    depth: number,
+    path: Uint8Array,
+  ): number {
+    const cache = this.#cache;
+    if (cache === undefined) {
+      this.#gatherInto(scratch, ref, depth, path);
+      this.#hashStaleEntries(scratch);
+      return -1;
+    }
+    const { internals } = this.#arena;
+    const marked = this.#marks.inner;
+    const start = marked.length;
+    let slot = cache.slotFor(internals, index);
+    // marks.inner's length after a gather (the walk's visits are among those it recorded).
+    let gathered = -1;
+    for (let attempt = 0; ; attempt++) {
+      if (slot < 0) {
+        marked.length = start;
+        this.#gatherInto(scratch, ref, depth, path);
+        const n = scratch.count;
+        // attempt > 1: a fresh slot the walk found not to fit, which cannot happen.
+        if (n < CACHED_GROUP_MIN_ENTRIES || attempt > 1) {
+          cache.forget(index);
+          this.#hashStaleEntries(scratch);
+          return -1;
+        }
+        const g = this.#groupDepth;
+        cache.reserve(
+          internals,
+          index,
+          g,
+          n,
+          scratch.positions,
+          scratch.depthOffsets,
+          groupBlobSize(g, n),
+        );
+        slot = cache.slotFor(internals, index);
+        const page = cache.page(slot);
+        encodeGroupBlobInto(
+          g,
+          n,
+          scratch.positions,
+          scratch.depthOffsets,
+          scratch.hashes,
+          page,
+          cache.blobOffset(slot),
+        );
+        gathered = marked.length;
+      }
+      scratch.staleCount = 0;
+      scratch.walkPath.set(path);
+      if (this.#patchGroup(scratch, index, depth, slot)) {
+        if (gathered >= 0) marked.length = gathered;
+        return slot;
+      }
+      // The walk met a change of the group's shape: gather it afresh.
+      slot = -1;
+    }
+  }
+
+  /** Resets the scratch and gathers the group below `ref` into it. */
+  #gatherInto(scratch: GroupScratch, ref: NodeRef, depth: number, path: Uint8Array): void {
+    scratch.count = 0;
+    scratch.staleCount = 0;
+    scratch.walkPath.set(path);
+    this.#gatherGroup(scratch, ref, depth, this.#groupDepth, 0, true);
+  }
+
+  /** The hashes of the stale entries the gather listed, into the scratch by rank. */
+  #hashStaleEntries(scratch: GroupScratch): void {
+    const hashes32 = scratch.hashes32;
+    for (let s = 0; s < scratch.staleCount; s++) {
+      this.#arena.writeHashWords(scratch.children[s]!, hashes32, scratch.childRanks[s]! << 3);
+    }
   }
 
   /**
@@ -261,10 +342,12 @@ export class CommitCollector {
 
   /**
    * Left-first walk of the group below a group root, recording one entry per non-empty node on
-   * the bottom layer or per stem/hashed node that ends above it (position zero-extended).
-   * `parentStale`: the node's parent had a stale blob. Every write marks its whole path, so a
-   * node below a clean parent is clean: only entries under stale parents have their flags read
-   * (on a large tree each read is a cache miss, and most entries of a group are clean).
+   * the bottom layer or per stem/hashed node that ends above it (position zero-extended): the
+   * hash of a clean entry, or, for an entry with a stale blob, its place in the list the commit
+   * descends into (its hash is written afterwards, see #freshGroup).
+   * `parentStale`: the nodes above it in the group have stale blobs. Every write marks its whole
+   * path, so a node below a clean one is clean: only entries under stale parents have their
+   * flags read (on a large tree each read is a cache miss, and most entries of a group are clean).
    */
   #gatherGroup(
     scratch: GroupScratch,
@@ -295,7 +378,7 @@ export class CommitCollector {
         depth + 1,
         remaining - 1,
         position * 2,
-        stale,
+        parentStale && stale,
       );
       setBit(path, depth, 1);
       this.#gatherGroup(
@@ -304,21 +387,22 @@ export class CommitCollector {
         depth + 1,
         remaining - 1,
         position * 2 + 1,
-        stale,
+        parentStale && stale,
       );
       return;
     }
     const k = scratch.count++;
     scratch.positions[k] = position << remaining;
     scratch.depthOffsets[k] = this.#groupDepth - remaining;
-    this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
-    if (!parentStale) return;
     // Only entries whose stored blob is stale need a visit; clean ones are skipped whole.
-    if (this.#blobStale(kind, index)) {
+    if (parentStale && this.#blobStale(kind, index)) {
       const s = scratch.staleCount++;
       scratch.children[s] = ref;
       scratch.childDepths[s] = depth;
       scratch.childPaths.set(scratch.walkPath, s << 5);
+      scratch.childRanks[s] = k;
+    } else {
+      this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
     }
   }
 
@@ -347,17 +431,6 @@ export class CommitCollector {
       hashStart + 32,
     );
     this.#out.end(hashStart, hashStart + 32 + blobSize);
-    this.#cache?.keep(
-      this.#arena.internals,
-      index,
-      g,
-      n,
-      scratch.positions,
-      scratch.depthOffsets,
-      chunk,
-      hashStart + 32,
-      blobSize,
-    );
   }
 
   /** The group root's write from its cached (patched) blob. */

@@ -29,8 +29,9 @@ const NO_OWNER = 0xffffffff;
  * walking all 2^g - 1 inner nodes and reading 2^g child hashes scattered over the arena (on a
  * large tree nearly every one of those reads is a cache miss).
  *
- * Filled by the commit collector after a full gather and by the node loader with stored blobs;
- * read through `slotFor`, whose ownership rule (a node flag) makes an entry trustworthy.
+ * Filled by the commit collector (`reserve`, then it encodes the blob in place) and by the
+ * node loader with stored blobs (`keep`); read through `slotFor`, whose ownership rule (a node
+ * flag) makes an entry trustworthy.
  */
 export class GroupBlobCache {
   readonly #pages: Uint8Array[] = [];
@@ -70,7 +71,7 @@ export class GroupBlobCache {
    * Keeps node `index`'s group blob, source[start, start+size) with its `count` entries
    * (positions and depth offsets), when it has at least CACHED_GROUP_MIN_ENTRIES, and marks the
    * node as its owner; a smaller group's entry is dropped. Not a change of the tree: the flag
-   * only says whose entry it is.
+   * only says whose entry it is. (The loader's way in: a blob read from the store.)
    */
   keep(
     internals: InternalPool,
@@ -84,11 +85,42 @@ export class GroupBlobCache {
     size: number,
   ): void {
     if (count < CACHED_GROUP_MIN_ENTRIES) {
-      this.#forget(index);
+      this.forget(index);
       return;
     }
-    this.#store(index, groupDepth, count, positions, depthOffsets, source, start, size);
+    const slot = this.#store(index, groupDepth, count, positions, depthOffsets, size);
+    this.#pages[slot >>> PAGE_SHIFT]!.set(
+      source.subarray(start, start + size),
+      this.blobOffset(slot),
+    );
     internals.addFlags(index, FLAG_GROUP_CACHED);
+  }
+
+  /**
+   * Makes node `index` the owner of a slot for a group of `count` (at least
+   * CACHED_GROUP_MIN_ENTRIES) entries and a `size`-byte blob, with the entries' positions and
+   * depth offsets; the caller writes the blob at `blobOffset` (the commit collector's way in: it
+   * encodes the blob there, then patches the hashes of the entries it has to visit).
+   */
+  reserve(
+    internals: InternalPool,
+    index: number,
+    groupDepth: number,
+    count: number,
+    positions: ArrayLike<number>,
+    depthOffsets: ArrayLike<number>,
+    size: number,
+  ): void {
+    this.#store(index, groupDepth, count, positions, depthOffsets, size);
+    internals.addFlags(index, FLAG_GROUP_CACHED);
+  }
+
+  /** Drops the entry of node `index`, if any. */
+  forget(index: number): void {
+    const slot = this.#find(index);
+    if (slot < 0) return;
+    this.#release(slot, this.#granulesOf(slot));
+    this.#slotOf[index] = 0;
   }
 
   #find(index: number): number {
@@ -100,17 +132,9 @@ export class GroupBlobCache {
     return owner === index ? slot : -1;
   }
 
-  /** Drops the entry of node `index`, if any. */
-  #forget(index: number): void {
-    const slot = this.#find(index);
-    if (slot < 0) return;
-    this.#release(slot, this.#granulesOf(slot));
-    this.#slotOf[index] = 0;
-  }
-
   /**
-   * Stores node `index`'s group: `count` entries (positions and depth offsets) and the blob
-   * bytes source[start, start+size). Returns the slot.
+   * Gives node `index` a slot for its group: `count` entries (positions and depth offsets) and
+   * room for a `size`-byte blob. Returns the slot.
    */
   #store(
     index: number,
@@ -118,8 +142,6 @@ export class GroupBlobCache {
     count: number,
     positions: ArrayLike<number>,
     depthOffsets: ArrayLike<number>,
-    source: Uint8Array,
-    start: number,
     size: number,
   ): number {
     const width = 1 << groupDepth;
@@ -154,7 +176,6 @@ export class GroupBlobCache {
       page[table + positions[k]!] = depthOffsets[k]!;
       page[table + width + positions[k]!] = k;
     }
-    page.set(source.subarray(start, start + size), table + 2 * width);
     return slot;
   }
 
