@@ -10,9 +10,9 @@ import { getHasher } from "../hash/get-hasher.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
-import { buildPartitions, type PartitionJob } from "./build-partitions.js";
+import { buildPartitions } from "./build-partitions.js";
 import { mergePartitions } from "./merge-partitions.js";
-import { topBits } from "./partition-results.js";
+import { prefixHistogram, prefixStarts } from "./partition-entries.js";
 
 export interface ParallelRootOptions {
   /** Threads to hash on (the calling thread is one of them). Default `os.availableParallelism()`. */
@@ -76,25 +76,31 @@ export async function parallelRoot(
   }
 
   const width = 1 << k;
-  const ranges = balancedRanges(keys, count, k, threads);
+  // The key count of every k-bit prefix: each thread's contiguous range of partitions, and
+  // where each partition's entries go in that thread's counting sort (see buildPartitions).
+  const histogram = prefixHistogram(keys, count, k);
+  const ranges = balancedRanges(histogram, count, threads);
   const shared = {
     keys: toShared(keys),
     values: toShared(values),
+    count,
+    starts: prefixStarts(histogram),
+    k,
     kinds: new Uint8Array(new SharedArrayBuffer(width)),
     hashes: new Uint8Array(new SharedArrayBuffer(width * 32)),
+    scheme,
   };
   wasmModule ??= compileWasmSha256Module();
   const module = hashFunctionOfScheme(scheme) === "sha256" ? await wasmModule : undefined;
-  const job = (lo: number, hi: number): PartitionJob => ({ ...shared, count, k, lo, hi, scheme });
   const pool = workerPool(ranges.length - 1);
   const workers = ranges
     .slice(1)
     .map(([lo, hi], w) =>
-      pool[w]!.run({ ...job(lo, hi), wasmModule: module }, `partitions ${lo}..${hi - 1}`),
+      pool[w]!.run({ ...shared, lo, hi, wasmModule: module }, `partitions ${lo}..${hi - 1}`),
     );
   // The calling thread takes the first range while the workers run theirs.
   const [lo, hi] = ranges[0]!;
-  buildPartitions(job(lo, hi), hasher);
+  buildPartitions({ ...shared, keys, values, lo, hi }, hasher);
   await Promise.all(workers);
   return mergePartitions(shared.kinds, shared.hashes, k, hasher);
 }
@@ -160,14 +166,11 @@ export async function closeParallelWorkers(): Promise<void> {
 
 /** `threads` contiguous partition ranges [lo, hi) with about equal key counts. */
 function balancedRanges(
-  keys: Uint8Array,
+  histogram: Uint32Array,
   count: number,
-  k: number,
   threads: number,
 ): [number, number][] {
-  const width = 1 << k;
-  const histogram = new Uint32Array(width);
-  for (let i = 0; i < count; i++) histogram[topBits(keys, i << 5, k)]!++;
+  const width = histogram.length;
   const ranges: [number, number][] = [];
   let lo = 0;
   let seen = 0;
@@ -183,9 +186,10 @@ function balancedRanges(
   return ranges;
 }
 
+/** A copy in shared memory (the workers read the keys and values in place). */
 function toShared(bytes: Uint8Array): Uint8Array {
   if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length || 1), 0, bytes.length);
   copy.set(bytes);
   return copy;
 }

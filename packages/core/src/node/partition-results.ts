@@ -1,4 +1,4 @@
-import { arenaOf, type BinaryTree } from "../tree/binary-tree.js";
+import type { Arena } from "../tree/arena.js";
 import { KIND_EMPTY, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "../tree/node-ref.js";
 import { TreeError } from "../tree/tree-error.js";
 
@@ -10,18 +10,17 @@ export const PART_STEM = 1;
 export const PART_INTERNAL = 2;
 
 /**
- * Reads, for partitions lo..hi-1, their kind and 32-byte hash out of a hashed tree holding
+ * Reads, for partitions lo..hi-1, their kind and 32-byte hash out of a hashed arena holding
  * (at least) every key of those partitions and no other key that shares their k-bit prefix.
  */
 export function readPartitions(
-  tree: BinaryTree,
+  arena: Arena,
   k: number,
   lo: number,
   hi: number,
   kinds: Uint8Array,
   hashes: Uint8Array,
 ): void {
-  const arena = arenaOf(tree);
   const { internals, stems } = arena;
   for (let p = lo; p < hi; p++) {
     let ref = arena.root;
