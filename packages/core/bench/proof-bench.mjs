@@ -4,9 +4,8 @@
 //        [--scheme sha256-be|blake3-be] [--minMs 300]
 // Prints one JSON document on stdout.
 import { BinaryTree } from "../dist/index.js";
-import { verifyProof } from "../dist/proof/index.js";
-// The synchronous prover is internal (the public `prove` awaits loads); the bench times the walk.
-import { proveSync } from "../dist/proof/prove.js";
+// The synchronous prover (the async `prove` awaits loads first): the bench times the walk.
+import { proveSync, verifyProof } from "../dist/proof/index.js";
 import { createSha256Hasher } from "../dist/sha256/index.js";
 
 // The pure-TS SHA-256 kernel, for the throughput where WebAssembly SIMD is unavailable (the
