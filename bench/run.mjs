@@ -65,7 +65,7 @@ if (!quick) {
   rows.client_1m = script("../packages/core/bench/client.mjs", ["--keys", 1_000_000, "--runs", 3]);
   rows.geth_speed_1m = row("geth-speed.mjs", [1_000_000]);
   // The same block in fresh processes with no warm-up, as a one-shot check times it.
-  rows.first_block_1m = row("first-block.mjs", [3, 1_000_000]);
+  rows.first_block_1m = row("first-block.mjs", [5, 1_000_000]);
   rows.cli_build_1m = row("cli-build.mjs", [1_000_000]);
 }
 
@@ -108,7 +108,7 @@ const doc = {
     // first update block of the process, and the same keys again once the code is warm
     block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
     block_1m_warm_over_geth: gethRan ? b.shared_block_warm_ms / geth.block_ms : null,
-    // the same block in a fresh process with no warm-up at all (median of 3 processes)
+    // the same block in a fresh process with no warm-up at all (median of 5 processes)
     block_1m_oneshot_over_geth:
       gethRan && rows.first_block_1m ? rows.first_block_1m.block_ms / geth.block_ms : null,
     // kernel ns / crypto.hash ns (goal ≤ 0.16 for 64-byte, ≤ 0.09 for 32-byte messages)
