@@ -22,7 +22,8 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
 const tsc = join(root, "node_modules/typescript/bin/tsc");
-const esbuild = join(root, "node_modules/.pnpm/node_modules/esbuild/bin/esbuild");
+// esbuild is a root devDependency (the packages' build uses it too).
+const esbuild = join(root, "node_modules/esbuild/bin/esbuild");
 
 const PACKAGES = [
   { id: "codec", dir: "packages/codec", browser: true },
