@@ -234,6 +234,8 @@ export class CommitCollector {
           scratch.depthOffsets,
           groupBlobSize(g, n),
         );
+        // Looked up rather than taken from `reserve`: a full commit then runs the lookup's
+        // found path, which every later commit of the group takes (see above).
         slot = cache.slotFor(internals, index);
         const page = cache.page(slot);
         encodeGroupBlobInto(

@@ -88,19 +88,19 @@ export class GroupBlobCache {
       this.forget(index);
       return;
     }
-    const slot = this.#store(index, groupDepth, count, positions, depthOffsets, size);
+    const slot = this.reserve(internals, index, groupDepth, count, positions, depthOffsets, size);
     this.#pages[slot >>> PAGE_SHIFT]!.set(
       source.subarray(start, start + size),
       this.blobOffset(slot),
     );
-    internals.addFlags(index, FLAG_GROUP_CACHED);
   }
 
   /**
    * Makes node `index` the owner of a slot for a group of `count` (at least
    * CACHED_GROUP_MIN_ENTRIES) entries and a `size`-byte blob, with the entries' positions and
    * depth offsets; the caller writes the blob at `blobOffset` (the commit collector's way in: it
-   * encodes the blob there, then patches the hashes of the entries it has to visit).
+   * encodes the blob there, then patches the hashes of the entries it has to visit). Returns the
+   * slot.
    */
   reserve(
     internals: InternalPool,
@@ -110,9 +110,10 @@ export class GroupBlobCache {
     positions: ArrayLike<number>,
     depthOffsets: ArrayLike<number>,
     size: number,
-  ): void {
-    this.#store(index, groupDepth, count, positions, depthOffsets, size);
+  ): number {
+    const slot = this.#store(index, groupDepth, count, positions, depthOffsets, size);
     internals.addFlags(index, FLAG_GROUP_CACHED);
+    return slot;
   }
 
   /** Drops the entry of node `index`, if any. */
