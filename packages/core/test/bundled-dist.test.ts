@@ -44,9 +44,9 @@ describe("core's bundled dist", () => {
     let workers = 0;
     for (const source of sources) {
       const text = readFileSync(source, "utf8");
-      for (const m of text.matchAll(
-        /new Worker\(new URL\("(\.\/[^"]+\.js)", import\.meta\.url\)/g,
-      )) {
+      // A worker script is named by a module-relative URL literal, handed to `new Worker` directly
+      // or through JobThread.
+      for (const m of text.matchAll(/new URL\(\s*"(\.\/[^"]+\.js)",\s*import\.meta\.url\s*\)/g)) {
         workers++;
         const built = join(dist, dirname(source).slice(join(pkgDir, "src").length), m[1]!);
         expect(existsSync(built), built).toBe(true);

@@ -1,10 +1,10 @@
 /// <reference types="node" />
 import os from "node:os";
-import { Worker } from "node:worker_threads";
 import { BuilderError } from "../builder/builder-error.js";
 import type { PartitionJob, PartitionOutput } from "../builder/partition-build.js";
 import type { PartitionPool } from "../builder/partition-pool.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
+import { type JobReply, JobThread } from "./job-thread.js";
 import type { PartitionWorkerInit, PartitionWorkerJob } from "./partition-build-worker.js";
 
 export interface PartitionWorkersOptions {
@@ -18,9 +18,8 @@ export interface PartitionWorkers extends PartitionPool {
   close(): Promise<void>;
 }
 
-interface Pending {
-  readonly resolve: (out: PartitionOutput) => void;
-  readonly reject: (error: unknown) => void;
+interface PartitionReply extends JobReply {
+  readonly out?: PartitionOutput;
 }
 
 /**
@@ -76,48 +75,29 @@ export async function openPartitionWorkers(
 
 /** One worker and its jobs in flight. */
 class PartitionThread {
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, Pending>();
-  #seq = 0;
-  #failure: unknown;
-  #closing = false;
+  readonly #thread: JobThread<PartitionReply, PartitionOutput>;
 
   constructor(init: PartitionWorkerInit) {
-    this.#worker = new Worker(new URL("./partition-build-worker.js", import.meta.url));
-    this.#worker.postMessage({ init });
-    this.#worker.unref();
-    this.#worker.on(
-      "message",
-      (reply: { seq: number; ok: boolean; out?: PartitionOutput; error?: unknown }) => {
-        const pending = this.#pending.get(reply.seq);
-        this.#pending.delete(reply.seq);
-        if (this.#pending.size === 0) this.#worker.unref();
-        if (pending === undefined) return;
-        if (reply.ok) pending.resolve(reply.out!);
-        else pending.reject(failed(reply.error));
-      },
+    this.#thread = new JobThread(
+      new URL("./partition-build-worker.js", import.meta.url),
+      init,
+      "partition worker",
+      (reply: PartitionReply) => reply.out!,
+      failed,
     );
-    this.#worker.on("error", (cause) => this.#fail(cause));
-    this.#worker.on("exit", (code) => {
-      if (!this.#closing) this.#fail(new Error(`the partition worker exited with code ${code}`));
-    });
   }
 
   /** Jobs sent and not answered. */
   get load(): number {
-    return this.#pending.size;
+    return this.#thread.load;
   }
 
   build(job: PartitionJob): Promise<PartitionOutput> {
-    if (this.#failure !== undefined) return Promise.reject(failed(this.#failure));
-    return new Promise((resolve, reject) => {
-      const seq = this.#seq++;
-      this.#pending.set(seq, { resolve, reject });
-      this.#worker.ref();
-      // Shared records go as they are; a plain buffer only as the job's own range.
-      const shared =
-        typeof SharedArrayBuffer !== "undefined" && job.records.buffer instanceof SharedArrayBuffer;
-      const message: PartitionWorkerJob = {
+    // Shared records go as they are; a plain buffer only as the job's own range.
+    const shared =
+      typeof SharedArrayBuffer !== "undefined" && job.records.buffer instanceof SharedArrayBuffer;
+    return this.#thread.send(
+      (seq): PartitionWorkerJob => ({
         seq,
         job: shared
           ? job
@@ -127,22 +107,12 @@ class PartitionThread {
               start: 0,
               end: job.end - job.start,
             },
-      };
-      this.#worker.postMessage(message);
-    });
+      }),
+    );
   }
 
-  async close(): Promise<void> {
-    this.#closing = true;
-    await this.#worker.terminate();
-    this.#fail(new Error("the partition workers were closed"));
-  }
-
-  #fail(cause: unknown): void {
-    this.#failure ??= cause;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(failed(cause));
+  close(): Promise<void> {
+    return this.#thread.close();
   }
 }
 

@@ -1,6 +1,5 @@
 /// <reference types="node" />
 import os from "node:os";
-import { Worker } from "node:worker_threads";
 import { BuilderError } from "../builder/builder-error.js";
 import type { HashedStems, PackedStems, StemHashPool } from "../builder/stem-hash-pool.js";
 import {
@@ -9,6 +8,7 @@ import {
   type KeyScheme,
 } from "../embedding/key-scheme.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
+import { type JobReply, JobThread } from "./job-thread.js";
 import type { StemHashJob, StemHashWorkerInit } from "./stem-hash-worker.js";
 
 export interface StemHashWorkersOptions {
@@ -24,9 +24,9 @@ export interface StemHashWorkers extends StemHashPool {
   close(): Promise<void>;
 }
 
-interface Pending {
-  readonly resolve: (hashed: HashedStems) => void;
-  readonly reject: (error: unknown) => void;
+interface StemHashReply extends JobReply {
+  readonly stems?: PackedStems;
+  readonly hashes?: Uint8Array;
 }
 
 /**
@@ -88,64 +88,27 @@ export async function openStemHashWorkers(
 
 /** One worker and its chunks in flight. */
 class StemHashThread {
-  readonly #worker: Worker;
-  readonly #pending = new Map<number, Pending>();
-  #seq = 0;
-  #failure: unknown;
-  #closing = false;
+  readonly #thread: JobThread<StemHashReply, HashedStems>;
 
   constructor(init: StemHashWorkerInit) {
-    this.#worker = new Worker(new URL("./stem-hash-worker.js", import.meta.url));
-    this.#worker.postMessage({ init });
-    this.#worker.unref();
-    this.#worker.on(
-      "message",
-      (reply: {
-        seq: number;
-        ok: boolean;
-        stems?: PackedStems;
-        hashes?: Uint8Array;
-        error?: unknown;
-      }) => {
-        const pending = this.#pending.get(reply.seq);
-        this.#pending.delete(reply.seq);
-        if (this.#pending.size === 0) this.#worker.unref();
-        if (pending === undefined) return;
-        if (reply.ok) pending.resolve({ stems: reply.stems!, hashes: reply.hashes! });
-        else pending.reject(failed(reply.error));
-      },
+    this.#thread = new JobThread(
+      new URL("./stem-hash-worker.js", import.meta.url),
+      init,
+      "stem hash worker",
+      (reply: StemHashReply) => ({ stems: reply.stems!, hashes: reply.hashes! }),
+      failed,
     );
-    this.#worker.on("error", (cause) => this.#fail(cause));
-    this.#worker.on("exit", (code) => {
-      if (!this.#closing) this.#fail(new Error(`the stem hash worker exited with code ${code}`));
-    });
   }
 
   hash(stems: PackedStems): Promise<HashedStems> {
-    if (this.#failure !== undefined) return Promise.reject(failed(this.#failure));
-    return new Promise((resolve, reject) => {
-      const seq = this.#seq++;
-      this.#pending.set(seq, { resolve, reject });
-      this.#worker.ref();
-      const job: StemHashJob = { seq, stems };
-      this.#worker.postMessage(job, [
-        stems.bytes.buffer as ArrayBuffer,
-        stems.offsets.buffer as ArrayBuffer,
-      ]);
-    });
+    return this.#thread.send(
+      (seq): StemHashJob => ({ seq, stems }),
+      [stems.bytes.buffer as ArrayBuffer, stems.offsets.buffer as ArrayBuffer],
+    );
   }
 
-  async close(): Promise<void> {
-    this.#closing = true;
-    await this.#worker.terminate();
-    this.#fail(new Error("the stem hash workers were closed"));
-  }
-
-  #fail(cause: unknown): void {
-    this.#failure ??= cause;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const p of pending) p.reject(failed(cause));
+  close(): Promise<void> {
+    return this.#thread.close();
   }
 }
 
