@@ -1,12 +1,5 @@
-import type { BatchOperation, KVStore } from "../store/kv-store.js";
-
-/** A batch's records packed back to back (the layout of KVStore.batchPacked). */
-interface PackedBatch {
-  readonly bytes: Uint8Array;
-  /** keyEnd, valueEnd per record (the record starts where the previous one ended). */
-  readonly ends: Uint32Array;
-  readonly count: number;
-}
+import type { KVStore } from "../store/kv-store.js";
+import { type PackedBatch, writePackedBatch } from "./packed-records.js";
 
 /**
  * Collects a build's records into store batches of at most `maxBatchBytes` (key + value bytes)
@@ -182,10 +175,7 @@ export class BatchWriter {
   }
 
   #write(batch: PackedBatch): Promise<void> {
-    const store = this.#store;
-    return store.batchPacked === undefined
-      ? store.batch(operations(batch))
-      : store.batchPacked(batch.bytes, batch.ends, batch.count);
+    return writePackedBatch(this.#store, batch);
   }
 
   async #settle(): Promise<void> {
@@ -193,21 +183,4 @@ export class BatchWriter {
     this.#inFlight = undefined;
     if (inFlight !== undefined) await inFlight;
   }
-}
-
-/** The put operations of a packed batch, views of its buffer. */
-function operations({ bytes, ends, count }: PackedBatch): BatchOperation[] {
-  const ops = new Array<BatchOperation>(count);
-  let start = 0;
-  for (let i = 0; i < count; i++) {
-    const keyEnd = ends[2 * i]!;
-    const end = ends[2 * i + 1]!;
-    ops[i] = {
-      type: "put",
-      key: bytes.subarray(start, keyEnd),
-      value: bytes.subarray(keyEnd, end),
-    };
-    start = end;
-  }
-  return ops;
 }

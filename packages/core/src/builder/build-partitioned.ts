@@ -6,11 +6,11 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import type { BatchOperation, KVStore } from "../store/kv-store.js";
+import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord } from "../store/root-record.js";
 import type { PackedEntries } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";
-import { type PackedBatch, PackedRecords } from "./packed-records.js";
+import { type PackedBatch, PackedRecords, writePackedBatch } from "./packed-records.js";
 import { PARTITION_STEM, type PartitionOutput, partitionDepth } from "./partition-build.js";
 import type { PartitionPool } from "./partition-pool.js";
 import { emitTopRecords } from "./top-records.js";
@@ -92,7 +92,7 @@ export async function buildPartitionedIntoStore(
   };
   let inFlight: Promise<void> | undefined;
   const write = async (batch: PackedBatch) => {
-    const started = writeBatch(store, batch);
+    const started = writePackedBatch(store, batch);
     started.catch(() => {});
     batches++;
     const previous = inFlight;
@@ -132,7 +132,7 @@ export async function buildPartitionedIntoStore(
     inFlight = undefined;
     await previous;
     batches++;
-    await writeBatch(store, last);
+    await writePackedBatch(store, last);
     return { root, stems, nodes, batches };
   } finally {
     // After a failure: let the partitions still building and the write in flight settle.
@@ -195,27 +195,4 @@ function throwOrder(records: Uint8Array, at: number, duplicate: boolean): never 
     "KEY_OUT_OF_ORDER",
     `key ${key} does not follow the previous key ${bytesToHex(records.subarray(at - 64, at - 32))} (keys must strictly increase)`,
   );
-}
-
-function writeBatch(store: KVStore, batch: PackedBatch): Promise<void> {
-  return store.batchPacked === undefined
-    ? store.batch(operations(batch))
-    : store.batchPacked(batch.bytes, batch.ends, batch.count);
-}
-
-/** The put operations of a packed batch, views of its buffer. */
-function operations({ bytes, ends, count }: PackedBatch): BatchOperation[] {
-  const ops = new Array<BatchOperation>(count);
-  let start = 0;
-  for (let i = 0; i < count; i++) {
-    const keyEnd = ends[2 * i]!;
-    const end = ends[2 * i + 1]!;
-    ops[i] = {
-      type: "put",
-      key: bytes.subarray(start, keyEnd),
-      value: bytes.subarray(keyEnd, end),
-    };
-    start = end;
-  }
-  return ops;
 }

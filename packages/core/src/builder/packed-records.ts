@@ -1,3 +1,5 @@
+import type { BatchOperation, KVStore } from "../store/kv-store.js";
+
 /** Records packed back to back, the layout of KVStore.batchPacked. */
 export interface PackedBatch {
   readonly bytes: Uint8Array;
@@ -109,4 +111,28 @@ export class PackedRecords {
     this.#at = 0;
     return batch;
   }
+}
+
+/** Writes a packed batch: `batchPacked` where the store has it, else one put per record. */
+export function writePackedBatch(store: KVStore, batch: PackedBatch): Promise<void> {
+  return store.batchPacked === undefined
+    ? store.batch(packedOperations(batch))
+    : store.batchPacked(batch.bytes, batch.ends, batch.count);
+}
+
+/** The put operations of a packed batch, views of its buffer. */
+function packedOperations({ bytes, ends, count }: PackedBatch): BatchOperation[] {
+  const ops = new Array<BatchOperation>(count);
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const keyEnd = ends[2 * i]!;
+    const end = ends[2 * i + 1]!;
+    ops[i] = {
+      type: "put",
+      key: bytes.subarray(start, keyEnd),
+      value: bytes.subarray(keyEnd, end),
+    };
+    start = end;
+  }
+  return ops;
 }
