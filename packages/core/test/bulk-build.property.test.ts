@@ -182,25 +182,69 @@ describe("BulkBuilder", () => {
     }
   });
 
-  it("orders a log by whole stems, equal stems in call order", () => {
+  /** Entries (key ‖ value) in whole-stem order, equal stems in call order: Array.prototype.sort is stable. */
+  function referenceOrder(entries: readonly Uint8Array[]): string[] {
+    return entries
+      .map((e) => ({ stem: hex(e.subarray(0, 31)), entry: hex(e) }))
+      .sort((a, b) => (a.stem < b.stem ? -1 : a.stem > b.stem ? 1 : 0))
+      .map((e) => e.entry);
+  }
+
+  function sortedInPlace(entries: readonly Uint8Array[]): string[] {
     const log = new WriteLog();
-    const rand = prng(9);
-    const keys: Uint8Array[] = [];
-    for (let i = 0; i < 40; i++) {
-      const key = rand(32);
-      // Few distinct first 4 bytes: the runs of equal digits must be ordered by the rest.
-      key.set([1, 2, 3, i % 3]);
-      keys.push(key);
-      log.append(key, rand(32));
-      if (i % 5 === 0) log.append(key, rand(32));
+    for (const e of entries) log.append(e.subarray(0, 32), e.subarray(32, 64));
+    log.sortByStemInPlace();
+    const out: string[] = [];
+    for (let i = 0; i < log.count; i++) out.push(hex(log.bytes.subarray(i << 6, (i << 6) + 64)));
+    return out;
+  }
+
+  // Keys from few first bytes (long runs in one bucket and in one sub-bucket, decided by the
+  // stem's tail), repeated stems and keys, and logs from 1 entry to past one bucket level.
+  const entriesArb = fc
+    .record({
+      seed: fc.integer({ min: 1, max: 2 ** 31 }),
+      count: fc.integer({ min: 1, max: 1200 }),
+      prefixes: fc.integer({ min: 1, max: 6 }),
+      fixedBytes: fc.integer({ min: 0, max: 31 }),
+      repeats: fc.integer({ min: 0, max: 30 }),
+    })
+    .map(({ seed, count, prefixes, fixedBytes, repeats }) => {
+      const rand = prng(seed);
+      const entries: Uint8Array[] = [];
+      for (let i = 0; i < count; i++) {
+        const e = rand(64);
+        // Some keys share their first fixedBytes bytes with one of a few prefixes.
+        if (i % 2 === 0) e.fill((i % prefixes) * 37, 0, fixedBytes);
+        entries.push(e);
+      }
+      for (let i = 0; i < repeats; i++) {
+        // A later write of an existing stem (another or the same subindex) with its own value.
+        const e = rand(64);
+        e.set(entries[rand(2)[0]! % count]!.subarray(0, i % 3 === 0 ? 32 : 31));
+        entries.push(e);
+      }
+      return entries;
+    });
+
+  it("sorts a log in place by whole stems, equal stems in call order (300 runs)", () => {
+    fc.assert(
+      fc.property(entriesArb, (entries) => {
+        expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("sorts 20k entries (128 top-bit buckets), one run far longer than an insertion run", () => {
+    const rand = prng(77);
+    const entries: Uint8Array[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const e = rand(64);
+      // A fifth share their first 3 bytes: one bucket and one sub-bucket of 4k entries.
+      if (i % 5 === 0) e.fill(9, 0, 3);
+      entries.push(e);
     }
-    const order = log.sortedByStem();
-    const stemOf = (e: number) => hex(log.bytes.subarray(e << 6, (e << 6) + 31));
-    for (let i = 1; i < log.count; i++) {
-      const a = stemOf(order[i - 1]!);
-      const b = stemOf(order[i]!);
-      expect(a <= b).toBe(true);
-      if (a === b) expect(order[i - 1]!).toBeLessThan(order[i]!);
-    }
+    expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
   });
 });

@@ -17,8 +17,9 @@ const LEVELS = 248;
  * below the longest prefix it shares with a neighbour), so the adjacent stems' common prefix
  * lengths give every node: the result is node for node the tree the writes one by one make,
  * with the same flags. The top internal levels are allocated level by level, the rest and the
- * stems in key order; the lists of every level's nodes are kept so the next hash can go level by
- * level over them instead of walking the tree (`takeLayout`).
+ * stems in key order; the stems in key order and the internal nodes in the order their subtrees
+ * complete are kept, so the next hash can go over them window by window instead of walking the
+ * tree (`takeLayout`).
  */
 export class BulkBuilder {
   readonly #arena: Arena;
@@ -29,9 +30,18 @@ export class BulkBuilder {
   /** Stem indices in key order. */
   stems = new Uint32Array(KEPT);
   stemCount = 0;
-  /** Internal node indices, level by level from the root down; level d is levelStarts[d]..[d+1]. */
-  internals = new Uint32Array(KEPT);
-  readonly levelStarts = new Uint32Array(LEVELS + 1);
+  /**
+   * Internal node indices in the order their subtrees are complete (post-order: the stems in
+   * key order, after each one the nodes its successor leaves, deepest first), with their depths.
+   */
+  closed = new Uint32Array(KEPT);
+  closedDepths = new Uint8Array(KEPT);
+  /** closedBy[s]: how many nodes are complete once stems 0..s-1 are; stemCount + 1 entries. */
+  closedBy = new Uint32Array(KEPT);
+  /** Nodes per depth, then where each depth's nodes start in #top (build scratch). */
+  readonly #levelStarts = new Uint32Array(LEVELS + 1);
+  /** The top levels' nodes, allocated level by level before the stems place them. */
+  #top = new Uint32Array(KEPT);
   readonly #cursor = new Uint32Array(LEVELS);
   readonly #open = new Uint32Array(LEVELS);
   #pending = false;
@@ -51,8 +61,8 @@ export class BulkBuilder {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const n = log.count;
-    const order = log.sortedByStem();
-    const digits = log.sortedDigits;
+    // Entries in stem order in place: every read below is sequential.
+    log.sortByStemInPlace();
     const bytes = log.bytes;
     if (this.#firsts.length < n + 1) {
       this.#firsts = new Uint32Array(n + 1);
@@ -62,12 +72,14 @@ export class BulkBuilder {
     const shared = this.#shared;
     let count = 1;
     firsts[0] = 0;
+    let digit = firstWord(bytes, 0);
     for (let i = 1; i < n; i++) {
       // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share what
-      // their digits share: no need to read the entries.
-      const x = digits[i - 1]! ^ digits[i]!;
-      const bits =
-        x !== 0 ? Math.clz32(x) : sharedPrefixBits(bytes, order[i - 1]! << 6, order[i]! << 6);
+      // those bytes share.
+      const next = firstWord(bytes, i << 6);
+      const x = digit ^ next;
+      digit = next;
+      const bits = x !== 0 ? Math.clz32(x) : sharedPrefixBits(bytes, (i - 1) << 6, i << 6);
       if (bits === 248) continue;
       shared[count - 1] = bits;
       firsts[count++] = i;
@@ -76,7 +88,7 @@ export class BulkBuilder {
 
     // Internal nodes per depth: a node at depth d starts wherever a run of neighbour pairs
     // sharing at least d bits starts.
-    const starts = this.levelStarts;
+    const starts = this.#levelStarts;
     starts.fill(0);
     let previous = -1;
     let total = 0;
@@ -88,44 +100,62 @@ export class BulkBuilder {
     }
     if (stems.room < count || internals.room < total) return false;
     for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
-    if (this.internals.length < total) this.internals = new Uint32Array(total);
+    if (this.closed.length < total) {
+      this.closed = new Uint32Array(total);
+      this.closedDepths = new Uint8Array(total);
+    }
     if (this.stems.length < count) this.stems = new Uint32Array(count);
-    const list = this.internals;
+    if (this.closedBy.length < count + 1) this.closedBy = new Uint32Array(count + 1);
+    const { closed, closedDepths, closedBy } = this;
     const cursor = this.#cursor;
     // The top levels, level by level (a few thousand nodes every descent passes: they stay in
     // cache together); below them, in key order as the stems open them, so a subtree's nodes,
     // down to the chain above two close stems, sit together.
     let top = 0;
     while (top < LEVELS && starts[top + 1]! <= TOP_NODES) top++;
-    for (let d = 0; d < LEVELS; d++) {
-      if (d < top) {
-        for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
-      }
+    if (this.#top.length < starts[top]!) this.#top = new Uint32Array(starts[top]!);
+    const list = this.#top;
+    for (let d = 0; d < top; d++) {
+      for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
       cursor[d] = starts[d]!;
     }
 
     // Stems in key order: open the nodes this stem starts, then place it below the deepest.
     const open = this.#open;
+    const words =
+      bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, n << 4)
+        : undefined;
     previous = -1;
+    let done = 0;
+    closedBy[0] = 0;
     for (let s = 0; s < count; s++) {
-      const at = order[firsts[s]!]! << 6;
+      const at = firsts[s]! << 6;
       const next = s + 1 < count ? shared[s]! : -1;
       for (let d = previous + 1; d <= next; d++) {
-        const slot = cursor[d]!;
-        cursor[d]!++;
-        const node = d < top ? list[slot]! : internals.alloc(d, FLAGS_STALE);
-        list[slot] = node;
+        const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
         open[d] = node;
         this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
       }
       const depth = Math.max(previous, next) + 1;
-      const stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
-      this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
-      for (let e = firsts[s]!; e < firsts[s + 1]!; e++) {
-        const entry = order[e]! << 6;
-        stems.setValue(stem, bytes[entry + 31]!, bytes, entry + 32);
+      let stem: number;
+      if (words !== undefined && firsts[s + 1]! - firsts[s]! === 1) {
+        stem = stems.allocWithValue(words, at >>> 2, bytes[at + 31]!, depth, FLAGS_STALE);
+      } else {
+        stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
+        for (let e = firsts[s]!; e < firsts[s + 1]!; e++) {
+          const entry = e << 6;
+          stems.setValue(stem, bytes[entry + 31]!, bytes, entry + 32);
+        }
       }
+      this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
       this.stems[s] = stem;
+      // The next stem leaves every open node deeper than what it shares with this one.
+      for (let d = depth - 1; d > next; d--) {
+        closed[done] = open[d]!;
+        closedDepths[done++] = d;
+      }
+      closedBy[s + 1] = done;
       previous = next;
     }
     this.stemCount = count;
@@ -159,9 +189,13 @@ export class BulkBuilder {
   release(): void {
     this.#pending = false;
     this.stemCount = 0;
-    this.levelStarts.fill(0);
     if (this.stems.length > KEPT) this.stems = new Uint32Array(KEPT);
-    if (this.internals.length > KEPT) this.internals = new Uint32Array(KEPT);
+    if (this.closed.length > KEPT) {
+      this.closed = new Uint32Array(KEPT);
+      this.closedDepths = new Uint8Array(KEPT);
+    }
+    if (this.closedBy.length > KEPT) this.closedBy = new Uint32Array(KEPT);
+    if (this.#top.length > KEPT) this.#top = new Uint32Array(KEPT);
   }
 
   /** Links the node at `depth` on the path of the stem at bytes[at] to its parent (or the root). */
@@ -174,4 +208,11 @@ export class BulkBuilder {
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
   }
+}
+
+/** Bytes at..at+3 as a big-endian unsigned 32-bit number. */
+function firstWord(bytes: Uint8Array, at: number): number {
+  return (
+    ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
+  );
 }

@@ -181,19 +181,48 @@ export class StaleHasher {
     this.hashStems(one.data, 0, 1);
   }
 
-  /** Hashes a tree just made by the bulk builder: its stems, then its levels deepest first. */
+  /**
+   * Hashes a tree just made by the bulk builder window by window in key order: a batch of stems,
+   * then the internal nodes those stems complete (their children are all hashed by then),
+   * deepest first, while the window's nodes and hashes are still in cache.
+   */
   #hashBulkLayout(bulk: BulkBuilder): void {
-    const stems = bulk.stems;
+    const { stems, closed, closedDepths, closedBy } = bulk;
     const count = bulk.stemCount;
+    const counts = this.#depthCounts;
+    const next = this.#depthStarts;
+    const sorted = this.#sorted;
+    counts.fill(0);
     for (let start = 0; start < count; start += STEM_BATCH) {
-      this.hashStems(stems, start, Math.min(count, start + STEM_BATCH));
-    }
-    const starts = bulk.levelStarts;
-    const list = bulk.internals;
-    for (let d = MAX_TREE_DEPTH - 1; d >= 0; d--) {
-      const end = starts[d + 1]!;
-      for (let k = starts[d]!; k < end; k += INTERNAL_BATCH) {
-        this.#hashInternalRun(list, k, Math.min(end, k + INTERNAL_BATCH));
+      const end = Math.min(count, start + STEM_BATCH);
+      this.hashStems(stems, start, end);
+      const from = closedBy[start]!;
+      const to = closedBy[end]!;
+      if (to === from) continue;
+      // Counting sort of the window's nodes by depth, deepest first.
+      let deepest = 0;
+      for (let k = from; k < to; k++) {
+        const d = closedDepths[k]!;
+        counts[d]!++;
+        if (d > deepest) deepest = d;
+      }
+      let acc = 0;
+      for (let d = deepest; d >= 0; d--) {
+        next[d] = acc;
+        acc += counts[d]!;
+      }
+      sorted.ensureCapacity(to - from);
+      const list = sorted.data;
+      for (let k = from; k < to; k++) list[next[closedDepths[k]!]!++] = closed[k]!;
+      let k = 0;
+      for (let d = deepest; d >= 0; d--) {
+        const runEnd = k + counts[d]!;
+        counts[d] = 0;
+        while (k < runEnd) {
+          const batchEnd = Math.min(runEnd, k + INTERNAL_BATCH);
+          this.#hashInternalRun(list, k, batchEnd);
+          k = batchEnd;
+        }
       }
     }
   }

@@ -60,6 +60,53 @@ export class StemPool {
 
   /** Allocates an empty stem node for the 31 bytes at source[offset]. */
   alloc(source: Uint8Array, offset: number, depth: number, flags: number): number {
+    const index = this.#take();
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    const stem = this.stem[c]!;
+    const at = i << 5;
+    for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
+    const meta = this.meta[c]!;
+    meta[i << 1] = 0;
+    meta[(i << 1) + 1] = depth | (flags << 8) | (NO_BLOCK << 16);
+    return index;
+  }
+
+  /**
+   * The bulk builder's step for a stem written once: allocates the stem of the 64-byte entry
+   * key ‖ value at words[at..at + 16) (a Uint32 view of the entries) holding that one value at
+   * `subindex` (the key's last byte). Word copies: what `alloc` then `setValue` do, in one go.
+   */
+  allocWithValue(
+    words: Uint32Array,
+    at: number,
+    subindex: number,
+    depth: number,
+    flags: number,
+  ): number {
+    const index = this.#take();
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    const stem = this.stem32[c]!;
+    const to = i << 3;
+    for (let w = 0; w < 8; w++) stem[to + w] = words[at + w]!;
+    // Byte 31 of a stem slot is always 0 (the word copy brought the subindex along).
+    this.stem[c]![(i << 5) + 31] = 0;
+    const heap = this.values;
+    const address = heap.alloc(0);
+    heap.writablePage(address);
+    const page = heap.page32(address);
+    const value = heap.offset(address) >>> 2;
+    for (let w = 0; w < 8; w++) page[value + w] = words[at + 8 + w]!;
+    heap.writableSubsPage(address)[heap.slot(address)] = subindex;
+    const meta = this.meta[c]!;
+    meta[i << 1] = address;
+    meta[(i << 1) + 1] = depth | (flags << 8) | (0 << 16) | (1 << 20);
+    return index;
+  }
+
+  /** A free slot (or a new one), owned by this pool and journaled. */
+  #take(): number {
     let index: number;
     if (this.#free.length > 0) {
       index = this.#free.pop();
@@ -69,16 +116,8 @@ export class StemPool {
       index = this.#next++;
       if ((index & CHUNK_MASK) === 0) this.#addChunk();
     }
-    const c = index >>> CHUNK_BITS;
-    const i = index & CHUNK_MASK;
-    if (this.#shared !== undefined) this.#own(c);
+    if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     if (this.journal !== undefined) this.journal.allocated(index);
-    const stem = this.stem[c]!;
-    const at = i << 5;
-    for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
-    const meta = this.meta[c]!;
-    meta[i << 1] = 0;
-    meta[(i << 1) + 1] = depth | (flags << 8) | (NO_BLOCK << 16);
     return index;
   }
 
