@@ -55,6 +55,10 @@ export class StemSubtreeFold {
     const total = seg[n]!;
     if (total === 0) return;
     hasher.hash32Batch(this.leaves, 0, total, this.#out, 0);
+    if (total === n && this.#oneValueEach(n)) {
+      this.#foldSingles(hasher, n);
+      return;
+    }
     for (let level = 0; level < 8; level++) {
       let m = 0;
       let segStart = seg[0]!;
@@ -84,6 +88,35 @@ export class StemSubtreeFold {
       }
       seg[n] = m;
       hasher.hash64Batch(this.#pairs, 0, m, this.#out, 0);
+    }
+  }
+
+  /** True when each of stems 0..n-1 holds exactly one value (n values in all). */
+  #oneValueEach(n: number): boolean {
+    const seg = this.starts;
+    for (let s = 0; s < n; s++) if (seg[s] !== s) return false;
+    return true;
+  }
+
+  /**
+   * The fold when every stem holds one value (most stems of a hashed-key tree): at each level
+   * its node is a lone child, paired with 32 zero bytes on the side its subindex bit leaves
+   * free. The same messages as the general fold, without its segment bookkeeping.
+   */
+  #foldSingles(hasher: Hasher, n: number): void {
+    const pos = this.subindices;
+    const out = this.#out32;
+    const msg = this.#pairs32;
+    for (let level = 0; level < 8; level++) {
+      for (let s = 0; s < n; s++) {
+        const p = pos[s]!;
+        const dst = s << 4;
+        const side = (p & 1) << 3;
+        copy8(out, s << 3, msg, dst + side);
+        zero8(msg, dst + 8 - side);
+        pos[s] = p >>> 1;
+      }
+      hasher.hash64Batch(this.#pairs, 0, n, this.#out, 0);
     }
   }
 
