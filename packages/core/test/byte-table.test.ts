@@ -3,16 +3,50 @@
 // (setSpans, the packed batch path) with their prefetch groups.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fnv1a } from "../src/bytes/fnv1a.js";
 import { ByteTable } from "../src/store/byte-table.js";
 
+/**
+ * Keys of `length` bytes in pairs with equal 32-bit FNV-1a hashes, the first `same` bytes the
+ * same in all of them (pseudo-random keys until a hash repeats: about 80k keys per pair), so the
+ * table compares the bytes of keys whose hashes matched, and the difference is past `same`.
+ */
+function collidingKeys(length: number, same: number, pairs: number): Uint8Array[] {
+  const seen = new Map<number, Uint8Array>();
+  const out: Uint8Array[] = [];
+  let x = length;
+  while (out.length < 2 * pairs) {
+    const key = new Uint8Array(length).fill(0x5a);
+    for (let k = same; k < length; k++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      key[k] = x >>> 24;
+    }
+    const h = fnv1a(key, 0, length);
+    const other = seen.get(h);
+    if (other === undefined) seen.set(h, key);
+    else out.push(other, key);
+  }
+  return out;
+}
+// A short key (kept in the record) differing anywhere, one differing past its first word, and a
+// long key (compared in the pages) differing past its first 8 bytes.
+const colliding = [
+  ...collidingKeys(5, 0, 2),
+  ...collidingKeys(9, 4, 2),
+  ...collidingKeys(14, 8, 2),
+];
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const keyArb = fc.uint8Array({ minLength: 0, maxLength: 6 }).map((k) => k.map((b) => b & 0x0f));
+const keyArb = fc.oneof(
+  fc
+    .oneof(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ minLength: 11, maxLength: 14 }))
+    .map((k) => k.map((b) => b & (k.length > 6 ? 0x01 : 0x0f))),
+  fc.constantFrom(...colliding),
+);
 const valueArb = fc.uint8Array({ minLength: 0, maxLength: 80 });
 /** Puts laid out in chunks as a packed node set is: key, some gap, value; several chunks. */
-const spansArb = fc.array(
-  fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc.nat({ max: 2 })),
-  { maxLength: 60 },
-);
+const spansArb = fc.array(fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc.nat({ max: 2 })), {
+  maxLength: 60,
+});
 const opArb = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constant("put" as const), keyArb, valueArb) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("del" as const), keyArb) },
@@ -29,7 +63,10 @@ function pack(puts: [Uint8Array, Uint8Array, number, number][]) {
     const at = used[c]!;
     chunk.set(key, at);
     chunk.set(value, at + key.length + gap);
-    spans.set([c, at, at + key.length, at + key.length + gap, at + key.length + gap + value.length], i * 5);
+    spans.set(
+      [c, at, at + key.length, at + key.length + gap, at + key.length + gap + value.length],
+      i * 5,
+    );
     used[c] = at + key.length + gap + value.length;
   }
   return { chunks, spans };
@@ -49,10 +86,10 @@ function check(table: ByteTable, model: Map<string, Uint8Array>): void {
   );
 }
 
-type Op = [op: "put", key: Uint8Array, value: Uint8Array] | [op: "del", key: Uint8Array] | [
-  op: "spans",
-  puts: [Uint8Array, Uint8Array, number, number][],
-];
+type Op =
+  | [op: "put", key: Uint8Array, value: Uint8Array]
+  | [op: "del", key: Uint8Array]
+  | [op: "spans", puts: [Uint8Array, Uint8Array, number, number][]];
 
 function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
   const model = new Map<string, Uint8Array>();

@@ -2,7 +2,13 @@
 // at `at` as put operations must leave the same entries, and a rejected call changes nothing.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type BatchOperation, BinaryTree, type KVStore, MemoryStore, StoreError } from "../src/index.js";
+import {
+  type BatchOperation,
+  BinaryTree,
+  type KVStore,
+  MemoryStore,
+  StoreError,
+} from "../src/index.js";
 
 const keyArb = fc.uint8Array({ minLength: 1, maxLength: 3 }).map((k) => k.map((b) => b & 0x07));
 const opArb: fc.Arbitrary<BatchOperation> = fc.oneof(
@@ -131,7 +137,9 @@ describe("persist through batchWithSpans", () => {
         const value = new Uint8Array(32).fill(rand());
         for (const tree of trees) tree.put(key, value);
       }
-      const roots = await Promise.all(trees.map((tree) => tree.persist({ extra: Uint8Array.of(round) })));
+      const roots = await Promise.all(
+        trees.map((tree) => tree.persist({ extra: Uint8Array.of(round) })),
+      );
       expect(Buffer.from(roots[0]!).toString("hex")).toBe(Buffer.from(roots[1]!).toString("hex"));
       expect(await dump(spans)).toEqual(await dump(plain));
     }

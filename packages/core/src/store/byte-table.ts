@@ -8,13 +8,16 @@ const EMPTY = 0;
 const TOMBSTONE = 0xffffffff;
 /** Compaction starts once this much of the pages is dead, and more of it than is live. */
 const COMPACT_MIN_GARBAGE = 16 << 20;
-/** Words per entry record, and the field offsets in it. */
-const RECORD = 5;
+/** Words per entry record (two records per cache line), and the field offsets in it. */
+const RECORD = 8;
 const PAGE = 0;
 const AT = 1;
 const KEY_LENGTH = 2;
 const VALUE_LENGTH = 3;
 const HASH = 4;
+/** The key bytes, little-endian, when the key has at most INLINE_KEY bytes (node keys do). */
+const KEY_WORDS = 5;
+const INLINE_KEY = 12;
 /** Below this many bytes a copy is a loop: a view for TypedArray.set costs more. */
 const SHORT_COPY = 48;
 
@@ -23,10 +26,12 @@ const SHORT_COPY = 48;
  * ids, each entry's key and value stored back to back in large pages. No object per entry, so
  * a table of millions of entries costs the garbage collector nothing to mark, and a put costs a
  * hash, a probe and a copy. On a large table every access is a cache miss, so a slot holds the
- * key hash beside the entry id (a probe past another key reads nothing else) and an entry's
- * fields sit together in one record: a put reads a slot, a record and its page. A value overwritten with one of the same length is rewritten in
- * place (node blobs at a path usually keep their size); other overwrites and deletes leave dead
- * bytes, which a compaction reclaims once they outweigh the live ones.
+ * key hash beside the entry id (a probe past another key reads nothing else), an entry's fields
+ * sit together in one 32-byte record, and a short key (a node key) is kept in the record too: a
+ * put reads a slot and a record and only writes its page. A value overwritten with one of the
+ * same length is rewritten in place (node blobs at a path usually keep their size); other
+ * overwrites and deletes leave dead bytes, which a compaction reclaims once they outweigh the
+ * live ones.
  */
 export class ByteTable {
   readonly #compactMinGarbage: number;
@@ -39,7 +44,7 @@ export class ByteTable {
   #pageAt = 0;
   #liveBytes = 0;
   #deadBytes = 0;
-  /** Per entry id, RECORD words: page, offset, key length, value length, key hash. */
+  /** Per entry id, RECORD words: page, offset, key length, value length, key hash, short key. */
   #records = new Uint32Array(256 * RECORD);
   #nextId = 0;
   readonly #freeIds = new U32Stack(64);
@@ -74,7 +79,11 @@ export class ByteTable {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i << 1]!;
       if (s === EMPTY) return -1;
-      if (s !== TOMBSTONE && slots[(i << 1) + 1] === h && this.#matches(s - 1, key, 0, key.length)) {
+      if (
+        s !== TOMBSTONE &&
+        slots[(i << 1) + 1] === h &&
+        this.#matches(s - 1, key, 0, key.length)
+      ) {
         return s - 1;
       }
     }
@@ -190,7 +199,11 @@ export class ByteTable {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i << 1]!;
       if (s === EMPTY) return;
-      if (s === TOMBSTONE || slots[(i << 1) + 1] !== h || !this.#matches(s - 1, key, 0, key.length)) {
+      if (
+        s === TOMBSTONE ||
+        slots[(i << 1) + 1] !== h ||
+        !this.#matches(s - 1, key, 0, key.length)
+      ) {
         continue;
       }
       const id = s - 1;
@@ -260,11 +273,23 @@ export class ByteTable {
     }
   }
 
-  /** Whether entry `id` (whose hash matched) has the key kb[ks, ke). */
+  /**
+   * Whether entry `id` (whose hash matched) has the key kb[ks, ke). A short key is compared
+   * with the record's copy: a put then reads the record, and only writes the page.
+   */
   #matches(id: number, kb: Uint8Array, ks: number, ke: number): boolean {
     const r = this.#records;
     const e = id * RECORD;
-    if (r[e + KEY_LENGTH] !== ke - ks) return false;
+    const length = ke - ks;
+    if (r[e + KEY_LENGTH] !== length) return false;
+    if (length <= INLINE_KEY) {
+      for (let w = 0; w < length; w += 4) {
+        let word = 0;
+        for (let k = w; k < w + 4 && k < length; k++) word |= kb[ks + k]! << ((k - w) << 3);
+        if (r[e + KEY_WORDS + (w >> 2)] !== word >>> 0) return false;
+      }
+      return true;
+    }
     const page = this.#pages[r[e + PAGE]!]!;
     const d = r[e + AT]! - ks;
     for (let k = ks; k < ke; k++) if (page[d + k] !== kb[k]) return false;
@@ -272,7 +297,15 @@ export class ByteTable {
   }
 
   /** Appends the record kb[ks, ke) ‖ vb[vs, ve) of entry `id` to the pages. */
-  #append(id: number, kb: Uint8Array, ks: number, ke: number, vb: Uint8Array, vs: number, ve: number): void {
+  #append(
+    id: number,
+    kb: Uint8Array,
+    ks: number,
+    ke: number,
+    vb: Uint8Array,
+    vs: number,
+    ve: number,
+  ): void {
     const keyLength = ke - ks;
     const size = keyLength + ve - vs;
     if (this.#pages.length === 0 || this.#pageAt + size > this.#page.length) {
@@ -292,6 +325,13 @@ export class ByteTable {
     r[e + AT] = at;
     r[e + KEY_LENGTH] = keyLength;
     r[e + VALUE_LENGTH] = ve - vs;
+    if (keyLength <= INLINE_KEY) {
+      for (let w = 0; w < keyLength; w += 4) {
+        let word = 0;
+        for (let k = w; k < w + 4 && k < keyLength; k++) word |= kb[ks + k]! << ((k - w) << 3);
+        r[e + KEY_WORDS + (w >> 2)] = word;
+      }
+    }
     this.#liveBytes += size;
   }
 

@@ -1,6 +1,12 @@
 // @bintrie/core/store: what a KVStore implementation needs beyond the contract's types.
 export { assertStoreKey } from "./assert-store-key.js";
-export { type BatchOperation, type KeyRange, type KVStore, SPAN_WORDS, type SpanPuts } from "./kv-store.js";
+export {
+  type BatchOperation,
+  type KeyRange,
+  type KVStore,
+  SPAN_WORDS,
+  type SpanPuts,
+} from "./kv-store.js";
 export { MemoryStore } from "./memory-store.js";
 export {
   decodeRootRecord,
