@@ -37,8 +37,6 @@ class GroupScratch {
   readonly children: Uint32Array;
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
-  /** Each stale entry's index among the group's entries (where its hash goes in the blob). */
-  readonly childRanks: Uint16Array;
   readonly walkPath = new Uint8Array(32);
 
   constructor(groupDepth: number) {
@@ -50,7 +48,6 @@ class GroupScratch {
     this.children = new Uint32Array(width);
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
-    this.childRanks = new Uint16Array(width);
   }
 }
 
@@ -189,9 +186,9 @@ export class CommitCollector {
    * group whose blob is to be encoded from its scratch.
    *
    * A cached blob is patched: only the group's stale nodes are walked. Otherwise the group is
-   * gathered (its shape, and the hashes of its clean entries); a group with enough entries then
-   * gets a slot, its blob is encoded there and the patch walk fills in the stale entries'
-   * hashes. So a full commit and every later one run the same patch code: the first update
+   * gathered (its shape and its entries' hashes); a group with enough entries then gets a slot,
+   * its blob is encoded there and the patch walk lists the stale entries (writing their hashes
+   * again). So a full commit and every later one run the same patch code: the first update
    * commit of a process does not run it for the first time (cold, it costs several times more).
    */
   #prepareGroup(
@@ -204,7 +201,6 @@ export class CommitCollector {
     const cache = this.#cache;
     if (cache === undefined) {
       this.#gatherInto(scratch, ref, depth, path);
-      this.#hashStaleEntries(scratch);
       return -1;
     }
     const { internals } = this.#arena;
@@ -221,7 +217,6 @@ export class CommitCollector {
         // attempt > 1: a fresh slot the walk found not to fit, which cannot happen.
         if (n < CACHED_GROUP_MIN_ENTRIES || attempt > 1) {
           cache.forget(index);
-          this.#hashStaleEntries(scratch);
           return -1;
         }
         const g = this.#groupDepth;
@@ -266,14 +261,6 @@ export class CommitCollector {
     scratch.staleCount = 0;
     scratch.walkPath.set(path);
     this.#gatherGroup(scratch, ref, depth, this.#groupDepth, 0, true);
-  }
-
-  /** The hashes of the stale entries the gather listed, into the scratch by rank. */
-  #hashStaleEntries(scratch: GroupScratch): void {
-    const hashes32 = scratch.hashes32;
-    for (let s = 0; s < scratch.staleCount; s++) {
-      this.#arena.writeHashWords(scratch.children[s]!, hashes32, scratch.childRanks[s]! << 3);
-    }
   }
 
   /**
@@ -344,9 +331,8 @@ export class CommitCollector {
 
   /**
    * Left-first walk of the group below a group root, recording one entry per non-empty node on
-   * the bottom layer or per stem/hashed node that ends above it (position zero-extended): the
-   * hash of a clean entry, or, for an entry with a stale blob, its place in the list the commit
-   * descends into (its hash is written afterwards, see #freshGroup).
+   * the bottom layer or per stem/hashed node that ends above it (position zero-extended): its
+   * hash, and for an entry with a stale blob its place in the list the commit descends into.
    * `parentStale`: the nodes above it in the group have stale blobs. Every write marks its whole
    * path, so a node below a clean one is clean: only entries under stale parents have their
    * flags read (on a large tree each read is a cache miss, and most entries of a group are clean).
@@ -396,15 +382,15 @@ export class CommitCollector {
     const k = scratch.count++;
     scratch.positions[k] = position << remaining;
     scratch.depthOffsets[k] = this.#groupDepth - remaining;
+    // Every entry's hash (hashes are current at a commit), with no branch on staleness: a full
+    // commit, where every entry is stale, then trains all of this for the update commits.
+    this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
     // Only entries whose stored blob is stale need a visit; clean ones are skipped whole.
     if (parentStale && this.#blobStale(kind, index)) {
       const s = scratch.staleCount++;
       scratch.children[s] = ref;
       scratch.childDepths[s] = depth;
       scratch.childPaths.set(scratch.walkPath, s << 5);
-      scratch.childRanks[s] = k;
-    } else {
-      this.#arena.writeHashWords(ref, scratch.hashes32, k << 3);
     }
   }
 

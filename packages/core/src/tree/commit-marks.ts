@@ -19,21 +19,34 @@ export class CommitMarks {
 
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
-    const { internals, stems } = arena;
-    const s = this.stems;
-    for (let k = 0; k < s.length; k++) {
-      const index = s.data[k]!;
-      stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
-    }
-    const stored = this.stored;
-    for (let k = 0; k < stored.length; k++) {
-      const index = stored.data[k]!;
-      internals.setFlags(index, (internals.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
-    }
-    const inner = this.inner;
-    for (let k = 0; k < inner.length; k++)
-      internals.clearFlags(inner.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED);
+    markStored(arena.stems, this.stems);
+    markStored(arena.internals, this.stored);
+    clearInner(arena.internals, this.inner);
     arena.orphans.splice(0, this.orphans);
     arena.commits++;
   }
+}
+
+/** A pool's flag accessors, as both pools have them. */
+interface FlagPool {
+  getFlags(index: number): number;
+  setFlags(index: number, flags: number): void;
+  clearFlags(index: number, flags: number): void;
+}
+
+// One function per loop: a full commit runs each loop long enough to optimise it whole, so an
+// update commit does not meet a loop V8 compiled before it had ever run (and deoptimise).
+
+/** The nodes' blobs are written: clean, and stored at their path. */
+function markStored(pool: FlagPool, list: U32Stack): void {
+  for (let k = 0; k < list.length; k++) {
+    const index = list.data[k]!;
+    pool.setFlags(index, (pool.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+  }
+}
+
+/** Inner nodes of written groups: covered by their group's blob, none of their own. */
+function clearInner(pool: FlagPool, list: U32Stack): void {
+  for (let k = 0; k < list.length; k++)
+    pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED);
 }

@@ -1,7 +1,14 @@
-import { FLAG_FREE, KIND_INTERNAL, MAX_POOL_INDEX } from "./node-ref.js";
+import {
+  FLAG_FREE,
+  FLAG_HASH_STALE,
+  FLAGS_STALE,
+  KIND_INTERNAL,
+  MAX_POOL_INDEX,
+} from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
+import type { StaleLog } from "./stale-log.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** `getParent` of a node linked nowhere yet (or the root). */
@@ -12,6 +19,8 @@ const WORDS = 3;
 const LEFT = 0;
 const RIGHT = 1;
 const META = 2;
+/** Internal nodes a descent can pass: depths 0..247. */
+const MAX_PATH_NODES = 248;
 /** Words of one node's record as a checkpoint journal saves it: 3 node words, parent, 8 hash words. */
 export const INTERNAL_RECORD_WORDS = WORDS + 1 + 8;
 
@@ -128,6 +137,54 @@ export class InternalPool {
       const child = ref & MAX_POOL_INDEX;
       if (this.#shared !== undefined) this.#own(child >>> CHUNK_BITS);
       this.parent[child >>> CHUNK_BITS]![child & CHUNK_MASK] = index * 2 + bit;
+    }
+  }
+
+  /**
+   * Follows the bits of the stem at key[ko] down from internal node `index`, appending every
+   * internal node it passes (`index` first) to `path`, and returns the first child that is not
+   * an internal node. One call per descent instead of several per level: the first block after
+   * a bulk build runs this before V8 has optimised it, and per-level calls dominate there.
+   */
+  descend(index: number, key: Uint8Array, ko: number, path: U32Stack): number {
+    path.ensureCapacity(path.length + MAX_PATH_NODES);
+    const out = path.data;
+    const chunks = this.nodes;
+    let length = path.length;
+    let node = index;
+    for (;;) {
+      out[length++] = node;
+      const words = chunks[node >>> CHUNK_BITS]!;
+      const at = (node & CHUNK_MASK) * WORDS;
+      const depth = words[at + META]! & 0xff;
+      const child = words[at + ((key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1)]!;
+      if (child >>> 30 !== KIND_INTERNAL) {
+        path.length = length;
+        return child;
+      }
+      node = child & MAX_POOL_INDEX;
+    }
+  }
+
+  /**
+   * Marks path[0..length) stale (FLAGS_STALE), bottom up, and tells `log` of each node whose
+   * hash was not stale yet; stops at the first node already fully stale (a write marks its
+   * whole path, so its ancestors are too).
+   */
+  markPathStale(path: Uint32Array, length: number, log: StaleLog): void {
+    const direct = this.#shared === undefined && this.journal === undefined;
+    const chunks = this.nodes;
+    const all = FLAGS_STALE << 8;
+    const hashStale = FLAG_HASH_STALE << 8;
+    for (let k = length - 1; k >= 0; k--) {
+      const node = path[k]!;
+      const words = chunks[node >>> CHUNK_BITS]!;
+      const at = (node & CHUNK_MASK) * WORDS + META;
+      const meta = words[at]!;
+      if ((meta & all) === all) return;
+      if ((meta & hashStale) === 0) log.internal(node, meta & 0xff);
+      if (direct) words[at] = meta | all;
+      else this.addFlags(node, FLAGS_STALE);
     }
   }
 

@@ -17,7 +17,9 @@ export class PackedWrites {
   at = 0;
 
   reset(): void {
-    this.chunks = [];
+    // A fresh array of the old one's element kind (`[]` would change the array's map, and the
+    // optimised `begin` would deoptimise on its first push of each commit).
+    this.chunks = this.chunks.slice(0, 0);
     this.entries = new Uint32Array(1024);
     this.count = 0;
     this.chunk = new Uint8Array(0);

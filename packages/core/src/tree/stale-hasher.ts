@@ -74,9 +74,19 @@ export class StaleHasher {
     staleStems.ensureCapacity(stems.length);
     staleStems.data.set(stems.data.subarray(0, stems.length));
     staleStems.length = stems.length;
+    // Block copies and one counting loop, not a call per node: the first update after a bulk
+    // build runs this before V8 has optimised it.
     const nodes = staleLog.internals;
-    const depths = staleLog.depths;
-    for (let k = 0; k < nodes.length; k++) this.#addStaleInternal(nodes.data[k]!, depths.data[k]!);
+    const n = nodes.length;
+    const stale = this.#internals;
+    stale.ensureCapacity(n);
+    stale.data.set(nodes.data.subarray(0, n));
+    stale.length = n;
+    if (this.#internalDepths.length < n) this.#internalDepths = new Uint8Array(stale.data.length);
+    const depths = this.#internalDepths;
+    depths.set(staleLog.depths.data.subarray(0, n));
+    const counts = this.#depthCounts;
+    for (let k = 0; k < n; k++) counts[depths[k]!]!++;
   }
 
   /** The stale nodes found by a walk from the root over stale internal nodes. */

@@ -106,34 +106,29 @@ export class TreeWalker {
     } else {
       path.clear();
     }
-    for (;;) {
-      const kind = refKind(ref);
-      const index = refIndex(ref);
-      if (kind === KIND_INTERNAL) {
-        path.push(index);
-        depth = internals.getDepth(index);
-        const bit = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
-        parent = index;
-        side = bit;
-        ref = internals.getChild(index, bit);
-        depth += 1;
-        continue;
-      }
-      if (kind === KIND_EMPTY) {
-        const created = stems.alloc(key, ko, depth, FLAGS_STALE);
-        arena.staleLog.stem(created);
-        this.#link(parent, side, makeRef(KIND_STEM, created));
-        return created;
-      }
-      if (kind === KIND_HASHED) {
-        this.missParent = parent;
-        this.missSide = side;
-        this.missDepth = depth;
-        throw this.missingError(key.subarray(ko, ko + 32));
-      }
-      if (stems.matches(index, key, ko)) return index;
-      return this.#split(index, key, ko, parent, side);
+    if (refKind(ref) === KIND_INTERNAL) {
+      ref = internals.descend(refIndex(ref), key, ko, path);
+      parent = path.data[path.length - 1]!;
+      depth = internals.getDepth(parent);
+      side = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
+      depth += 1;
     }
+    const kind = refKind(ref);
+    const index = refIndex(ref);
+    if (kind === KIND_EMPTY) {
+      const created = stems.alloc(key, ko, depth, FLAGS_STALE);
+      arena.staleLog.stem(created);
+      this.#link(parent, side, makeRef(KIND_STEM, created));
+      return created;
+    }
+    if (kind === KIND_HASHED) {
+      this.missParent = parent;
+      this.missSide = side;
+      this.missDepth = depth;
+      throw this.missingError(key.subarray(ko, ko + 32));
+    }
+    if (stems.matches(index, key, ko)) return index;
+    return this.#split(index, key, ko, parent, side);
   }
 
   /** Pushes an existing stem down until it diverges from key's stem; returns the new stem. */
@@ -334,16 +329,7 @@ export class TreeWalker {
     this.#arena.mutations++;
     if ((stems.getFlags(stem) & FLAG_HASH_STALE) === 0) staleLog.stem(stem);
     stems.addFlags(stem, FLAGS_STALE);
-    const path = this.#path;
-    // Bottom up; a node that is already fully stale has fully stale ancestors (every write
-    // marks its whole path), so the walk stops there.
-    for (let k = path.length - 1; k >= 0; k--) {
-      const node = path.data[k]!;
-      const flags = internals.getFlags(node);
-      if ((flags & FLAGS_STALE) === FLAGS_STALE) break;
-      if ((flags & FLAG_HASH_STALE) === 0) staleLog.internal(node, internals.getDepth(node));
-      internals.addFlags(node, FLAGS_STALE);
-    }
+    internals.markPathStale(this.#path.data, this.#path.length, staleLog);
   }
 
   missingError(key: Uint8Array): TreeError {
