@@ -41,7 +41,7 @@ export { HashError, type HashErrorCode } from "./hash/errors.js";
 export { getHasher } from "./hash/get-hasher.js";
 export { DEFAULT_HASH_FUNCTION, type Hasher, type HashFunctionName } from "./hash/hasher.js";
 export { EMPTY_HASH } from "./hash/node-hash.js";
-export type { BatchOperation, KeyRange, KVStore } from "./store/kv-store.js";
+export type { BatchOperation, KeyRange, KVStore, SpanPuts } from "./store/kv-store.js";
 export { MemoryStore } from "./store/memory-store.js";
 export { ROOT_RECORD_KEY, type RootRecord } from "./store/root-record.js";
 export { StoreError, type StoreErrorCode } from "./store/store-error.js";

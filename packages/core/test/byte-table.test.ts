@@ -1,19 +1,76 @@
 // ByteTable (MemoryStore's storage) against a Map model: puts of same-length and other-length
-// values, deletes, reinserts into tombstones, growth, and compaction of dead records.
+// values, deletes, reinserts into tombstones, growth, compaction of dead records, and span puts
+// (setSpans, the packed batch path) with their prefetch groups.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { fnv1a } from "../src/bytes/fnv1a.js";
 import { ByteTable } from "../src/store/byte-table.js";
 
+/**
+ * Keys of `length` bytes in pairs with equal 32-bit FNV-1a hashes, the first `same` bytes the
+ * same in all of them (pseudo-random keys until a hash repeats: about 80k keys per pair), so the
+ * table compares the bytes of keys whose hashes matched, and the difference is past `same`.
+ */
+function collidingKeys(length: number, same: number, pairs: number): Uint8Array[] {
+  const seen = new Map<number, Uint8Array>();
+  const out: Uint8Array[] = [];
+  let x = length;
+  while (out.length < 2 * pairs) {
+    const key = new Uint8Array(length).fill(0x5a);
+    for (let k = same; k < length; k++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      key[k] = x >>> 24;
+    }
+    const h = fnv1a(key, 0, length);
+    const other = seen.get(h);
+    if (other === undefined) seen.set(h, key);
+    else out.push(other, key);
+  }
+  return out;
+}
+// A short key (kept in the record) differing anywhere, one differing past its first word, and a
+// long key (compared in the pages) differing past its first 8 bytes.
+const colliding = [
+  ...collidingKeys(5, 0, 2),
+  ...collidingKeys(9, 4, 2),
+  ...collidingKeys(14, 8, 2),
+];
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-const keyArb = fc.uint8Array({ minLength: 0, maxLength: 6 }).map((k) => k.map((b) => b & 0x0f));
-const valueArb = fc.uint8Array({ minLength: 0, maxLength: 40 });
+const keyArb = fc.oneof(
+  fc
+    .oneof(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ minLength: 11, maxLength: 14 }))
+    .map((k) => k.map((b) => b & (k.length > 6 ? 0x01 : 0x0f))),
+  fc.constantFrom(...colliding),
+);
+const valueArb = fc.uint8Array({ minLength: 0, maxLength: 80 });
+/** Puts laid out in chunks as a packed node set is: key, some gap, value; several chunks. */
+const spansArb = fc.array(fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc.nat({ max: 2 })), {
+  maxLength: 60,
+});
 const opArb = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constant("put" as const), keyArb, valueArb) },
-  {
-    weight: 1,
-    arbitrary: fc.tuple(fc.constant("del" as const), keyArb, fc.constant(new Uint8Array(0))),
-  },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("del" as const), keyArb) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("spans" as const), spansArb) },
 );
+
+/** Packs `puts` ([key, value, gap, chunk]) into chunks: SPAN_WORDS words per put. */
+function pack(puts: [Uint8Array, Uint8Array, number, number][]) {
+  const chunks = [0, 1, 2].map(() => new Uint8Array(64 + puts.length * 130).fill(0xcc));
+  const used = [7, 0, 3];
+  const spans = new Uint32Array(puts.length * 5);
+  for (const [i, [key, value, gap, c]] of puts.entries()) {
+    const chunk = chunks[c]!;
+    const at = used[c]!;
+    chunk.set(key, at);
+    chunk.set(value, at + key.length + gap);
+    spans.set(
+      [c, at, at + key.length, at + key.length + gap, at + key.length + gap + value.length],
+      i * 5,
+    );
+    used[c] = at + key.length + gap + value.length;
+  }
+  return { chunks, spans };
+}
 
 function check(table: ByteTable, model: Map<string, Uint8Array>): void {
   expect(table.size).toBe(model.size);
@@ -21,6 +78,7 @@ function check(table: ByteTable, model: Map<string, Uint8Array>): void {
     const id = table.find(Buffer.from(k, "hex"));
     expect(id, `key ${k}`).toBeGreaterThanOrEqual(0);
     expect(hex(table.valueOf(id))).toBe(hex(v));
+    expect(hex(table.keyOf(id))).toBe(k);
   }
   const ids = Array.from(table.ids()).sort((a, b) => table.compareKeys(a, b));
   expect(ids.map((id) => hex(table.keyOf(id)))).toEqual(
@@ -28,27 +86,68 @@ function check(table: ByteTable, model: Map<string, Uint8Array>): void {
   );
 }
 
+type Op =
+  | [op: "put", key: Uint8Array, value: Uint8Array]
+  | [op: "del", key: Uint8Array]
+  | [op: "spans", puts: [Uint8Array, Uint8Array, number, number][]];
+
+function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
+  const model = new Map<string, Uint8Array>();
+  for (const op of ops) {
+    if (op[0] === "put") {
+      const [, key, value] = op;
+      table.set(key, value);
+      model.set(hex(key), value.slice());
+      // A value handed in is copied: changing it afterwards changes nothing stored.
+      value.fill(0xee);
+    } else if (op[0] === "del") {
+      table.delete(op[1]);
+      model.delete(hex(op[1]));
+    } else {
+      const { chunks, spans } = pack(op[1]);
+      table.setSpans(chunks, spans, op[1].length);
+      for (const [key, value] of op[1]) model.set(hex(key), value.slice());
+      for (const chunk of chunks) chunk.fill(0xee);
+    }
+  }
+  return model;
+}
+
 describe("ByteTable", () => {
-  it("behaves as a Map of byte keys (random puts and deletes, compaction at 64 dead bytes)", () => {
+  it("behaves as a Map of byte keys (puts, deletes, span puts; compaction at 64 dead bytes)", () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 300 }), (ops) => {
         const table = new ByteTable({ compactMinGarbage: 64 });
-        const model = new Map<string, Uint8Array>();
-        for (const [op, key, value] of ops) {
-          if (op === "put") {
-            table.set(key, value);
-            model.set(hex(key), value.slice());
-          } else {
-            table.delete(key);
-            model.delete(hex(key));
-          }
-          // A value handed in is copied: changing it afterwards changes nothing stored.
-          value.fill(0xee);
-        }
-        check(table, model);
+        check(table, run(table, ops as Op[]));
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("behaves as a Map while it grows and rebuilds its slots (8 initial slots)", () => {
+    // 16^6 keys over 8 slots: growth by doubling, and same-size rebuilds when tombstones pile up.
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 400 }), (ops) => {
+        const table = new ByteTable({ compactMinGarbage: 256, slots: 8 });
+        check(table, run(table, ops as Op[]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("keeps a key put by setSpans and by set one entry (the last put wins)", () => {
+    const table = new ByteTable({ slots: 8 });
+    table.set(Uint8Array.of(1, 2), Uint8Array.of(9));
+    const { chunks, spans } = pack([
+      [Uint8Array.of(1, 2), Uint8Array.of(5, 5), 32, 0],
+      [Uint8Array.of(3), new Uint8Array(0), 0, 1],
+      [Uint8Array.of(1, 2), Uint8Array.of(6), 1, 2],
+    ]);
+    table.setSpans(chunks, spans, 3);
+    expect(table.size).toBe(2);
+    expect(Array.from(table.valueOf(table.find(Uint8Array.of(1, 2))))).toEqual([6]);
+    expect(table.valueOf(table.find(Uint8Array.of(3))).length).toBe(0);
+    expect(table.find(Uint8Array.of(1))).toBe(-1);
   });
 
   it("keeps its pages bounded under overwrites that change value sizes", () => {

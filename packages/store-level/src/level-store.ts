@@ -1,6 +1,12 @@
-import { type BatchOperation, type KeyRange, type KVStore, StoreError } from "@bintrie/core";
+import {
+  type BatchOperation,
+  type KeyRange,
+  type KVStore,
+  type SpanPuts,
+  StoreError,
+} from "@bintrie/core";
 import { ownedBytes } from "@bintrie/core/bytes";
-import { validateBatchOperations } from "@bintrie/core/store";
+import { SPAN_WORDS, validateBatchOperations, validateSpanPuts } from "@bintrie/core/store";
 import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";
@@ -145,12 +151,7 @@ export class LevelStore implements KVStore {
     let chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array> | undefined;
     try {
       chained = this.#db.batch();
-      for (let i = 0; i < operations.length; i++) {
-        const op = operations[i]!;
-        if (op.type === "put") {
-          chained.put(prefixed(prefix, op.key), own ? ownedBytes(op.value) : op.value);
-        } else chained.del(prefixed(prefix, op.key));
-      }
+      addOperations(chained, prefix, own, operations, 0, operations.length);
       // The operations are in the native batch now: drop this frame's hold on them, so the
       // garbage collector need not keep (and copy) them while the write is in flight.
       operations = NO_OPERATIONS;
@@ -215,6 +216,44 @@ export class LevelStore implements KVStore {
     }
   }
 
+  /**
+   * `batch(operations)` with the span puts (KVStore.batchWithSpans) going into the same write
+   * batch before `operations[at]`, each as two views that die at once: a commit's node set
+   * needs no operation object per node.
+   */
+  async batchWithSpans(
+    operations: readonly BatchOperation[],
+    puts: SpanPuts,
+    at: number,
+  ): Promise<void> {
+    this.#assertOpen("batchWithSpans");
+    validateBatchOperations(operations);
+    validateSpanPuts(puts, at, operations.length);
+    if (operations.length === 0 && puts.count === 0) return;
+    const prefix = this.prefix;
+    const own = !this.#copiesWrites;
+    const { chunks, spans, count } = puts;
+    let chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array> | undefined;
+    try {
+      chained = this.#db.batch();
+      addOperations(chained, prefix, own, operations, 0, at);
+      for (let i = 0; i < count; i++) {
+        const w = i * SPAN_WORDS;
+        const chunk = chunks[spans[w]!]!;
+        const value = chunk.subarray(spans[w + 3]!, spans[w + 4]!);
+        chained.put(
+          prefixed(prefix, chunk.subarray(spans[w + 1]!, spans[w + 2]!)),
+          own ? value.slice() : value,
+        );
+      }
+      addOperations(chained, prefix, own, operations, at, operations.length);
+      await chained.write({ sync: this.sync });
+    } catch (error) {
+      await chained?.close().catch(() => undefined);
+      throw toStoreError(error, { location: this.location, operation: "batchWithSpans" });
+    }
+  }
+
   /** Entries in ascending byte order within `range`, keys without this store's prefix. */
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
@@ -259,5 +298,22 @@ export class LevelStore implements KVStore {
         `${operation}: the LevelStore at ${JSON.stringify(this.location)} is closed`,
       );
     }
+  }
+}
+
+/** Adds operations[from, to) to a chained batch (values owned first where the backend keeps them). */
+function addOperations(
+  chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array>,
+  prefix: Uint8Array,
+  own: boolean,
+  operations: readonly BatchOperation[],
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const op = operations[i]!;
+    if (op.type === "put") {
+      chained.put(prefixed(prefix, op.key), own ? ownedBytes(op.value) : op.value);
+    } else chained.del(prefixed(prefix, op.key));
   }
 }

@@ -149,6 +149,82 @@ export function storeConformanceSuite(
     );
 
     it(
+      "batchWithSpans (where offered): operations before `at`, the span puts in order, the rest",
+      withStore(async (store) => {
+        if (store.batchWithSpans === undefined) return;
+        await store.batch([
+          { type: "put", key: b(1), value: b(1) },
+          { type: "put", key: b(2), value: b(2) },
+        ]);
+        // Two chunks; spans point anywhere in them (gaps, shared bytes, empty values).
+        const one = b(9, 5, 5, 5, 9, 3, 30, 31, 9, 4, 40, 4, 41);
+        const two = filled(300, 0x6a);
+        two.set(b(1, 2), 0);
+        const puts = {
+          chunks: [one, two],
+          spans: Uint32Array.of(
+            ...[0, 1, 2, 5, 5], // key 5 → empty value
+            ...[0, 5, 6, 6, 8], // key 3 → 30 31
+            ...[1, 0, 2, 2, 300], // key 1 2 → 298 bytes of 6a
+            ...[0, 9, 10, 10, 11], // key 4 → 40
+            ...[0, 11, 12, 12, 13], // key 4 again → 41: the later put wins
+            ...[1, 0, 1, 2, 3], // key 1 → 6a
+          ),
+          count: 6,
+        };
+        await store.batchWithSpans(
+          [
+            { type: "del", key: b(2) },
+            { type: "put", key: b(5), value: b(50) },
+            { type: "put", key: b(3), value: b(33) },
+            { type: "del", key: b(1) },
+          ],
+          puts,
+          2,
+        );
+        // The chunks belong to the caller again: changing them changes nothing stored.
+        one.fill(0);
+        two.fill(0);
+        equalValue(await store.get(b(2)), undefined, "deleted before the spans");
+        equalValue(await store.get(b(5)), new Uint8Array(0), "put before, then a span put");
+        equalValue(await store.get(b(3)), b(33), "span put, then put after");
+        equalValue(await store.get(b(1, 2)), filled(298, 0x6a), "span put of 298 bytes");
+        equalValue(await store.get(b(4)), b(41), "two span puts of one key");
+        equalValue(await store.get(b(1)), undefined, "span put, then deleted after");
+        await store.batchWithSpans([], { chunks: [], spans: new Uint32Array(0), count: 0 }, 0);
+      }),
+    );
+
+    it(
+      "batchWithSpans (where offered) with a span outside its chunk, or a bad `at`, changes nothing",
+      withStore(async (store) => {
+        if (store.batchWithSpans === undefined) return;
+        const chunk = b(7, 70, 8, 80);
+        const bad = [
+          { spans: Uint32Array.of(0, 0, 1, 1, 2, 0, 2, 3, 3, 5), at: 1 }, // value past the end
+          { spans: Uint32Array.of(0, 0, 1, 1, 2, 1, 2, 3, 3, 4), at: 1 }, // no chunk 1
+          { spans: Uint32Array.of(0, 0, 1, 1, 2, 0, 3, 2, 3, 4), at: 1 }, // key ends before it starts
+          { spans: Uint32Array.of(0, 0, 1, 1, 2, 0, 2, 3, 3, 4), at: 2 }, // `at` past the operations
+        ];
+        for (const [i, { spans, at }] of bad.entries()) {
+          let threw = false;
+          try {
+            await store.batchWithSpans(
+              [{ type: "put", key: b(9), value: b(9) }],
+              { chunks: [chunk], spans, count: 2 },
+              at,
+            );
+          } catch {
+            threw = true;
+          }
+          if (!threw) fail(`batchWithSpans case ${i} must reject`);
+          equalValue(await store.get(b(9)), undefined, `case ${i}: the operation before the spans`);
+          equalValue(await store.get(b(7)), undefined, `case ${i}: the first span put`);
+        }
+      }),
+    );
+
+    it(
       "ordered iteration (entries) is byte-wise and honours gte/lt",
       withStore(async (store) => {
         const ordered = options.ordered ?? typeof store.entries === "function";

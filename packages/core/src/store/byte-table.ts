@@ -1,5 +1,6 @@
 import { fnv1a } from "../bytes/fnv1a.js";
 import { U32Stack } from "../tree/u32-stack.js";
+import { SPAN_WORDS } from "./kv-store.js";
 
 /** Records (key bytes, then value bytes) are appended to pages of this size. */
 const PAGE_BYTES = 1 << 20;
@@ -7,28 +8,35 @@ const EMPTY = 0;
 const TOMBSTONE = 0xffffffff;
 /** Compaction starts once this much of the pages is dead, and more of it than is live. */
 const COMPACT_MIN_GARBAGE = 16 << 20;
-/** Words per entry record, and the field offsets in it. */
-const RECORD = 5;
+/** Words per entry record (two records per cache line), and the field offsets in it. */
+const RECORD = 8;
 const PAGE = 0;
 const AT = 1;
 const KEY_LENGTH = 2;
 const VALUE_LENGTH = 3;
 const HASH = 4;
+/** The key bytes, little-endian, when the key has at most INLINE_KEY bytes (node keys do). */
+const KEY_WORDS = 5;
+const INLINE_KEY = 12;
+/** Below this many bytes a copy is a loop: a view for TypedArray.set costs more. */
+const SHORT_COPY = 48;
 
 /**
  * A hash table from byte keys to byte values held in typed arrays: open addressing over entry
  * ids, each entry's key and value stored back to back in large pages. No object per entry, so
  * a table of millions of entries costs the garbage collector nothing to mark, and a put costs a
  * hash, a probe and a copy. On a large table every access is a cache miss, so a slot holds the
- * key hash beside the entry id (a probe past another key reads nothing else) and an entry's
- * fields sit together in one record: a put reads a slot, a record and its page. A value overwritten with one of the same length is rewritten in
- * place (node blobs at a path usually keep their size); other overwrites and deletes leave dead
- * bytes, which a compaction reclaims once they outweigh the live ones.
+ * key hash beside the entry id (a probe past another key reads nothing else), an entry's fields
+ * sit together in one 32-byte record, and a short key (a node key) is kept in the record too: a
+ * put reads a slot and a record and only writes its page. A value overwritten with one of the
+ * same length is rewritten in place (node blobs at a path usually keep their size); other
+ * overwrites and deletes leave dead bytes, which a compaction reclaims once they outweigh the
+ * live ones.
  */
 export class ByteTable {
   readonly #compactMinGarbage: number;
   /** Slot pairs: entry id + 1 (or EMPTY, TOMBSTONE), key hash. */
-  #slots = new Uint32Array(2 * 1024);
+  #slots: Uint32Array;
   #used = 0;
   #size = 0;
   #pages: Uint8Array[] = [];
@@ -36,14 +44,20 @@ export class ByteTable {
   #pageAt = 0;
   #liveBytes = 0;
   #deadBytes = 0;
-  /** Per entry id, RECORD words: page, offset, key length, value length, key hash. */
+  /** Per entry id, RECORD words: page, offset, key length, value length, key hash, short key. */
   #records = new Uint32Array(256 * RECORD);
   #nextId = 0;
   readonly #freeIds = new U32Stack(64);
+  /** setSpans' scratch (reused): key hash and candidate entry per put. */
+  #hashes = new Uint32Array(0);
 
-  /** `compactMinGarbage`: dead bytes before a compaction is considered (tests lower it). */
-  constructor(options: { compactMinGarbage?: number } = {}) {
+  /**
+   * `compactMinGarbage`: dead bytes before a compaction is considered; `slots`: the initial
+   * slot count, a power of two (tests lower both).
+   */
+  constructor(options: { compactMinGarbage?: number; slots?: number } = {}) {
     this.#compactMinGarbage = options.compactMinGarbage ?? COMPACT_MIN_GARBAGE;
+    this.#slots = new Uint32Array(2 * (options.slots ?? 1024));
   }
 
   get size(): number {
@@ -65,7 +79,13 @@ export class ByteTable {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i << 1]!;
       if (s === EMPTY) return -1;
-      if (s !== TOMBSTONE && slots[(i << 1) + 1] === h && this.#matches(s - 1, key)) return s - 1;
+      if (
+        s !== TOMBSTONE &&
+        slots[(i << 1) + 1] === h &&
+        this.#matches(s - 1, key, 0, key.length)
+      ) {
+        return s - 1;
+      }
     }
   }
 
@@ -86,7 +106,65 @@ export class ByteTable {
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
-    const h = fnv1a(key, 0, key.length);
+    this.#put(fnv1a(key, 0, key.length), key, 0, key.length, value, 0, value.length);
+  }
+
+  /**
+   * Puts `count` entries whose keys and values are spans of `chunks` (SPAN_WORDS words each:
+   * chunk, key start, key end, value start, value end), in order, as `set` would. Each put of a
+   * large table misses the cache on its slot, its record and its page, one after the other. A
+   * first pass finds every put's candidate entry (the first slot with its hash): a short loop
+   * whose slot loads are independent and overlap. The second pass then reads the records and
+   * pages, in the order of the puts, which is the order they were first written in (a commit
+   * emits nodes in tree order, ids and pages follow it): nearby lines, few TLB misses.
+   */
+  setSpans(chunks: readonly Uint8Array[], spans: Uint32Array, count: number): void {
+    if (this.#hashes.length < 2 * count) this.#hashes = new Uint32Array(4 * count);
+    const scratch = this.#hashes;
+    const slots = this.#slots;
+    const mask = (slots.length >>> 1) - 1;
+    for (let i = 0; i < count; i++) {
+      const w = i * SPAN_WORDS;
+      const h = fnv1a(chunks[spans[w]!]!, spans[w + 1]!, spans[w + 2]!);
+      scratch[2 * i] = h;
+      // Entry id + 1 of the first live slot with this hash on the probe path, or 0.
+      let candidate = 0;
+      for (let j = h & mask; ; j = (j + 1) & mask) {
+        const id = slots[j << 1]!;
+        if (id === EMPTY) break;
+        if (id !== TOMBSTONE && slots[(j << 1) + 1] === h) {
+          candidate = id;
+          break;
+        }
+      }
+      scratch[2 * i + 1] = candidate;
+    }
+    for (let i = 0; i < count; i++) {
+      const w = i * SPAN_WORDS;
+      const chunk = chunks[spans[w]!]!;
+      const ks = spans[w + 1]!;
+      const ke = spans[w + 2]!;
+      const vs = spans[w + 3]!;
+      const ve = spans[w + 4]!;
+      const candidate = scratch[2 * i + 1]!;
+      // Ids stay put while the table grows or compacts, and nothing here deletes.
+      if (candidate === 0 || !this.#matches(candidate - 1, chunk, ks, ke)) {
+        this.#put(scratch[2 * i]!, chunk, ks, ke, chunk, vs, ve);
+      } else {
+        this.#overwrite(candidate - 1, chunk, ks, ke, chunk, vs, ve);
+      }
+    }
+  }
+
+  #put(
+    h: number,
+    kb: Uint8Array,
+    ks: number,
+    ke: number,
+    vb: Uint8Array,
+    vs: number,
+    ve: number,
+  ): void {
     const slots = this.#slots;
     const mask = (slots.length >>> 1) - 1;
     let free = -1;
@@ -99,23 +177,13 @@ export class ByteTable {
         continue;
       }
       const id = s - 1;
-      if (slots[(i << 1) + 1] !== h || !this.#matches(id, key)) continue;
-      const r = this.#records;
-      const e = id * RECORD;
-      const old = r[e + VALUE_LENGTH]!;
-      if (old === value.length) {
-        this.#pages[r[e + PAGE]!]!.set(value, r[e + AT]! + key.length);
-      } else {
-        this.#deadBytes += key.length + old;
-        this.#liveBytes -= key.length + old;
-        this.#append(id, key, value);
-        this.#maybeCompact();
-      }
+      if (slots[(i << 1) + 1] !== h || !this.#matches(id, kb, ks, ke)) continue;
+      this.#overwrite(id, kb, ks, ke, vb, vs, ve);
       return;
     }
     const id = this.#newId();
     this.#records[id * RECORD + HASH] = h;
-    this.#append(id, key, value);
+    this.#append(id, kb, ks, ke, vb, vs, ve);
     const at = free >= 0 ? free : i;
     if (free < 0) this.#used++;
     slots[at << 1] = id + 1;
@@ -131,7 +199,13 @@ export class ByteTable {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = slots[i << 1]!;
       if (s === EMPTY) return;
-      if (s === TOMBSTONE || slots[(i << 1) + 1] !== h || !this.#matches(s - 1, key)) continue;
+      if (
+        s === TOMBSTONE ||
+        slots[(i << 1) + 1] !== h ||
+        !this.#matches(s - 1, key, 0, key.length)
+      ) {
+        continue;
+      }
       const id = s - 1;
       slots[i << 1] = TOMBSTONE;
       const e = id * RECORD;
@@ -176,19 +250,64 @@ export class ByteTable {
     return la - lb;
   }
 
-  /** Whether entry `id` (whose hash matched) has key `key`. */
-  #matches(id: number, key: Uint8Array): boolean {
+  /** Gives entry `id` (whose key is kb[ks, ke)) the value vb[vs, ve). */
+  #overwrite(
+    id: number,
+    kb: Uint8Array,
+    ks: number,
+    ke: number,
+    vb: Uint8Array,
+    vs: number,
+    ve: number,
+  ): void {
     const r = this.#records;
     const e = id * RECORD;
-    if (r[e + KEY_LENGTH] !== key.length) return false;
+    const old = r[e + VALUE_LENGTH]!;
+    if (old === ve - vs) {
+      copyBytes(this.#pages[r[e + PAGE]!]!, r[e + AT]! + ke - ks, vb, vs, ve);
+    } else {
+      this.#deadBytes += ke - ks + old;
+      this.#liveBytes -= ke - ks + old;
+      this.#append(id, kb, ks, ke, vb, vs, ve);
+      this.#maybeCompact();
+    }
+  }
+
+  /**
+   * Whether entry `id` (whose hash matched) has the key kb[ks, ke). A short key is compared
+   * with the record's copy: a put then reads the record, and only writes the page.
+   */
+  #matches(id: number, kb: Uint8Array, ks: number, ke: number): boolean {
+    const r = this.#records;
+    const e = id * RECORD;
+    const length = ke - ks;
+    if (r[e + KEY_LENGTH] !== length) return false;
+    if (length <= INLINE_KEY) {
+      for (let w = 0; w < length; w += 4) {
+        let word = 0;
+        for (let k = w; k < w + 4 && k < length; k++) word |= kb[ks + k]! << ((k - w) << 3);
+        if (r[e + KEY_WORDS + (w >> 2)] !== word >>> 0) return false;
+      }
+      return true;
+    }
     const page = this.#pages[r[e + PAGE]!]!;
-    const at = r[e + AT]!;
-    for (let k = 0; k < key.length; k++) if (page[at + k] !== key[k]) return false;
+    const d = r[e + AT]! - ks;
+    for (let k = ks; k < ke; k++) if (page[d + k] !== kb[k]) return false;
     return true;
   }
 
-  #append(id: number, key: Uint8Array, value: Uint8Array): void {
-    const size = key.length + value.length;
+  /** Appends the record kb[ks, ke) ‖ vb[vs, ve) of entry `id` to the pages. */
+  #append(
+    id: number,
+    kb: Uint8Array,
+    ks: number,
+    ke: number,
+    vb: Uint8Array,
+    vs: number,
+    ve: number,
+  ): void {
+    const keyLength = ke - ks;
+    const size = keyLength + ve - vs;
     if (this.#pages.length === 0 || this.#pageAt + size > this.#page.length) {
       // Pages grow from 64 KiB to 1 MiB: a small store stays small.
       const grown = this.#pages.length >= 4 ? PAGE_BYTES : 65536 << this.#pages.length;
@@ -197,15 +316,22 @@ export class ByteTable {
       this.#pageAt = 0;
     }
     const at = this.#pageAt;
-    this.#page.set(key, at);
-    this.#page.set(value, at + key.length);
+    copyBytes(this.#page, at, kb, ks, ke);
+    copyBytes(this.#page, at + keyLength, vb, vs, ve);
     this.#pageAt = at + size;
     const e = id * RECORD;
     const r = this.#records;
     r[e + PAGE] = this.#pages.length - 1;
     r[e + AT] = at;
-    r[e + KEY_LENGTH] = key.length;
-    r[e + VALUE_LENGTH] = value.length;
+    r[e + KEY_LENGTH] = keyLength;
+    r[e + VALUE_LENGTH] = ve - vs;
+    if (keyLength <= INLINE_KEY) {
+      for (let w = 0; w < keyLength; w += 4) {
+        let word = 0;
+        for (let k = w; k < w + 4 && k < keyLength; k++) word |= kb[ks + k]! << ((k - w) << 3);
+        r[e + KEY_WORDS + (w >> 2)] = word;
+      }
+    }
     this.#liveBytes += size;
   }
 
@@ -244,7 +370,8 @@ export class ByteTable {
   #maybeCompact(): void {
     if (this.#deadBytes < this.#compactMinGarbage || this.#deadBytes < this.#liveBytes) return;
     const oldPages = this.#pages;
-    const ids = this.ids();
+    // In id order: records keep the order they were first written in (see setSpans).
+    const ids = this.ids().sort();
     this.#pages = [];
     this.#page = new Uint8Array(0);
     this.#pageAt = 0;
@@ -258,7 +385,17 @@ export class ByteTable {
       const at = r[e + AT]!;
       const kl = r[e + KEY_LENGTH]!;
       const vl = r[e + VALUE_LENGTH]!;
-      this.#append(id, page.subarray(at, at + kl), page.subarray(at + kl, at + kl + vl));
+      this.#append(id, page, at, at + kl, page, at + kl, at + kl + vl);
     }
+  }
+}
+
+/** Copies src[start, end) to dst at `at`. */
+function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, start: number, end: number): void {
+  if (end - start < SHORT_COPY) {
+    const d = at - start;
+    for (let k = start; k < end; k++) dst[d + k] = src[k]!;
+  } else {
+    dst.set(start === 0 && end === src.length ? src : src.subarray(start, end), at);
   }
 }

@@ -1,6 +1,12 @@
 // @bintrie/core/store: what a KVStore implementation needs beyond the contract's types.
 export { assertStoreKey } from "./assert-store-key.js";
-export type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
+export {
+  type BatchOperation,
+  type KeyRange,
+  type KVStore,
+  SPAN_WORDS,
+  type SpanPuts,
+} from "./kv-store.js";
 export { MemoryStore } from "./memory-store.js";
 export {
   decodeRootRecord,
@@ -10,4 +16,4 @@ export {
   STORE_FORMAT_VERSION,
 } from "./root-record.js";
 export { StoreError, type StoreErrorCode } from "./store-error.js";
-export { validateBatchOperations } from "./validate-batch.js";
+export { validateBatchOperations, validateSpanPuts } from "./validate-batch.js";

@@ -10,6 +10,21 @@ export type BatchOperation =
   | { readonly type: "put"; readonly key: Uint8Array; readonly value: Uint8Array }
   | { readonly type: "del"; readonly key: Uint8Array };
 
+/** Words per put in {@link SpanPuts.spans}. */
+export const SPAN_WORDS = 5;
+
+/**
+ * Puts whose keys and values are spans of a few byte chunks (a commit's packed node set), so a
+ * batch of thousands of puts needs no operation object and no view per put. Put i has the key
+ * `chunks[c][keyStart, keyEnd)` and the value `chunks[c][valueStart, valueEnd)`, where
+ * `[c, keyStart, keyEnd, valueStart, valueEnd]` are the words `spans[5i .. 5i + 5)`.
+ */
+export interface SpanPuts {
+  readonly chunks: readonly Uint8Array[];
+  readonly spans: Uint32Array;
+  readonly count: number;
+}
+
 /** A half-open key range [gte, lt) in byte-wise order; a missing bound is unbounded. */
 export interface KeyRange {
   readonly gte?: Uint8Array;
@@ -38,4 +53,11 @@ export interface KVStore {
    * needs no operation object per record. Stores without it get `batch`.
    */
   batchPacked?(bytes: Uint8Array, ends: Uint32Array, count: number): Promise<void>;
+  /**
+   * Optional: `batch(operations)` with the puts of `puts` applied in their order just before
+   * `operations[at]` (after all of them when `at` is `operations.length`), atomically like
+   * `batch`. `persist()` writes its node set this way where present (no object per node);
+   * stores without it get `batch`. The store must not keep references to the chunks.
+   */
+  batchWithSpans?(operations: readonly BatchOperation[], puts: SpanPuts, at: number): Promise<void>;
 }

@@ -1,9 +1,9 @@
 import { assertStoreKey } from "./assert-store-key.js";
 import { ByteTable } from "./byte-table.js";
 import { compareBytes } from "./bytes-order.js";
-import type { BatchOperation, KeyRange, KVStore } from "./kv-store.js";
+import type { BatchOperation, KeyRange, KVStore, SpanPuts } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
-import { validateBatchOperations } from "./validate-batch.js";
+import { validateBatchOperations, validateSpanPuts } from "./validate-batch.js";
 
 /**
  * An in-memory KVStore. Values are copied in and out, so callers can reuse their buffers and
@@ -50,12 +50,21 @@ export class MemoryStore implements KVStore {
     this.#assertOpen();
     // Validate everything first so a bad operation cannot leave half a batch applied.
     validateBatchOperations(operations);
-    const table = this.#table;
-    for (let i = 0; i < operations.length; i++) {
-      const op = operations[i]!;
-      if (op.type === "put") table.set(op.key, op.value);
-      else table.delete(op.key);
-    }
+    this.#apply(operations, 0, operations.length);
+  }
+
+  /** Like `batch`, with the span puts applied straight from their chunks before `operations[at]`. */
+  async batchWithSpans(
+    operations: readonly BatchOperation[],
+    puts: SpanPuts,
+    at: number,
+  ): Promise<void> {
+    this.#assertOpen();
+    validateBatchOperations(operations);
+    validateSpanPuts(puts, at, operations.length);
+    this.#apply(operations, 0, at);
+    this.#table.setSpans(puts.chunks, puts.spans, puts.count);
+    this.#apply(operations, at, operations.length);
   }
 
   async close(): Promise<void> {
@@ -73,6 +82,15 @@ export class MemoryStore implements KVStore {
       if (range.lt !== undefined && compareBytes(key, range.lt) >= 0) break;
       const id = table.find(key);
       if (id >= 0) yield [key, table.valueOf(id)] as const;
+    }
+  }
+
+  #apply(operations: readonly BatchOperation[], from: number, to: number): void {
+    const table = this.#table;
+    for (let i = from; i < to; i++) {
+      const op = operations[i]!;
+      if (op.type === "put") table.set(op.key, op.value);
+      else table.delete(op.key);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { BatchOperation } from "./kv-store.js";
+import { type BatchOperation, SPAN_WORDS, type SpanPuts } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 
 /**
@@ -38,6 +38,68 @@ export function validateBatchOperations(operations: readonly BatchOperation[]): 
       throw new StoreError(
         "INVALID_ARGUMENT",
         `batch: operation ${i} (put) value must be a Uint8Array, got ${typeof op.value}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks the span puts of a `batchWithSpans` call (and where they go among `operations`
+ * operations) before any of the batch is applied: every span must lie inside its chunk.
+ *
+ * @example
+ * ```ts
+ * import { validateSpanPuts } from "@bintrie/core/store";
+ *
+ * // One put: key bytes [0, 2) and value bytes [2, 4) of the chunk, before operation 0.
+ * validateSpanPuts({ chunks: [new Uint8Array(4)], spans: Uint32Array.of(0, 0, 2, 2, 4), count: 1 }, 0, 0);
+ * ```
+ */
+export function validateSpanPuts(puts: SpanPuts, at: number, operations: number): void {
+  const { chunks, spans, count } = puts ?? {};
+  if (!Array.isArray(chunks) || !(spans instanceof Uint32Array) || !Number.isInteger(count)) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `batchWithSpans: puts must be { chunks: Uint8Array[], spans: Uint32Array, count: integer }, got ${typeof chunks}, ${typeof spans}, ${typeof count}`,
+    );
+  }
+  if (count < 0 || count * SPAN_WORDS > spans.length) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `batchWithSpans: count ${count} needs ${count * SPAN_WORDS} span words, got ${spans.length}`,
+    );
+  }
+  if (!Number.isInteger(at) || at < 0 || at > operations) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `batchWithSpans: at must be an integer in 0..${operations}, got ${String(at)}`,
+    );
+  }
+  for (let c = 0; c < chunks.length; c++) {
+    if (!(chunks[c] instanceof Uint8Array)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `batchWithSpans: chunk ${c} must be a Uint8Array, got ${typeof chunks[c]}`,
+      );
+    }
+  }
+  for (let i = 0; i < count; i++) {
+    const w = i * SPAN_WORDS;
+    const chunk = chunks[spans[w]!];
+    const keyStart = spans[w + 1]!;
+    const keyEnd = spans[w + 2]!;
+    const valueStart = spans[w + 3]!;
+    const valueEnd = spans[w + 4]!;
+    if (
+      chunk === undefined ||
+      keyStart > keyEnd ||
+      keyEnd > chunk.length ||
+      valueStart > valueEnd ||
+      valueEnd > chunk.length
+    ) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `batchWithSpans: put ${i} (chunk ${spans[w]}, key ${keyStart}..${keyEnd}, value ${valueStart}..${valueEnd}) lies outside its chunk (${chunks.length} chunks${chunk === undefined ? "" : `, this one ${chunk.length} bytes`})`,
       );
     }
   }

@@ -1,3 +1,5 @@
+import { SPAN_WORDS } from "../store/kv-store.js";
+
 /** One node to store: its path key (packed bits + length byte), its hash and its blob. */
 export interface NodeWrite {
   readonly path: Uint8Array;
@@ -16,12 +18,16 @@ export interface NodeSet {
   readonly deletes: Uint8Array[];
 }
 
-/** Words per write in {@link PackedNodeSet.entries}: chunk, key start, hash start, blob end. */
-export const PACKED_ENTRY_WORDS = 4;
+/**
+ * Words per write in {@link PackedNodeSet.entries}: chunk, key start, hash start (the key's
+ * end), blob start (hash start + 32), blob end. The store contract's span puts (SPAN_WORDS) have
+ * this layout, so the entries go to `batchWithSpans` as they are.
+ */
+export const PACKED_ENTRY_WORDS = SPAN_WORDS;
 
 /**
  * A commit's writes packed into a few large byte chunks instead of three arrays per node: each
- * write is `keyPrefix ‖ path ‖ hash (32) ‖ blob`, contiguous in one chunk, located by four words
+ * write is `keyPrefix ‖ path ‖ hash (32) ‖ blob`, contiguous in one chunk, located by five words
  * of `entries`. The store key of a write is a view of the chunk, so writing the set allocates
  * no key or value buffers. The object view (`writes`) is built on first use, from views.
  */
@@ -31,7 +37,7 @@ export class PackedNodeSet implements NodeSet {
   /** The store-key prefix every packed key starts with. */
   readonly keyPrefix: Uint8Array;
   readonly chunks: readonly Uint8Array[];
-  /** [chunk, keyStart, hashStart, blobEnd] per write; the blob starts at hashStart + 32. */
+  /** [chunk, keyStart, hashStart, blobStart, blobEnd] per write (blobStart = hashStart + 32). */
   readonly entries: Uint32Array;
   readonly count: number;
   readonly deletes: Uint8Array[];
@@ -67,7 +73,7 @@ export class PackedNodeSet implements NodeSet {
         writes[i] = {
           path: chunk.subarray(this.entries[e + 1]! + skip, hashStart),
           hash: chunk.subarray(hashStart, hashStart + 32),
-          blob: chunk.subarray(hashStart + 32, this.entries[e + 3]!),
+          blob: chunk.subarray(this.entries[e + 3]!, this.entries[e + 4]!),
         };
       }
       this.#writes = writes;

@@ -46,7 +46,8 @@ export class PackedWrites {
     this.entries[e] = this.chunks.length - 1;
     this.entries[e + 1] = this.at;
     this.entries[e + 2] = hashStart;
-    this.entries[e + 3] = blobEnd;
+    this.entries[e + 3] = hashStart + 32;
+    this.entries[e + 4] = blobEnd;
     this.count++;
     this.at = blobEnd;
   }

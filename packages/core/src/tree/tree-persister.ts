@@ -67,9 +67,20 @@ export class TreePersister {
     more: readonly BatchOperation[] | undefined,
   ): Promise<void> {
     if (!this.#storeChecked) await this.#checkStore(store);
-    const ops = this.operations(snapshot.set, extra);
-    if (more !== undefined) for (const op of more) ops.push(op);
-    await store.batch(ops);
+    const { set } = snapshot;
+    if (store.batchWithSpans !== undefined && this.#packedHere(set)) {
+      // The packed entries are the store's span puts as they are: no object per node.
+      const ops: BatchOperation[] = [];
+      for (const path of set.deletes) ops.push(this.#deleteOf(path));
+      ops.push(this.#rootRecordPut(set, extra));
+      if (more !== undefined) for (const op of more) ops.push(op);
+      const puts = { chunks: set.chunks, spans: set.entries, count: set.count };
+      await store.batchWithSpans(ops, puts, set.deletes.length);
+    } else {
+      const ops = this.operations(set, extra);
+      if (more !== undefined) for (const op of more) ops.push(op);
+      await store.batch(ops);
+    }
     this.#storeChecked = true;
   }
 
@@ -91,30 +102,43 @@ export class TreePersister {
 
   /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
   operations(set: NodeSet, extra: Uint8Array | undefined): BatchOperation[] {
-    const { keyPrefix, rootRecordKey, scheme } = this.#layout;
     const ops: BatchOperation[] = [];
-    for (const path of set.deletes) ops.push({ type: "del", key: nodeDbKey(path, keyPrefix) });
-    if (set instanceof PackedNodeSet && equalBytes(set.keyPrefix, keyPrefix)) {
+    for (const path of set.deletes) ops.push(this.#deleteOf(path));
+    if (this.#packedHere(set)) {
       // Keys and blobs are views of the packed chunks: no buffer per operation.
       const { entries, chunks } = set;
       for (let i = 0; i < set.count; i++) {
         const e = i * PACKED_ENTRY_WORDS;
         const chunk = chunks[entries[e]!]!;
-        const hashStart = entries[e + 2]!;
         ops.push({
           type: "put",
-          key: chunk.subarray(entries[e + 1]!, hashStart),
-          value: chunk.subarray(hashStart + 32, entries[e + 3]!),
+          key: chunk.subarray(entries[e + 1]!, entries[e + 2]!),
+          value: chunk.subarray(entries[e + 3]!, entries[e + 4]!),
         });
       }
     } else {
+      const { keyPrefix } = this.#layout;
       for (const w of set.writes) {
         ops.push({ type: "put", key: nodeDbKey(w.path, keyPrefix), value: w.blob });
       }
     }
-    const record = { root: set.root, groupDepth: set.groupDepth, scheme, extra };
-    ops.push({ type: "put", key: rootRecordKey, value: encodeRootRecord(record) });
+    ops.push(this.#rootRecordPut(set, extra));
     return ops;
+  }
+
+  /** Whether `set` is packed with this tree's key prefix (its keys are store keys as they are). */
+  #packedHere(set: NodeSet): set is PackedNodeSet {
+    return set instanceof PackedNodeSet && equalBytes(set.keyPrefix, this.#layout.keyPrefix);
+  }
+
+  #deleteOf(path: Uint8Array): BatchOperation {
+    return { type: "del", key: nodeDbKey(path, this.#layout.keyPrefix) };
+  }
+
+  #rootRecordPut(set: NodeSet, extra: Uint8Array | undefined): BatchOperation {
+    const { rootRecordKey, scheme } = this.#layout;
+    const record = { root: set.root, groupDepth: set.groupDepth, scheme, extra };
+    return { type: "put", key: rootRecordKey, value: encodeRootRecord(record) };
   }
 
   /** Refuses to overwrite the root record of a tree with another layout (checked once). */
