@@ -59,7 +59,6 @@ export class StaleHasher {
     }
     this.#internals.clear();
     this.#stems.clear();
-    this.#depthCounts.fill(0);
     if (log.valid) this.#gatherLogged();
     else this.#gatherByWalk();
     this.#hashGathered();
@@ -74,8 +73,8 @@ export class StaleHasher {
     staleStems.ensureCapacity(stems.length);
     staleStems.data.set(stems.data.subarray(0, stems.length));
     staleStems.length = stems.length;
-    // Block copies and one counting loop, not a call per node: the first update after a bulk
-    // build runs this before V8 has optimised it.
+    // Block copies, not a call per node: the first update after a bulk build runs this before
+    // V8 has optimised it.
     const nodes = staleLog.internals;
     const n = nodes.length;
     const stale = this.#internals;
@@ -83,10 +82,7 @@ export class StaleHasher {
     stale.data.set(nodes.data.subarray(0, n));
     stale.length = n;
     if (this.#internalDepths.length < n) this.#internalDepths = new Uint8Array(stale.data.length);
-    const depths = this.#internalDepths;
-    depths.set(staleLog.depths.data.subarray(0, n));
-    const counts = this.#depthCounts;
-    for (let k = 0; k < n; k++) counts[depths[k]!]!++;
+    this.#internalDepths.set(staleLog.depths.data.subarray(0, n));
   }
 
   /** The stale nodes found by a walk from the root over stale internal nodes. */
@@ -120,7 +116,6 @@ export class StaleHasher {
       this.#internalDepths = grown;
     }
     this.#internalDepths[stale.length] = depth;
-    this.#depthCounts[depth]!++;
     stale.push(index);
   }
 
@@ -133,7 +128,7 @@ export class StaleHasher {
       const end = Math.min(staleStems.length, start + STEM_BATCH);
       this.hashStems(staleStems.data, start, end);
     }
-    this.#hashInternalsByLevel();
+    this.#hashDeepestFirst(this.#internals.data, this.#internalDepths, 0, this.#internals.length);
   }
 
   /** Hashes the stems listed in list[start..end) and stores their hashes; clears their flag. */
@@ -199,70 +194,46 @@ export class StaleHasher {
   #hashBulkLayout(bulk: BulkBuilder): void {
     const { stems, closed, closedDepths, closedBy } = bulk;
     const count = bulk.stemCount;
-    const counts = this.#depthCounts;
-    const next = this.#depthStarts;
-    const sorted = this.#sorted;
-    counts.fill(0);
     for (let start = 0; start < count; start += STEM_BATCH) {
       const end = Math.min(count, start + STEM_BATCH);
       this.hashStems(stems, start, end);
-      const from = closedBy[start]!;
-      const to = closedBy[end]!;
-      if (to === from) continue;
-      // Counting sort of the window's nodes by depth, deepest first.
-      let deepest = 0;
-      for (let k = from; k < to; k++) {
-        const d = closedDepths[k]!;
-        counts[d]!++;
-        if (d > deepest) deepest = d;
-      }
-      let acc = 0;
-      for (let d = deepest; d >= 0; d--) {
-        next[d] = acc;
-        acc += counts[d]!;
-      }
-      sorted.ensureCapacity(to - from);
-      const list = sorted.data;
-      for (let k = from; k < to; k++) list[next[closedDepths[k]!]!++] = closed[k]!;
-      let k = 0;
-      for (let d = deepest; d >= 0; d--) {
-        const runEnd = k + counts[d]!;
-        counts[d] = 0;
-        while (k < runEnd) {
-          const batchEnd = Math.min(runEnd, k + INTERNAL_BATCH);
-          this.#hashInternalRun(list, k, batchEnd);
-          k = batchEnd;
-        }
-      }
+      this.#hashDeepestFirst(closed, closedDepths, closedBy[start]!, closedBy[end]!);
     }
   }
 
-  #hashInternalsByLevel(): void {
-    const stale = this.#internals;
-    const n = stale.length;
-    if (n === 0) return;
-    // Counting sort by depth, deepest first, so children are always hashed before parents.
+  /**
+   * Hashes the internal nodes nodes[from..to) (depth of nodes[k] in depths[k]; each one's
+   * children hashed already or listed too), deepest first: a counting sort by depth, then one
+   * batch call per run of equal depth. A bulk build's windows and every incremental hash run
+   * this one function, so the first update after a build runs optimised code here.
+   */
+  #hashDeepestFirst(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
+    if (to === from) return;
     const counts = this.#depthCounts;
     const next = this.#depthStarts;
+    counts.fill(0);
+    let deepest = 0;
+    for (let k = from; k < to; k++) {
+      const d = depths[k]!;
+      counts[d]!++;
+      if (d > deepest) deepest = d;
+    }
     let acc = 0;
-    for (let d = MAX_TREE_DEPTH; d >= 0; d--) {
+    for (let d = deepest; d >= 0; d--) {
       next[d] = acc;
       acc += counts[d]!;
     }
     const sorted = this.#sorted;
-    sorted.ensureCapacity(n);
-    const depths = this.#internalDepths;
-    for (let k = 0; k < n; k++) sorted.data[next[depths[k]!]!++] = stale.data[k]!;
-    sorted.length = n;
-    // Runs of equal depth, deepest first: counts[d] nodes at depth d, each run in pool order.
+    sorted.ensureCapacity(to - from);
+    const list = sorted.data;
+    for (let k = from; k < to; k++) list[next[depths[k]!]!++] = nodes[k]!;
     let k = 0;
-    for (let d = MAX_TREE_DEPTH; d >= 0 && k < n; d--) {
-      const end = k + counts[d]!;
-      sorted.data.subarray(k, end).sort();
-      while (k < end) {
-        const runEnd = Math.min(end, k + INTERNAL_BATCH);
-        this.#hashInternalRun(sorted.data, k, runEnd);
-        k = runEnd;
+    for (let d = deepest; d >= 0; d--) {
+      const runEnd = k + counts[d]!;
+      while (k < runEnd) {
+        const batchEnd = Math.min(runEnd, k + INTERNAL_BATCH);
+        this.#hashInternalRun(list, k, batchEnd);
+        k = batchEnd;
       }
     }
   }
