@@ -49,7 +49,7 @@ rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
 rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
 rows.level_store_10k = row("level-store.mjs", [10_000]);
 // The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
-rows.block_1m = row("block.mjs", [1_000_000, quick ? 5 : 9], { heapMB: 8192 });
+rows.block_1m = row("block.mjs", [1_000_000, quick ? 15 : 21], { heapMB: 8192 });
 rows.parallel_1m = row("parallel.mjs", [1_000_000], { heapMB: 8192 });
 rows.cold_start_10k = row("cold-start.mjs", [quick ? 3 : 7]);
 if (!quick) {

@@ -77,13 +77,11 @@ res.insert_root_ms = performance.now() - t;
 Object.assign(res, await gc.stop());
 res.gc_share = res.gc_ms / res.insert_root_ms;
 res.root = hex(root);
-const ns32 = measureBatchNs(hasher, 32);
-const ns64 = measureBatchNs(hasher, 64);
-res.kernel_ns_32 = ns32;
-res.kernel_ns_64 = ns64;
-const floorMs = (c) => (c.m32 * ns32 + c.m64 * ns64) / 1e6;
-res.insert_root_hash_floor_ms = floorMs(counted.counts);
-res.wall_over_hash_floor = res.insert_root_ms / res.insert_root_hash_floor_ms;
+// The kernel's cost per message is measured here and again after the random blocks, and the
+// lower of the two is the floor: one measurement during a slow spell of a shared host inflates
+// every floor of the row (a 262 ns reading against 159 ns was seen), which flatters the ratios.
+const kernelSamples = { 32: [measureBatchNs(hasher, 32)], 64: [measureBatchNs(hasher, 64)] };
+const insertCounts = { ...counted.counts };
 
 t = performance.now();
 await tree.persist();
@@ -114,6 +112,7 @@ const samples = {
   floor: [],
   ratio: [],
   msgs: [],
+  counts: [],
 };
 const cpuMs = () => {
   const c = process.cpuUsage();
@@ -134,14 +133,27 @@ for (let b = 0; b < blocks; b++) {
   await tree.persist();
   const t3 = performance.now();
   samples.cpu.push(cpuMs() - c0);
-  const floor = floorMs(counted.counts);
   samples.write.push(t1 - t0);
   samples.hash.push(t2 - t1);
   samples.persist.push(t3 - t2);
   samples.block.push(t3 - t0);
-  samples.floor.push(floor);
-  samples.ratio.push((t3 - t0) / floor);
+  samples.counts.push({ ...counted.counts });
   samples.msgs.push(counted.counts.m32 + counted.counts.m64);
+}
+kernelSamples[32].push(measureBatchNs(hasher, 32));
+kernelSamples[64].push(measureBatchNs(hasher, 64));
+const ns32 = Math.min(...kernelSamples[32]);
+const ns64 = Math.min(...kernelSamples[64]);
+res.kernel_ns_32 = ns32;
+res.kernel_ns_64 = ns64;
+res.kernel_ns_samples = kernelSamples;
+const floorMs = (c) => (c.m32 * ns32 + c.m64 * ns64) / 1e6;
+res.insert_root_hash_floor_ms = floorMs(insertCounts);
+res.wall_over_hash_floor = res.insert_root_ms / res.insert_root_hash_floor_ms;
+for (let b = 0; b < blocks; b++) {
+  const floor = floorMs(samples.counts[b]);
+  samples.floor.push(floor);
+  samples.ratio.push(samples.block[b] / floor);
 }
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
