@@ -146,3 +146,45 @@ describe("persist through batchWithSpans", () => {
     expect(spanCalls).toBe(6);
   });
 });
+
+describe("persist() and a subclass that overrides batch() alone", () => {
+  it("every persist goes through the override (a rejection there fails the persist, and the retry writes everything)", async () => {
+    class RejectOnce extends MemoryStore {
+      armed = false;
+      batches = 0;
+      override async batch(operations: readonly BatchOperation[]): Promise<void> {
+        this.batches++;
+        if (this.armed) {
+          this.armed = false;
+          throw new Error("batch rejected (test)");
+        }
+        return super.batch(operations);
+      }
+    }
+    const store = new RejectOnce();
+    const reference = new MemoryStore();
+    const tree = new BinaryTree({ groupDepth: 4, store });
+    const mirror = new BinaryTree({ groupDepth: 4, store: reference });
+    for (let i = 0; i < 200; i++) {
+      const key = new Uint8Array(32).fill(i);
+      key[31] = i & 7;
+      tree.put(key, new Uint8Array(32).fill(i + 1));
+      mirror.put(key, new Uint8Array(32).fill(i + 1));
+    }
+    await tree.persist();
+    await mirror.persist();
+    expect(store.batches).toBe(1);
+    for (let i = 0; i < 50; i++) {
+      const key = new Uint8Array(32).fill(i * 3);
+      tree.put(key, new Uint8Array(32).fill(7));
+      mirror.put(key, new Uint8Array(32).fill(7));
+    }
+    store.armed = true;
+    await expect(tree.persist()).rejects.toThrow("batch rejected");
+    expect(store.batches).toBe(2);
+    await tree.persist();
+    await mirror.persist();
+    expect(store.batches).toBe(3);
+    expect(await dump(store)).toEqual(await dump(reference));
+  });
+});

@@ -57,7 +57,9 @@ export interface KVStore {
    * Optional: `batch(operations)` with the puts of `puts` applied in their order just before
    * `operations[at]` (after all of them when `at` is `operations.length`), atomically like
    * `batch`. `persist()` writes its node set this way where present (no object per node);
-   * stores without it get `batch`. The store must not keep references to the chunks.
+   * stores without it get `batch`, and so does a store whose `batch` is not the one defined
+   * beside its `batchWithSpans` (a subclass overriding `batch` alone sees every persist). The
+   * store must not keep references to the chunks.
    */
   batchWithSpans?(operations: readonly BatchOperation[], puts: SpanPuts, at: number): Promise<void>;
 }

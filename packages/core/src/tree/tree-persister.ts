@@ -68,14 +68,14 @@ export class TreePersister {
   ): Promise<void> {
     if (!this.#storeChecked) await this.#checkStore(store);
     const { set } = snapshot;
-    if (store.batchWithSpans !== undefined && this.#packedHere(set)) {
+    if (takesSpanBatches(store) && this.#packedHere(set)) {
       // The packed entries are the store's span puts as they are: no object per node.
       const ops: BatchOperation[] = [];
       for (const path of set.deletes) ops.push(this.#deleteOf(path));
       ops.push(this.#rootRecordPut(set, extra));
       if (more !== undefined) for (const op of more) ops.push(op);
       const puts = { chunks: set.chunks, spans: set.entries, count: set.count };
-      await store.batchWithSpans(ops, puts, set.deletes.length);
+      await store.batchWithSpans!(ops, puts, set.deletes.length);
     } else {
       const ops = this.operations(set, extra);
       if (more !== undefined) for (const op of more) ops.push(op);
@@ -166,4 +166,19 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Whether `store.batchWithSpans` stands for the `batch` the store uses. A subclass that overrides
+ * `batch` alone (to inject faults, or to mirror or log writes) must see every batch of a persist,
+ * so spans are taken only when the object or class defining `batchWithSpans` also has the
+ * `batch` in use.
+ */
+function takesSpanBatches(store: KVStore): boolean {
+  if (store.batchWithSpans === undefined) return false;
+  let owner: object | null = store;
+  while (owner !== null && !Object.hasOwn(owner, "batchWithSpans")) {
+    owner = Object.getPrototypeOf(owner);
+  }
+  return owner !== null && (owner as KVStore).batch === store.batch;
 }
