@@ -1,3 +1,4 @@
+import { copy8 } from "../hash/word-copy.js";
 import { topBits } from "./partition-results.js";
 
 /** How many of the `count` keys (32 bytes each, back to back) start with each k-bit prefix. */
@@ -41,8 +42,8 @@ export function scatterEntries(
       if (p < lo || p >= hi) continue;
       const to = cursors[p]!++ << 4;
       const from = i << 3;
-      for (let w = 0; w < 8; w++) entries32[to + w] = keys32[from + w]!;
-      for (let w = 0; w < 8; w++) entries32[to + 8 + w] = values32[from + w]!;
+      copy8(keys32, from, entries32, to);
+      copy8(values32, from, entries32, to + 8);
     }
     return;
   }

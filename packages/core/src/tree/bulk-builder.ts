@@ -1,3 +1,4 @@
+import { readU32BE } from "../bytes/read-u32-be.js";
 import type { Arena } from "./arena.js";
 import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./node-ref.js";
 import { sharedPrefixBits } from "./tree-walker.js";
@@ -72,11 +73,11 @@ export class BulkBuilder {
     const shared = this.#shared;
     let count = 1;
     firsts[0] = 0;
-    let digit = firstWord(bytes, 0);
+    let digit = readU32BE(bytes, 0);
     for (let i = 1; i < n; i++) {
       // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share what
       // those bytes share.
-      const next = firstWord(bytes, i << 6);
+      const next = readU32BE(bytes, i << 6);
       const x = digit ^ next;
       digit = next;
       const bits = x !== 0 ? Math.clz32(x) : sharedPrefixBits(bytes, (i - 1) << 6, i << 6);
@@ -208,11 +209,4 @@ export class BulkBuilder {
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
   }
-}
-
-/** Bytes at..at+3 as a big-endian unsigned 32-bit number. */
-function firstWord(bytes: Uint8Array, at: number): number {
-  return (
-    ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
-  );
 }

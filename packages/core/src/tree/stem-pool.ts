@@ -1,3 +1,4 @@
+import { copy8 } from "../hash/word-copy.js";
 import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
@@ -89,7 +90,7 @@ export class StemPool {
     const i = index & CHUNK_MASK;
     const stem = this.stem32[c]!;
     const to = i << 3;
-    for (let w = 0; w < 8; w++) stem[to + w] = words[at + w]!;
+    copy8(words, at, stem, to);
     // Byte 31 of a stem slot is always 0 (the word copy brought the subindex along).
     this.stem[c]![(i << 5) + 31] = 0;
     const heap = this.values;
@@ -97,7 +98,7 @@ export class StemPool {
     heap.writablePage(address);
     const page = heap.page32(address);
     const value = heap.offset(address) >>> 2;
-    for (let w = 0; w < 8; w++) page[value + w] = words[at + 8 + w]!;
+    copy8(words, at + 8, page, value);
     heap.writableSubsPage(address)[heap.slot(address)] = subindex;
     const meta = this.meta[c]!;
     meta[i << 1] = address;

@@ -1,3 +1,6 @@
+import { readU32BE } from "../bytes/read-u32-be.js";
+import { copy16 } from "../hash/word-copy.js";
+
 /** Entries held before a flush is forced (64 bytes each: 64 MiB at most). */
 const MAX_ENTRIES = 1 << 20;
 /** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
@@ -95,9 +98,7 @@ export class WriteLog {
     let order = this.#order;
     for (let e = 0; e < n; e++) {
       const at = e << 6;
-      digits[e] =
-        ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>>
-        0;
+      digits[e] = readU32BE(bytes, at);
       order[e] = e;
     }
     let toDigits = this.#scratchDigits;
@@ -166,7 +167,7 @@ export class WriteLog {
     for (let e = 0; e < n; e++) {
       const at = e << 6;
       const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
-      if (words !== undefined) copyEntryWords(words, e << 4, spareWords, to << 4);
+      if (words !== undefined) copy16(words, e << 4, spareWords, to << 4);
       else spare.set(bytes.subarray(at, at + 64), to << 6);
     }
     for (let b = 0; b < buckets; b++) {
@@ -177,7 +178,7 @@ export class WriteLog {
       for (let j = 0; j < m; j++) {
         const source = (from + order[j]!) << 6;
         const target = (from + j) << 6;
-        if (words !== undefined) copyEntryWords(spareWords, source >>> 2, words, target >>> 2);
+        if (words !== undefined) copy16(spareWords, source >>> 2, words, target >>> 2);
         else bytes.set(spare.subarray(source, source + 64), target);
       }
     }
@@ -203,10 +204,7 @@ export class WriteLog {
     const counts = this.#subCounts;
     counts.fill(0);
     for (let j = 0; j < m; j++) {
-      const at = (from + j) << 6;
-      const digit =
-        ((spare[at]! << 24) | (spare[at + 1]! << 16) | (spare[at + 2]! << 8) | spare[at + 3]!) >>>
-        0;
+      const digit = readU32BE(spare, (from + j) << 6);
       digits[j] = digit;
       counts[((digit >>> shift) & 0xff) + 1]!++;
     }
@@ -260,9 +258,4 @@ export class WriteLog {
     if (this.#bucketCursors.length < buckets) this.#bucketCursors = new Uint32Array(buckets);
     return this.#bucketCursors;
   }
-}
-
-/** Copies one 64-byte entry (16 words). */
-function copyEntryWords(from: Uint32Array, f: number, to: Uint32Array, t: number): void {
-  for (let w = 0; w < 16; w++) to[t + w] = from[f + w]!;
 }
