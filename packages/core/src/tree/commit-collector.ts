@@ -13,6 +13,9 @@ import { CACHED_GROUP_MIN_ENTRIES, type GroupBlobCache } from "./group-blob-cach
 import {
   FLAG_BLOB_STALE,
   FLAG_PERSISTED,
+  FLAG_STALE_LEFT,
+  FLAG_STALE_RIGHT,
+  FLAGS_STALE_CHILDREN,
   KIND_EMPTY,
   KIND_INTERNAL,
   KIND_STEM,
@@ -24,6 +27,9 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
+
+/** Flags of an inner node of a group that a commit clears (see CommitMarks.inner). */
+const INNER_MARKED = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -147,14 +153,18 @@ export class CommitCollector {
     }
     if (kind !== KIND_INTERNAL) return;
     const { internals } = this.#arena;
-    if ((internals.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
+    const flags = internals.getFlags(index);
+    if ((flags & FLAG_BLOB_STALE) === 0) return;
     const g = this.#groupDepth;
     if (g === 0) {
       // Depth-first with one path buffer: bits below `depth` are not touched below this node.
+      // A side without the hint is clean (see FLAG_STALE_LEFT): not even its flags are read.
       setBit(path, depth, 0);
-      this.#collectNode(internals.getLeft(index), depth + 1, path);
+      if ((flags & FLAG_STALE_LEFT) !== 0)
+        this.#collectNode(internals.getLeft(index), depth + 1, path);
       setBit(path, depth, 1);
-      this.#collectNode(internals.getRight(index), depth + 1, path);
+      if ((flags & FLAG_STALE_RIGHT) !== 0)
+        this.#collectNode(internals.getRight(index), depth + 1, path);
       this.#emitInternal(index, path, depth);
       this.#marks.stored.push(index);
       return;
@@ -291,10 +301,10 @@ export class CommitCollector {
     const cache = this.#cache!;
     const page = cache.page(slot);
     const table = cache.tableOffset(slot);
+    const flags = internals.getFlags(index);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
-    if (remaining < g && (internals.getFlags(index) & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
-      this.#marks.inner.push(index);
+    if (remaining < g && (flags & INNER_MARKED) !== 0) this.#marks.inner.push(index);
     const path = scratch.walkPath;
     const below = remaining - 1;
     for (let bit = 0; bit < 2; bit++) {
@@ -309,6 +319,9 @@ export class CommitCollector {
         for (let p = first; p < end; p++) if (page[table + p] !== 0) return false;
         continue;
       }
+      // A side without the hint is clean (see FLAG_STALE_LEFT): its part of the blob is
+      // unchanged, and its record is not read (on a large tree, a cache miss per sibling).
+      if ((flags & (bit === 0 ? FLAG_STALE_LEFT : FLAG_STALE_RIGHT)) === 0) continue;
       const childIndex = refIndex(child);
       if (kind === KIND_INTERNAL && below > 0) {
         // Inside the group: a clean inner node's part of the blob is unchanged.
@@ -317,7 +330,7 @@ export class CommitCollector {
           return false;
         continue;
       }
-      // An entry: one under a clean node, or a placeholder, keeps its hash.
+      // An entry: a clean one, or a placeholder, keeps its hash.
       if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
       this.#arena.writeHash(child, page, cache.hashOffset(slot, first));
@@ -333,8 +346,8 @@ export class CommitCollector {
    * Left-first walk of the group below a group root, recording one entry per non-empty node on
    * the bottom layer or per stem/hashed node that ends above it (position zero-extended): its
    * hash, and for an entry with a stale blob its place in the list the commit descends into.
-   * `parentStale`: the nodes above it in the group have stale blobs. Every write marks its whole
-   * path, so a node below a clean one is clean: only entries under stale parents have their
+   * `parentStale`: the nodes above it in the group have stale blobs and hints toward it (see
+   * FLAG_STALE_LEFT). A node without them is clean: only entries under such hints have their
    * flags read (on a large tree each read is a cache miss, and most entries of a group are clean).
    */
   #gatherGroup(
@@ -353,9 +366,8 @@ export class CommitCollector {
       // Inner nodes of a group have no blob of their own: the group blob covers them.
       const flags = internals.getFlags(index);
       // Recorded only where there is something to clear (not the group root itself).
-      if (remaining < this.#groupDepth && (flags & (FLAG_BLOB_STALE | FLAG_PERSISTED)) !== 0)
+      if (remaining < this.#groupDepth && (flags & INNER_MARKED) !== 0)
         this.#marks.inner.push(index);
-      const stale = (flags & FLAG_BLOB_STALE) !== 0;
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
       const path = scratch.walkPath;
@@ -366,7 +378,7 @@ export class CommitCollector {
         depth + 1,
         remaining - 1,
         position * 2,
-        parentStale && stale,
+        parentStale && (flags & FLAG_STALE_LEFT) !== 0,
       );
       setBit(path, depth, 1);
       this.#gatherGroup(
@@ -375,7 +387,7 @@ export class CommitCollector {
         depth + 1,
         remaining - 1,
         position * 2 + 1,
-        parentStale && stale,
+        parentStale && (flags & FLAG_STALE_RIGHT) !== 0,
       );
       return;
     }

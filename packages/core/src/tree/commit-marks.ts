@@ -1,5 +1,5 @@
 import type { Arena } from "./arena.js";
-import { FLAG_BLOB_STALE, FLAG_PERSISTED } from "./node-ref.js";
+import { FLAG_BLOB_STALE, FLAG_PERSISTED, FLAGS_STALE_CHILDREN } from "./node-ref.js";
 import { U32Stack } from "./u32-stack.js";
 
 /**
@@ -19,8 +19,9 @@ export class CommitMarks {
 
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
-    markStored(arena.stems, this.stems);
-    markStored(arena.internals, this.stored);
+    markStored(arena.stems, this.stems, FLAG_BLOB_STALE);
+    // Everything below a written node is written too: its children's hints go with it.
+    markStored(arena.internals, this.stored, FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN);
     clearInner(arena.internals, this.inner);
     arena.orphans.splice(0, this.orphans);
     arena.commits++;
@@ -38,15 +39,15 @@ interface FlagPool {
 // update commit does not meet a loop V8 compiled before it had ever run (and deoptimise).
 
 /** The nodes' blobs are written: clean, and stored at their path. */
-function markStored(pool: FlagPool, list: U32Stack): void {
+function markStored(pool: FlagPool, list: U32Stack, clear: number): void {
   for (let k = 0; k < list.length; k++) {
     const index = list.data[k]!;
-    pool.setFlags(index, (pool.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+    pool.setFlags(index, (pool.getFlags(index) & ~clear) | FLAG_PERSISTED);
   }
 }
 
 /** Inner nodes of written groups: covered by their group's blob, none of their own. */
 function clearInner(pool: FlagPool, list: U32Stack): void {
   for (let k = 0; k < list.length; k++)
-    pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED);
+    pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN);
 }

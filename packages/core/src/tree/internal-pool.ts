@@ -1,9 +1,14 @@
 import {
+  FLAG_BLOB_STALE,
   FLAG_FREE,
   FLAG_HASH_STALE,
+  FLAG_STALE_LEFT,
+  FLAG_STALE_RIGHT,
   FLAGS_STALE,
+  FLAGS_STALE_CHILDREN,
   KIND_INTERNAL,
   MAX_POOL_INDEX,
+  makeRef,
 } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
@@ -89,7 +94,9 @@ export class InternalPool {
     const at = (index & CHUNK_MASK) * WORDS;
     words[at + LEFT] = 0;
     words[at + RIGHT] = 0;
-    words[at + META] = depth | (flags << 8);
+    // A node made with a stale blob may have stale children on both sides (see FLAG_STALE_LEFT).
+    const all = (flags & FLAG_BLOB_STALE) !== 0 ? flags | FLAGS_STALE_CHILDREN : flags;
+    words[at + META] = depth | (all << 8);
     this.parent[index >>> CHUNK_BITS]![index & CHUNK_MASK] = NO_PARENT;
     return index;
   }
@@ -167,24 +174,34 @@ export class InternalPool {
   }
 
   /**
-   * Marks path[0..length) stale (FLAGS_STALE), bottom up, and tells `log` of each node whose
-   * hash was not stale yet; stops at the first node already fully stale (a write marks its
-   * whole path, so its ancestors are too).
+   * Marks path[0..length) stale (FLAGS_STALE), bottom up, each node with the hint of the side
+   * the path takes below it (FLAG_STALE_LEFT/RIGHT; `lastSide` for the last node, toward the
+   * written stem), and tells `log` of each node whose hash was not stale yet; stops at the first
+   * node already fully stale with that hint (a stale node's ancestors are stale with hints
+   * toward it, as its path was marked the same way).
    */
-  markPathStale(path: Uint32Array, length: number, log: StaleLog): void {
+  markPathStale(path: Uint32Array, length: number, lastSide: number, log: StaleLog): void {
     const direct = this.#shared === undefined && this.journal === undefined;
     const chunks = this.nodes;
-    const all = FLAGS_STALE << 8;
     const hashStale = FLAG_HASH_STALE << 8;
+    let below = -1;
     for (let k = length - 1; k >= 0; k--) {
       const node = path[k]!;
       const words = chunks[node >>> CHUNK_BITS]!;
-      const at = (node & CHUNK_MASK) * WORDS + META;
-      const meta = words[at]!;
+      const at = (node & CHUNK_MASK) * WORDS;
+      // The side of the path below this node: the one whose child is the node below.
+      const side =
+        below < 0 ? lastSide : words[at + LEFT] === makeRef(KIND_INTERNAL, below) ? 0 : 1;
+      const flags = FLAGS_STALE | (side === 0 ? FLAG_STALE_LEFT : FLAG_STALE_RIGHT);
+      const all = flags << 8;
+      const meta = words[at + META]!;
       if ((meta & all) === all) return;
       if ((meta & hashStale) === 0) log.internal(node, meta & 0xff);
-      if (direct) words[at] = meta | all;
-      else this.addFlags(node, FLAGS_STALE);
+      if (direct) words[at + META] = meta | all;
+      else this.addFlags(node, flags);
+      // Already stale: its ancestors are stale with hints toward it.
+      if ((meta & (FLAGS_STALE << 8)) === FLAGS_STALE << 8) return;
+      below = node;
     }
   }
 

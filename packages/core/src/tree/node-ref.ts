@@ -42,3 +42,13 @@ export const FLAG_FREE = 16;
  * occupant of the index is never trusted).
  */
 export const FLAG_GROUP_CACHED = 32;
+/**
+ * Internal nodes: the child on the left (right) side may have a stale blob. Set whenever that
+ * child gets one (a write's path, a split, a collapse, an allocation with FLAG_BLOB_STALE sets
+ * both), cleared with the node's own blob-stale flag once a commit wrote everything below it. So
+ * a clear hint means the child's blob is clean: the commit then skips the child without reading
+ * its record (on a large tree nearly every such read is a cache miss).
+ */
+export const FLAG_STALE_LEFT = 64;
+export const FLAG_STALE_RIGHT = 128;
+export const FLAGS_STALE_CHILDREN = FLAG_STALE_LEFT | FLAG_STALE_RIGHT;

@@ -7,6 +7,7 @@ import {
   FLAG_PERSISTED,
   FLAG_REFERENCED,
   FLAGS_STALE,
+  FLAGS_STALE_CHILDREN,
   KIND_EMPTY,
   KIND_HASHED,
   KIND_INTERNAL,
@@ -36,6 +37,8 @@ export class TreeWalker {
   readonly #path = new U32Stack(64);
   readonly #sides = new U32Stack(64);
   readonly #splitNodes = new U32Stack(64);
+  /** The side taken below the last node of #path toward the stem of the last walk. */
+  #lastSide = 0;
   /** Mark the internal nodes lookups pass as recently used (trees with a memory bound). */
   touching = false;
   missParent = 0;
@@ -113,6 +116,7 @@ export class TreeWalker {
       side = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
       depth += 1;
     }
+    this.#lastSide = side;
     const kind = refKind(ref);
     const index = refIndex(ref);
     if (kind === KIND_EMPTY) {
@@ -229,6 +233,7 @@ export class TreeWalker {
     if (!stems.matches(stem, key, 0) || !stems.has(stem, sub)) return 0;
     if (stems.getCount(stem) > 1) {
       stems.removeValue(stem, sub);
+      this.#lastSide = sides.length > 0 ? sides.data[sides.length - 1]! : 0;
       this.finishWrite(stem, true);
       return 0;
     }
@@ -273,7 +278,9 @@ export class TreeWalker {
       internals.setChild(node, side, replacement);
       if (replacement !== EMPTY_REF)
         this.#moveStem(refIndex(replacement), internals.getDepth(node) + 1);
-      for (let k = 0; k <= j; k++) internals.addFlags(path.data[k]!, FLAGS_STALE);
+      // Hints on both sides: a collapse is rare, and a hint too many costs only a read.
+      for (let k = 0; k <= j; k++)
+        internals.addFlags(path.data[k]!, FLAGS_STALE | FLAGS_STALE_CHILDREN);
       return 0;
     }
     arena.root = replacement;
@@ -329,7 +336,7 @@ export class TreeWalker {
     this.#arena.mutations++;
     if ((stems.getFlags(stem) & FLAG_HASH_STALE) === 0) staleLog.stem(stem);
     stems.addFlags(stem, FLAGS_STALE);
-    internals.markPathStale(this.#path.data, this.#path.length, staleLog);
+    internals.markPathStale(this.#path.data, this.#path.length, this.#lastSide, staleLog);
   }
 
   missingError(key: Uint8Array): TreeError {
