@@ -205,3 +205,41 @@ describe("orphaned paths", () => {
     });
   }
 });
+
+describe("node set chunks reused across persists", () => {
+  it("blocks of persists leave the store as a fresh build, and a held commit() set never changes", async () => {
+    const rand = prng(0x1eaf);
+    const keys = adversarialKeys(77, 3000);
+    const content = new Map<string, Uint8Array>();
+    const store = new MemoryStore();
+    const tree = new BinaryTree({ groupDepth: 5, store });
+    let held: { path: string; blob: string }[] = [];
+    let heldSet: { writes: { path: Uint8Array; blob: Uint8Array }[] } | undefined;
+    for (let block = 0; block < 12; block++) {
+      // New keys (splits, new stems) and updates of old ones: blobs of every size move.
+      for (const key of keys.slice(block * 200, block * 200 + 200)) {
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      for (let u = 0; u < 100 && block > 0; u++) {
+        const key = keys[Math.floor((rand(1)[0]! / 256) * block * 200)]!;
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      if (block === 4) {
+        // A set the caller holds: later persists must not write into its chunks.
+        const set = tree.commit();
+        heldSet = set;
+        held = set.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) }));
+        expect(held.length).toBeGreaterThan(0);
+        await store.batch(tree.nodeSetOperations(set));
+      } else {
+        await tree.persist();
+      }
+      expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, 5));
+    }
+    expect(heldSet!.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) }))).toEqual(held);
+  });
+});

@@ -99,6 +99,14 @@ export class CommitCollector {
     this.#cache?.clear();
   }
 
+  /**
+   * Reuses the chunks of `set` for later collections: only for a set nothing refers to any more
+   * (see PackedWrites.recycle).
+   */
+  recycle(set: PackedNodeSet): void {
+    this.#out.recycle(set.chunks);
+  }
+
   collect(
     groupDepth: number,
     rootHash: Uint8Array,

@@ -14,6 +14,8 @@ export interface PersistSnapshot {
   readonly marks: CommitMarks;
   readonly mutations: number;
   readonly commits: number;
+  /** Set once the store took the set as span puts: its chunks are free after `settle`. */
+  spansTaken: boolean;
 }
 
 /** How the tree is laid out in its store (what the root record must agree with). */
@@ -56,7 +58,13 @@ export class TreePersister {
       root,
       this.#layout.keyPrefix,
     );
-    return { set, marks, mutations: this.#arena.mutations, commits: this.#arena.commits };
+    return {
+      set,
+      marks,
+      mutations: this.#arena.mutations,
+      commits: this.#arena.commits,
+      spansTaken: false,
+    };
   }
 
   /** Writes the snapshot in one batch (with `extra` in its root record and `more` operations). */
@@ -76,6 +84,7 @@ export class TreePersister {
       if (more !== undefined) for (const op of more) ops.push(op);
       const puts = { chunks: set.chunks, spans: set.entries, count: set.count };
       await store.batchWithSpans!(ops, puts, set.deletes.length);
+      snapshot.spansTaken = true;
     } else {
       const ops = this.operations(set, extra);
       if (more !== undefined) for (const op of more) ops.push(op);
@@ -86,6 +95,14 @@ export class TreePersister {
 
   /** After the batch resolved: makes the tree clean where that is still true (see class doc). */
   settle(snapshot: PersistSnapshot): void {
+    this.#settle(snapshot);
+    // The set was this persist's alone, and the store keeps no reference to span chunks: the
+    // next collections write into them (fresh chunks cost a page fault per 4 KiB).
+    const { set } = snapshot;
+    if (snapshot.spansTaken && set instanceof PackedNodeSet) this.#collector.recycle(set);
+  }
+
+  #settle(snapshot: PersistSnapshot): void {
     const arena = this.#arena;
     // A commit() meanwhile took the same nodes and orphans over: it owns them now.
     if (arena.commits !== snapshot.commits) return;
