@@ -174,6 +174,46 @@ export class InternalPool {
   }
 
   /**
+   * Reads, and changes nothing, the descents from internal node `root` of the write-log keys at
+   * bytes[order[k] << 6] for k in [from, to): one level of every descent per round. A descent is
+   * a chain of dependent loads, each a likely cache miss on a large tree; run side by side, the
+   * chains' misses overlap, and the writes' own descents then find the nodes in cache. Puts the
+   * first child of each that is not an internal node in out[k - from]; returns the number of
+   * loads (kept by the caller, so the loads are not optimised away).
+   */
+  touchDescents(
+    root: number,
+    bytes: Uint8Array,
+    order: Uint32Array,
+    from: number,
+    to: number,
+    out: Uint32Array,
+  ): number {
+    const chunks = this.nodes;
+    const n = to - from;
+    for (let k = 0; k < n; k++) out[k] = makeRef(KIND_INTERNAL, root);
+    let active = n;
+    let loads = 0;
+    while (active > 0) {
+      active = 0;
+      for (let k = 0; k < n; k++) {
+        const ref = out[k]!;
+        if (ref >>> 30 !== KIND_INTERNAL) continue;
+        const node = ref & MAX_POOL_INDEX;
+        const words = chunks[node >>> CHUNK_BITS]!;
+        const at = (node & CHUNK_MASK) * WORDS;
+        const depth = words[at + META]! & 0xff;
+        const ko = order[from + k]! << 6;
+        const child = words[at + ((bytes[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1)]!;
+        out[k] = child;
+        loads++;
+        if (child >>> 30 === KIND_INTERNAL) active++;
+      }
+    }
+    return loads;
+  }
+
+  /**
    * Marks path[0..length) stale (FLAGS_STALE), bottom up, each node with the hint of the side
    * the path takes below it (FLAG_STALE_LEFT/RIGHT; `lastSide` for the last node, toward the
    * written stem), and tells `log` of each node whose hash was not stale yet; stops at the first
@@ -202,6 +242,18 @@ export class InternalPool {
       // Already stale: its ancestors are stale with hints toward it.
       if ((meta & (FLAGS_STALE << 8)) === FLAGS_STALE << 8) return;
       below = node;
+    }
+  }
+
+  /** The child refs (left, right) of nodes list[start..end) to out[0..2 * (end - start)). */
+  readChildren(list: Uint32Array, start: number, end: number, out: Uint32Array): void {
+    const chunks = this.nodes;
+    for (let k = start, o = 0; k < end; k++, o += 2) {
+      const index = list[k]!;
+      const words = chunks[index >>> CHUNK_BITS]!;
+      const at = (index & CHUNK_MASK) * WORDS;
+      out[o] = words[at + LEFT]!;
+      out[o + 1] = words[at + RIGHT]!;
     }
   }
 

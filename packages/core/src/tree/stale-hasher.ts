@@ -32,6 +32,8 @@ export class StaleHasher {
   readonly #depthStarts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #fold = new StemSubtreeFold();
   #msg = new Uint8Array(64 * 1024);
+  /** Child refs of the nodes of one internal batch. */
+  #refs = new Uint32Array(2048);
   #msg32 = new Uint32Array(this.#msg.buffer);
 
   readonly #bulk: BulkBuilder | undefined;
@@ -244,10 +246,15 @@ export class StaleHasher {
     const n = end - start;
     this.#ensureScratch(n);
     const msg32 = this.#msg32;
+    // Child refs first, in a loop of independent loads (each a likely cache miss on a large
+    // tree) that overlap; then the children's hashes, again independent of each other.
+    if (this.#refs.length < 2 * n)
+      this.#refs = new Uint32Array(Math.max(2 * n, 2 * this.#refs.length));
+    const refs = this.#refs;
+    internals.readChildren(list, start, end, refs);
     for (let k = 0; k < n; k++) {
-      const index = list[start + k]!;
-      arena.writeHashWords(internals.getLeft(index), msg32, k << 4);
-      arena.writeHashWords(internals.getRight(index), msg32, (k << 4) + 8);
+      arena.writeHashWords(refs[2 * k]!, msg32, k << 4);
+      arena.writeHashWords(refs[2 * k + 1]!, msg32, (k << 4) + 8);
     }
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     for (let k = 0; k < n; k++) {

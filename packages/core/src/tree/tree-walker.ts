@@ -17,6 +17,7 @@ import {
   refIndex,
   refKind,
 } from "./node-ref.js";
+import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 import type { WalkRecorder } from "./walk-recorder.js";
@@ -37,6 +38,10 @@ export class TreeWalker {
   readonly #path = new U32Stack(64);
   readonly #sides = new U32Stack(64);
   readonly #splitNodes = new U32Stack(64);
+  /** touchDescents' scratch: where each descent ends. */
+  readonly #touchEnds = new Uint32Array(64);
+  /** Loads touchDescents made (kept so they are not optimised away). */
+  #touchLoads = 0;
   /** The side taken below the last node of #path toward the stem of the last walk. */
   #lastSide = 0;
   /** Mark the internal nodes lookups pass as recently used (trees with a memory bound). */
@@ -327,6 +332,26 @@ export class TreeWalker {
     const index = this.stemForWrite(key, ko);
     const changed = this.#arena.stems.setValue(index, key[ko + 31]!, value, vo);
     this.finishWrite(index, changed);
+  }
+
+  /**
+   * Reads ahead, changing nothing, the descents of the write-log keys at bytes[order[k] << 6]
+   * for k in [from, to), side by side (see InternalPool.touchDescents), and the records of the
+   * stems they end at: the writes applied next then find their nodes in cache.
+   */
+  touchDescents(bytes: Uint8Array, order: Uint32Array, from: number, to: number): void {
+    const { internals, stems, root } = this.#arena;
+    if (refKind(root) !== KIND_INTERNAL) return;
+    const ends = this.#touchEnds;
+    let loads = internals.touchDescents(refIndex(root), bytes, order, from, to, ends);
+    for (let k = 0; k < to - from; k++) {
+      const ref = ends[k]!;
+      if (refKind(ref) !== KIND_STEM) continue;
+      const index = refIndex(ref);
+      loads += stems.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
+      loads += stems.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
+    }
+    this.#touchLoads += loads;
   }
 
   /** Marks the written stem and the internal nodes above it stale (only if anything changed). */

@@ -4,6 +4,9 @@ import { EMPTY_REF } from "./node-ref.js";
 import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
 
+/** Writes whose descents are read side by side before they are applied (see touchDescents). */
+const TOUCH_AHEAD = 16;
+
 /**
  * Applies the pending single-key writes in key order: consecutive writes then share most of
  * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
@@ -35,6 +38,8 @@ export function applyWriteLog(
   let i = 0;
   try {
     for (; i < n; i++) {
+      if (i % TOUCH_AHEAD === 0)
+        walker.touchDescents(bytes, order, i, Math.min(n, i + TOUCH_AHEAD));
       const at = order[i]! << 6;
       // Sorted neighbours share a prefix: resume the descent below the shared part of the
       // previous write's path instead of starting at the root.
