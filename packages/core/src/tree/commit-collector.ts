@@ -75,6 +75,8 @@ export class CommitCollector {
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
   readonly #stemBits = new Uint8Array(32);
+  /** #orphanDeletes' filter of orphan path hashes. */
+  readonly #orphanFilter = new Uint32Array(1 << 11);
   /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
   readonly #cache: GroupBlobCache | undefined;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
@@ -517,10 +519,15 @@ export class CommitCollector {
     // Candidate paths by a cheap numeric hash of their bytes; a write's path is compared
     // byte by byte only when its hash matches one (no string per write).
     const candidates = new Map<number, Uint8Array[]>();
+    // A bit per hash value mod 2^16: most writes are ruled out by one typed-array load, before
+    // any Map lookup (hashes above 2^31 are heap numbers there).
+    const filter = this.#orphanFilter;
+    filter.fill(0);
     const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
       const path = encodePathKey(orphan.bits, orphan.depth);
       const h = fnv1a(path, 0, path.length);
+      filter[(h & 0xffff) >>> 5]! |= 1 << (h & 31);
       const list = candidates.get(h);
       if (list === undefined) candidates.set(h, [path]);
       else if (list.some((p) => equalBytes(p, path, 0, path.length))) continue;
@@ -535,7 +542,9 @@ export class CommitCollector {
       const chunk = chunks[entries[e]!]!;
       const start = entries[e + 1]! + skip;
       const end = entries[e + 2]!;
-      const list = candidates.get(fnv1a(chunk, start, end));
+      const h = fnv1a(chunk, start, end);
+      if ((filter[(h & 0xffff) >>> 5]! & (1 << (h & 31))) === 0) continue;
+      const list = candidates.get(h);
       if (list === undefined) continue;
       for (const p of list) if (equalBytes(p, chunk, start, end)) written.add(p);
     }
