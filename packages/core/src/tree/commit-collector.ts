@@ -7,6 +7,7 @@ import {
   writePathKey,
 } from "@bintrie/codec";
 import { fnv1a } from "../bytes/fnv1a.js";
+import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
 import { CACHED_GROUP_MIN_ENTRIES, type GroupBlobCache } from "./group-blob-cache.js";
@@ -43,7 +44,12 @@ class GroupScratch {
   readonly children: Uint32Array;
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
+  readonly childPaths32: Uint32Array;
   readonly walkPath = new Uint8Array(32);
+  readonly walkPath32 = new Uint32Array(this.walkPath.buffer);
+  /** The path of the child group being collected (a copy: no view object per child). */
+  readonly childPath = new Uint8Array(32);
+  readonly childPath32 = new Uint32Array(this.childPath.buffer);
 
   constructor(groupDepth: number) {
     const width = 1 << groupDepth;
@@ -54,6 +60,7 @@ class GroupScratch {
     this.children = new Uint32Array(width);
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
+    this.childPaths32 = new Uint32Array(this.childPaths.buffer);
   }
 }
 
@@ -188,13 +195,13 @@ export class CommitCollector {
     const slot = this.#prepareGroup(scratch, ref, index, depth, path);
     this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
+    // The children's paths go through this level's childPath: the groups they root use the
+    // next level's scratch, so the buffer holds until the child is done.
     const n = scratch.staleCount;
+    const childPath = scratch.childPath;
     for (let k = 0; k < n; k++) {
-      this.#collectNode(
-        scratch.children[k]!,
-        scratch.childDepths[k]!,
-        scratch.childPaths.subarray(k << 5, (k << 5) + 32),
-      );
+      copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
+      this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
     }
     if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
     else this.#emitGroup(index, path, depth, scratch);
@@ -347,7 +354,7 @@ export class CommitCollector {
       const s = scratch.staleCount++;
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
-      scratch.childPaths.set(path, s << 5);
+      copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);
     }
     return true;
   }
@@ -412,7 +419,7 @@ export class CommitCollector {
       const s = scratch.staleCount++;
       scratch.children[s] = ref;
       scratch.childDepths[s] = depth;
-      scratch.childPaths.set(scratch.walkPath, s << 5);
+      copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);
     }
   }
 
