@@ -44,7 +44,8 @@ for (const [name, kernel] of [
   if (kernel === undefined) continue;
   const hasher = createSha256Hasher(kernel);
   res[`${name}_one_value_stem_ns`] = measureBatchNs(hasher, "stem");
-  res[`${name}_one_value_stem_generic_ns`] = res[`${name}_kernel_ns_32`] + 9 * res[`${name}_kernel_ns_64`];
+  res[`${name}_one_value_stem_generic_ns`] =
+    res[`${name}_kernel_ns_32`] + 9 * res[`${name}_kernel_ns_64`];
   res[`${name}_one_value_stem_over_generic`] =
     res[`${name}_one_value_stem_ns`] / res[`${name}_one_value_stem_generic_ns`];
 }
