@@ -22,7 +22,7 @@ export interface Sha256BatchKernel {
     dstOffset: number,
   ): void;
   /**
-   * Optional fused stem hash (see {@link ONE_VALUE_STEM_RECORD_SIZE}): hash `count` stems that each hold
+   * Optional fused stem hash: hash `count` stems that each hold
    * exactly one value, from 64-byte records at src[srcOffset + 64i] (stem 31 bytes ‖ subindex 1 byte ‖
    * value 32 bytes) into their EIP-7864 stem hashes at dst[dstOffset + 32i]: 1 32-byte and 9 64-byte
    * messages per stem, in one call. In place (dst === src, dstOffset === srcOffset) must work.
@@ -35,9 +35,6 @@ export interface Sha256BatchKernel {
     dstOffset: number,
   ): void;
 }
-
-/** Bytes per record of `hashOneValueStems`: stem (31) ‖ subindex (1) ‖ value (32). */
-export const ONE_VALUE_STEM_RECORD_SIZE = 64;
 
 /** Whether a batch call's offsets and count are integers and both ranges lie inside their arrays. */
 export function isBatchInRange(
