@@ -16,6 +16,10 @@
 //   h32: 32-byte messages at inPtr + 32i -> digests at outPtr + 32i. Rounds 0..31 unrolled, so that the padding
 //        words 8..15, every schedule term made of them, and what stays constant in the first rounds are folded;
 //        rounds 32..63 a loop over 16 rounds.
+//   stem1: 64-byte records stem (31) ‖ subindex (1) ‖ value (32) at inPtr + 64i -> the EIP-7864 stem hash of a
+//        stem holding that one value at outPtr + 32i: the h32 compression of the value, then one loop of 9 h64
+//        compressions (8 stem-subtree levels, then stem ‖ 0x00 ‖ root) whose messages are built from the previous
+//        digest in registers, so nothing is transposed, stored or copied between a stem's 10 messages.
 // Machine code size is the main lever (op cache): the loops run as fast as the unrolled rounds they replace, and
 // TurboFan code is 13.6 KB (h64, was 25 KB unrolled) and 15.8 KB (h32, was 22 KB).
 //
