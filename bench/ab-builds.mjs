@@ -1,0 +1,74 @@
+// Dev A/B: the random block on two builds of @bintrie/core in one process, alternating block by
+// block, so both see the same machine (on a shared host, fresh processes minutes apart differ by
+// more than most changes). Usage: node bench/ab-builds.mjs DIST_A DIST_B [N] [BLOCKS]
+// (DIST_* is a core dist folder, e.g. a copy of packages/core/dist taken before a change).
+// Prints the medians of A and B and the median of the per-block B/A ratios. Both trees share the
+// process's allocator and garbage collector, so effects on either are split between the two.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { workload } from "./rows/workload.mjs";
+
+const [distA, distB] = [process.argv[2], process.argv[3]];
+if (distA === undefined || distB === undefined) {
+  console.error("usage: node bench/ab-builds.mjs DIST_A DIST_B [N] [BLOCKS]");
+  process.exit(2);
+}
+const n = Number(process.argv[4] ?? 200_000);
+const blocks = Number(process.argv[5] ?? 30);
+const load = (dist) => import(pathToFileURL(resolve(dist, "index.js")).href);
+const libs = [await load(distA), await load(distB)];
+const { key, value } = workload(n, 0);
+const trees = [];
+for (const lib of libs) {
+  const tree = new lib.BinaryTree({ groupDepth: 5, store: new lib.MemoryStore() });
+  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
+  await tree.persist();
+  trees.push(tree);
+}
+// 900 updates of existing keys and 100 new keys per block, as bench/rows/random-blocks.mjs.
+let seed = 12345;
+const rand = () => {
+  seed = (seed * 1103515245 + 12345) >>> 0;
+  return seed / 2 ** 32;
+};
+const blockKeys = () => {
+  const ks = [];
+  for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
+  for (let u = 0; u < 100; u++) ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
+  return ks;
+};
+const phases = ["hash", "persist", "total"];
+const res = trees.map(() => Object.fromEntries(phases.map((p) => [p, []])));
+const v = new Uint8Array(32);
+const warm = 5;
+for (let b = 0; b < blocks + warm; b++) {
+  const ks = blockKeys();
+  const roots = [];
+  for (const t of b % 2 === 0 ? [0, 1] : [1, 0]) {
+    const tree = trees[t];
+    const t0 = performance.now();
+    for (const k of ks) {
+      v[0] = b;
+      v[1] = k[3];
+      tree.put(k, v);
+    }
+    roots[t] = Buffer.from(tree.hash()).toString("hex");
+    const t1 = performance.now();
+    await tree.persist();
+    const t2 = performance.now();
+    if (b >= warm) {
+      res[t].hash.push(t1 - t0);
+      res[t].persist.push(t2 - t1);
+      res[t].total.push(t2 - t0);
+    }
+  }
+  if (roots[0] !== roots[1]) throw new Error(`block ${b}: roots differ`);
+}
+const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+const out = { n, blocks };
+for (const p of phases) {
+  out[`${p}_ms_a`] = median(res[0][p]);
+  out[`${p}_ms_b`] = median(res[1][p]);
+  out[`${p}_b_over_a`] = median(res[0][p].map((x, i) => res[1][p][i] / x));
+}
+console.log(JSON.stringify(out));
