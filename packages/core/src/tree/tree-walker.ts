@@ -336,8 +336,8 @@ export class TreeWalker {
 
   /**
    * Reads ahead, changing nothing, the descents of the write-log keys at bytes[order[k] << 6]
-   * for k in [from, to), side by side (see InternalPool.touchDescents), and the records of the
-   * stems they end at: the writes applied next then find their nodes in cache.
+   * for k in [from, to), side by side (see InternalPool.touchDescents), and the records and value
+   * blocks of the stems they end at: the writes applied next then find their nodes in cache.
    */
   touchDescents(bytes: Uint8Array, order: Uint32Array, from: number, to: number): void {
     const { internals, stems, root } = this.#arena;
@@ -350,6 +350,17 @@ export class TreeWalker {
       const index = refIndex(ref);
       loads += stems.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
       loads += stems.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
+    }
+    // Then the stems' value blocks (where their records, loaded above, say they are).
+    const heap = stems.values;
+    for (let k = 0; k < to - from; k++) {
+      const ref = ends[k]!;
+      if (refKind(ref) !== KIND_STEM) continue;
+      const index = refIndex(ref);
+      if (stems.getCount(index) === 0) continue;
+      const address = stems.blockAddress(index);
+      loads += heap.subsPage(address)[heap.slot(address)]! & 1;
+      loads += heap.page32(address)[heap.offset(address) >>> 2]! & 1;
     }
     this.#touchLoads += loads;
   }
