@@ -1,5 +1,6 @@
 import type { HeapJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
+import { type SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -27,6 +28,8 @@ export class ValueHeap {
   journal: HeapJournal | undefined = undefined;
   /** Per page, 1 while the page is shared with a copy of the tree (cloned on first write). */
   #shared: SharedChunks | undefined = undefined;
+  /** Set during a bulk build: new pages come from there first. */
+  #recycler: SlabRecycler | undefined = undefined;
 
   constructor() {
     for (let k = 0; k <= MAX_BLOCK_CLASS; k++) this.#free.push(new U32Stack(16));
@@ -77,14 +80,20 @@ export class ValueHeap {
     }
     const page = address >>> PAGE_BITS;
     while (this.pages.length <= page) {
-      const bytes = new Uint8Array(PAGE_SLOTS * 32);
+      const recycler = this.#recycler;
+      const bytes = recycler?.take(PAGE_SLOTS * 32) ?? new Uint8Array(PAGE_SLOTS * 32);
       this.pages.push(bytes);
-      this.pages32.push(new Uint32Array(bytes.buffer));
-      this.subs.push(new Uint8Array(PAGE_SLOTS));
+      this.pages32.push(wordsOf(bytes));
+      this.subs.push(recycler?.take(PAGE_SLOTS) ?? new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
     this.#liveSlots += size;
     return address;
+  }
+
+  /** Takes new pages from `recycler` while it lasts (undefined: stop). */
+  recycleFrom(recycler: SlabRecycler | undefined): void {
+    this.#recycler = recycler;
   }
 
   release(address: number, sizeClass: number): void {
