@@ -1,6 +1,6 @@
 import type { Arena } from "./arena.js";
 import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./node-ref.js";
-import { SlabRecycler } from "./slab-recycler.js";
+import { SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { LOG_CHUNK_BITS, LOG_CHUNK_MASK, type WriteLog } from "./write-log.js";
 
 /** Scratch entries kept between builds; bigger buffers are dropped once a build is hashed. */
@@ -24,16 +24,16 @@ const LEVELS = 248;
 export class BulkBuilder {
   readonly #arena: Arena;
   /** Stem indices in key order. */
-  stems = new Uint32Array(KEPT);
+  stems: Uint32Array = new Uint32Array(KEPT);
   stemCount = 0;
   /**
    * Internal node indices in the order their subtrees are complete (post-order: the stems in
    * key order, after each one the nodes its successor leaves, deepest first), with their depths.
    */
-  closed = new Uint32Array(KEPT);
-  closedDepths = new Uint8Array(KEPT);
+  closed: Uint32Array = new Uint32Array(KEPT);
+  closedDepths: Uint8Array = new Uint8Array(KEPT);
   /** closedBy[s]: how many nodes are complete once stems 0..s-1 are; stemCount + 1 entries. */
-  closedBy = new Uint32Array(KEPT);
+  closedBy: Uint32Array = new Uint32Array(KEPT);
   /** Nodes per depth, then where each depth's nodes start in #top (build scratch). */
   readonly #levelStarts = new Uint32Array(LEVELS + 1);
   /** The top levels' nodes, allocated level by level before the stems place them. */
@@ -84,14 +84,15 @@ export class BulkBuilder {
       return false;
     }
     stems.recycleFrom(recycler);
+    internals.recycler = recycler;
     try {
       for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
       if (this.closed.length < total) {
-        this.closed = new Uint32Array(total);
-        this.closedDepths = new Uint8Array(total);
+        this.closed = words32(recycler, total);
+        this.closedDepths = recycler.take((total + 3) & ~3, false) ?? new Uint8Array(total);
       }
-      if (this.stems.length < count) this.stems = new Uint32Array(count);
-      if (this.closedBy.length < count + 1) this.closedBy = new Uint32Array(count + 1);
+      if (this.stems.length < count) this.stems = words32(recycler, count);
+      if (this.closedBy.length < count + 1) this.closedBy = words32(recycler, count + 1);
       const { closed, closedDepths, closedBy } = this;
       const cursor = this.#cursor;
       // The top levels, level by level (a few thousand nodes every descent passes: they stay in
@@ -111,8 +112,11 @@ export class BulkBuilder {
       previous = -1;
       let done = 0;
       closedBy[0] = 0;
+      // Chunks of entries all placed go to the recycler: the pools' next slabs.
+      let placed = 0;
       for (let s = 0; s < count; s++) {
         const first = firsts[s]!;
+        while (placed < first >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
         const bytes = chunks[first >>> LOG_CHUNK_BITS]!;
         const at = (first & LOG_CHUNK_MASK) << 6;
         const next = s + 1 < count ? shared[s]! : -1;
@@ -146,6 +150,7 @@ export class BulkBuilder {
       }
     } finally {
       stems.recycleFrom(undefined);
+      internals.recycler = undefined;
       recycler.clear();
     }
     this.stemCount = count;
@@ -194,4 +199,10 @@ export class BulkBuilder {
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
   }
+}
+
+/** A Uint32Array of `length` words (written before read), recycled memory when there is some. */
+function words32(recycler: SlabRecycler, length: number): Uint32Array {
+  const bytes = recycler.take(length * 4, false);
+  return bytes !== undefined ? wordsOf(bytes) : new Uint32Array(length);
 }

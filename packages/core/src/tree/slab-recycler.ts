@@ -1,6 +1,6 @@
 /**
- * Memory a bulk build has finished with (its write log's chunks, already touched), handed out
- * again, zeroed, as the slabs of the pools the build fills. A fresh slab costs a page fault per
+ * Memory a bulk build has finished with (its sort's spare chunks and the write log's chunks it
+ * has placed, already touched), handed out again as the slabs of the pools the build fills. A fresh slab costs a page fault per
  * 4 KiB on first touch — on a virtual machine about as much as writing the page several times —
  * so reusing the log's 64 MiB spares the build as many faults. Lent only during one build: what
  * is left at its end is dropped, not kept.
@@ -12,19 +12,22 @@ export class SlabRecycler {
 
   /** Adds buffers (each 4-byte aligned) nothing else reads or writes any more. */
   donate(buffers: readonly Uint8Array[]): void {
-    for (const buffer of buffers) {
-      if (buffer.byteOffset % 4 !== 0) continue;
-      this.#buffers.push(buffer);
-      this.#used.push(0);
-    }
+    for (const buffer of buffers) this.donateOne(buffer);
+  }
+
+  donateOne(buffer: Uint8Array | undefined): void {
+    if (buffer === undefined || buffer.byteOffset % 4 !== 0) return;
+    this.#buffers.push(buffer);
+    this.#used.push(0);
   }
 
   /**
-   * A zeroed, 4-byte-aligned view of `bytes` bytes (a multiple of 4) from the first buffer with
-   * room (the pools ask for a few sizes, so a buffer's tail serves the smaller ones), or
-   * undefined when none has room.
+   * A 4-byte-aligned view of `bytes` bytes (a multiple of 4) from the first buffer with room
+   * (the pools ask for a few sizes, so a buffer's tail serves the smaller ones), or undefined
+   * when none has room. Zeroed unless `zeroed` is false: slabs whose every byte is written
+   * before it is read (hashes, values, scratch) skip the fill.
    */
-  take(bytes: number): Uint8Array | undefined {
+  take(bytes: number, zeroed = true): Uint8Array | undefined {
     const buffers = this.#buffers;
     const used = this.#used;
     for (let k = 0; k < buffers.length; k++) {
@@ -33,7 +36,7 @@ export class SlabRecycler {
       if (buffer.length - at < bytes) continue;
       used[k] = at + bytes;
       const slab = buffer.subarray(at, at + bytes);
-      slab.fill(0);
+      if (zeroed) slab.fill(0);
       return slab;
     }
     return undefined;

@@ -70,6 +70,7 @@ export class StemPool {
     const stem = this.stem[c]!;
     const at = i << 5;
     for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
+    stem[at + 31] = 0;
     const meta = this.meta[c]!;
     meta[i << 1] = 0;
     meta[(i << 1) + 1] = depth | (flags << 8) | (NO_BLOCK << 16);
@@ -520,8 +521,9 @@ export class StemPool {
 
   #addChunk(): void {
     const recycler = this.#recycler;
-    const stem = recycler?.take(CHUNK_SIZE * 32) ?? new Uint8Array(CHUNK_SIZE * 32);
-    const hash = recycler?.take(CHUNK_SIZE * 32) ?? new Uint8Array(CHUNK_SIZE * 32);
+    // Every slot's stem bytes are written when it is allocated, its hash when it is hashed.
+    const stem = recycler?.take(CHUNK_SIZE * 32, false) ?? new Uint8Array(CHUNK_SIZE * 32);
+    const hash = recycler?.take(CHUNK_SIZE * 32, false) ?? new Uint8Array(CHUNK_SIZE * 32);
     const meta = recycler?.take(CHUNK_SIZE * 8);
     this.stem.push(stem);
     this.hash.push(hash);

@@ -81,10 +81,11 @@ export class ValueHeap {
     const page = address >>> PAGE_BITS;
     while (this.pages.length <= page) {
       const recycler = this.#recycler;
-      const bytes = recycler?.take(PAGE_SLOTS * 32) ?? new Uint8Array(PAGE_SLOTS * 32);
+      // A block's values and subindices are written when it is allocated.
+      const bytes = recycler?.take(PAGE_SLOTS * 32, false) ?? new Uint8Array(PAGE_SLOTS * 32);
       this.pages.push(bytes);
       this.pages32.push(wordsOf(bytes));
-      this.subs.push(recycler?.take(PAGE_SLOTS) ?? new Uint8Array(PAGE_SLOTS));
+      this.subs.push(recycler?.take(PAGE_SLOTS, false) ?? new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
     this.#liveSlots += size;

@@ -19,6 +19,7 @@ const BUCKET_TARGET = 256;
 const MAX_BUCKET_BITS = HISTOGRAM_BITS;
 /** Runs of equal bucket digits up to this long are ordered by insertion. */
 const INSERTION_RUN = 16;
+const NO_CHUNKS: Uint8Array[] = [];
 /** Scratch entries kept between sorts; bigger arrays are dropped when the log is cleared. */
 const KEPT = 1024;
 
@@ -38,6 +39,8 @@ export class WriteLog {
   #flat: Uint8Array | undefined = undefined;
   /** The buffers of the chunks this log allocated itself (only those are given away). */
   readonly #own = new WeakSet<ArrayBufferLike>([this.chunks[0]!.buffer]);
+  /** Set once a chunk was given away: `clear` then starts again from a new first chunk. */
+  #gaveAway = false;
   /** Entries per top-12-bit key prefix, kept by `append` so the in-place sort skips a pass. */
   readonly #histogram = new Uint32Array(1 << HISTOGRAM_BITS);
   #histogramValid = true;
@@ -63,6 +66,8 @@ export class WriteLog {
   #bucketEntries = new Uint32Array(256 * 16);
   readonly #subCounts = new Uint32Array(257);
   #sortBase = 0;
+  /** The chunks the bucket being sorted is read from (the spare ones, or the log's). */
+  #sortChunks: Uint8Array[] = NO_CHUNKS;
 
   get full(): boolean {
     return this.count >= MAX_ENTRIES;
@@ -150,10 +155,34 @@ export class WriteLog {
     this.#flat = flat;
   }
 
+  /**
+   * Chunk c, given away for good (a bulk build that has read it recycles it), when it is a
+   * whole chunk this log allocated; the log is then only cleared, never read, until `clear`.
+   */
+  giveAway(c: number): Uint8Array | undefined {
+    const chunk = this.chunks[c];
+    if (chunk === undefined || chunk.length !== CHUNK_BYTES || !this.#own.has(chunk.buffer)) {
+      return undefined;
+    }
+    this.#own.delete(chunk.buffer);
+    this.#gaveAway = true;
+    return chunk;
+  }
+
   clear(): void {
     this.count = 0;
     this.#histogram.fill(0);
     this.#histogramValid = true;
+    if (this.#gaveAway) {
+      const first = new Uint8Array(FIRST_BYTES);
+      this.#own.add(first.buffer);
+      this.chunks.length = 0;
+      this.words.length = 0;
+      this.chunks.push(first);
+      this.words.push(new Uint32Array(first.buffer));
+      this.#flat = undefined;
+      this.#gaveAway = false;
+    }
     // A bulk build's chunks are not kept (a flat buffer is: the flusher's big logs reuse it).
     if (this.chunks.length > 1 && this.#flat === undefined) {
       this.chunks.length = 1;
@@ -270,8 +299,12 @@ export class WriteLog {
       for (let k = 0; k < per; k++) sum += histogram[h++]!;
       starts[b + 1] = sum;
     }
-    const released = buckets > 1 ? this.#scatter(starts, buckets, 16 - bits) : [];
+    // Buckets of a single-bucket log are ordered in place; otherwise the entries are copied out
+    // into spare chunks by bucket, and each bucket copied back in its order.
+    const spare = buckets > 1 ? this.#scatter(starts, buckets, 16 - bits) : undefined;
     const { chunks, words } = this;
+    const sourceWords = spare?.words ?? words;
+    this.#sortChunks = spare?.chunks ?? chunks;
     const shared = this.stemShared;
     const firsts = this.stemFirsts;
     let count = 0;
@@ -284,9 +317,18 @@ export class WriteLog {
       if (m === 0) continue;
       const order = this.#sortBucket(from, m, bits);
       const digits = this.#bucketDigits;
-      let moved = false;
-      for (let j = 0; j < m && !moved; j++) moved = order[j] !== j;
-      if (moved) {
+      if (spare !== undefined) {
+        for (let j = 0; j < m; j++) {
+          const source = from + order[j]!;
+          const target = from + j;
+          copy16(
+            sourceWords[source >>> LOG_CHUNK_BITS]!,
+            (source & LOG_CHUNK_MASK) << 4,
+            words[target >>> LOG_CHUNK_BITS]!,
+            (target & LOG_CHUNK_MASK) << 4,
+          );
+        }
+      } else {
         if (this.#bucketEntries.length < m << 4) this.#bucketEntries = new Uint32Array(m << 4);
         const held = this.#bucketEntries;
         for (let j = 0; j < m; j++) {
@@ -325,7 +367,8 @@ export class WriteLog {
     }
     firsts[count] = n;
     this.stemCount = count;
-    return released;
+    this.#sortChunks = NO_CHUNKS;
+    return spare?.chunks ?? NO_CHUNKS;
   }
 
   /** Entries per top-12-bit prefix counted again (after adopt or retainUnapplied). */
@@ -343,11 +386,15 @@ export class WriteLog {
 
   /**
    * Copies every entry into its bucket's range of new chunks (a stable counting-sort pass: a
-   * bucket's entries keep their call order), which then replace the log's chunks. The copies
-   * do not depend on each other, so the memory system overlaps them (an in-place permutation,
-   * whose every step waits for the entry it displaced, runs at the latency of a cache miss).
+   * bucket's entries keep their call order). The copies do not depend on each other, so the
+   * memory system overlaps them (an in-place permutation, whose every step waits for the entry
+   * it displaced, runs at the latency of a cache miss: measured slower at 1M entries).
    */
-  #scatter(starts: Uint32Array, buckets: number, top: number): Uint8Array[] {
+  #scatter(
+    starts: Uint32Array,
+    buckets: number,
+    top: number,
+  ): { chunks: Uint8Array[]; words: Uint32Array[] } {
     const { chunks, words } = this;
     const n = this.count;
     const cursors = this.#bucketCursors;
@@ -355,8 +402,7 @@ export class WriteLog {
     const targets: Uint8Array[] = [];
     const targetWords: Uint32Array[] = [];
     for (let c = 0; c << LOG_CHUNK_BITS < n; c++) {
-      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, (n - (c << LOG_CHUNK_BITS)) << 6));
-      this.#own.add(chunk.buffer);
+      const chunk = new Uint8Array(CHUNK_BYTES);
       targets.push(chunk);
       targetWords.push(new Uint32Array(chunk.buffer));
     }
@@ -369,13 +415,7 @@ export class WriteLog {
         copy16(from, at >>> 2, targetWords[to >>> LOG_CHUNK_BITS]!, (to & LOG_CHUNK_MASK) << 4);
       }
     }
-    const old = chunks.filter((chunk) => this.#own.has(chunk.buffer));
-    chunks.length = 0;
-    words.length = 0;
-    chunks.push(...targets);
-    words.push(...targetWords);
-    this.#flat = undefined;
-    return old;
+    return { chunks: targets, words: targetWords };
   }
 
   /**
@@ -391,7 +431,7 @@ export class WriteLog {
       this.#bucketScratch = new Uint32Array(capacity);
       this.#bucketDigits = new Uint32Array(capacity);
     }
-    const { chunks } = this;
+    const chunks = this.#sortChunks;
     const digits = this.#bucketDigits;
     const scratch = this.#bucketScratch;
     const order = this.#bucketOrder;
@@ -445,8 +485,8 @@ export class WriteLog {
     if (x !== y) return x < y ? -1 : 1;
     const p = this.#sortBase + a;
     const q = this.#sortBase + b;
-    const pb = this.chunks[p >>> LOG_CHUNK_BITS]!;
-    const qb = this.chunks[q >>> LOG_CHUNK_BITS]!;
+    const pb = this.#sortChunks[p >>> LOG_CHUNK_BITS]!;
+    const qb = this.#sortChunks[q >>> LOG_CHUNK_BITS]!;
     const pa = (p & LOG_CHUNK_MASK) << 6;
     const qa = (q & LOG_CHUNK_MASK) << 6;
     for (let i = 4; i < 31; i++) {
