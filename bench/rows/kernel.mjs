@@ -35,6 +35,20 @@ for (const size of [32, 64]) {
   const wasm = createWasmSha256Kernel();
   res[`wasm_kernel_ns_${size}`] = wasm ? measureBatchNs(createSha256Hasher(wasm), size) : null;
 }
+// The fused one-value stem hash (1 m32 + 9 m64 in one call) beside the same messages through the
+// generic batch calls, ns per stem.
+for (const [name, kernel] of [
+  ["js", jsSha256Kernel],
+  ["wasm", createWasmSha256Kernel()],
+]) {
+  if (kernel === undefined) continue;
+  const hasher = createSha256Hasher(kernel);
+  res[`${name}_one_value_stem_ns`] = measureBatchNs(hasher, "stem");
+  res[`${name}_one_value_stem_generic_ns`] =
+    res[`${name}_kernel_ns_32`] + 9 * res[`${name}_kernel_ns_64`];
+  res[`${name}_one_value_stem_over_generic`] =
+    res[`${name}_one_value_stem_ns`] / res[`${name}_one_value_stem_generic_ns`];
+}
 // Our batch kernel's cost per message over crypto.hash's one-shot cost (lower is better).
 res.kernel_over_crypto_hash =
   (res.wasm_kernel_ns_64 ?? res.js_kernel_ns_64) / res.crypto_hash_ns_64;

@@ -37,7 +37,7 @@ describe("generated SHA-256 sources", () => {
     expect(Buffer.from(SHA256_WASM_BASE64, "base64").equals(Buffer.from(bytes))).toBe(true);
   });
 
-  it("the generated module validates and exports memory, h64 and h32", () => {
+  it("the generated module validates and exports memory, h64, h32 and stem1", () => {
     const { bytes, layout } = buildSha256WasmModule();
     expect(WA.validate(bytes)).toBe(true);
     const mod = new WA.Module(bytes);
@@ -45,6 +45,7 @@ describe("generated SHA-256 sources", () => {
       "memory:memory",
       "function:h64",
       "function:h32",
+      "function:stem1",
     ]);
     // Constants, input and output areas fit in the memory and do not overlap.
     expect(layout.inPtr).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { blake3 } from "@noble/hashes/blake3.js";
 import { assertBatchRange } from "./batch-range.js";
 import type { Hasher } from "./hasher.js";
+import { LevelwiseStemHasher } from "./one-value-stems.js";
 
 /**
  * BLAKE3 hasher (32-byte output), the hash of the EIP-7864 text and of ethereumjs. Not a hot
@@ -30,7 +31,9 @@ export function createBlake3Hasher(): Hasher {
     dst.set(digestOut, to);
   };
 
-  return {
+  let stems: LevelwiseStemHasher | undefined;
+
+  const hasher: Hasher = {
     name: "blake3",
 
     digest(message) {
@@ -54,5 +57,12 @@ export function createBlake3Hasher(): Hasher {
         hashScratch(message64, dst, dstOffset + 32 * i);
       }
     },
+
+    hashOneValueStems(src, srcOffset, count, dst, dstOffset) {
+      assertBatchRange("blake3 hashOneValueStems", 64, src, srcOffset, count, dst, dstOffset);
+      stems ??= new LevelwiseStemHasher(hasher);
+      stems.hashOneValueStems(src, srcOffset, count, dst, dstOffset);
+    },
   };
+  return hasher;
 }

@@ -10,7 +10,9 @@ export const DEFAULT_HASH_FUNCTION: HashFunctionName = "sha256";
  * A hash function with batch entry points for the two fixed message sizes of the tree
  * (32-byte leaf values, 64-byte child pairs), so callers can hash a whole level per call:
  * `hash32Batch` / `hash64Batch` as in {@link Sha256BatchKernel} (in-place 64-byte hashing with
- * dst === src and equal offsets is allowed; other overlaps are not).
+ * dst === src and equal offsets is allowed; other overlaps are not). The built-in hashers also
+ * have `hashOneValueStems` (whole stem hashes of one-value stems in one call); for a hasher
+ * without it, callers compute the same hashes level by level over its batch calls.
  */
 export interface Hasher extends Sha256BatchKernel {
   readonly name: HashFunctionName;

@@ -2,6 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bestSha256Kernel } from "../sha256/best-kernel.js";
 import { assertBatchRange } from "./batch-range.js";
 import type { Hasher, Sha256BatchKernel } from "./hasher.js";
+import { LevelwiseStemHasher, type OneValueStemHashes } from "./one-value-stems.js";
 
 /**
  * SHA-256 hasher (geth master's hash for keys and nodes). The batch calls are validated here,
@@ -18,6 +19,9 @@ import type { Hasher, Sha256BatchKernel } from "./hasher.js";
  * ```
  */
 export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel()): Hasher {
+  // A kernel without the fused stem call gets it level by level over its own batch calls (made on first use).
+  let stems: OneValueStemHashes | undefined =
+    kernel.hashOneValueStems !== undefined ? (kernel as OneValueStemHashes) : undefined;
   return {
     name: "sha256",
 
@@ -33,6 +37,12 @@ export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel(
     hash64Batch(src, srcOffset, count, dst, dstOffset) {
       assertBatchRange("sha256 hash64Batch", 64, src, srcOffset, count, dst, dstOffset);
       kernel.hash64Batch(src, srcOffset, count, dst, dstOffset);
+    },
+
+    hashOneValueStems(src, srcOffset, count, dst, dstOffset) {
+      assertBatchRange("sha256 hashOneValueStems", 64, src, srcOffset, count, dst, dstOffset);
+      stems ??= new LevelwiseStemHasher(kernel);
+      stems.hashOneValueStems(src, srcOffset, count, dst, dstOffset);
     },
   };
 }

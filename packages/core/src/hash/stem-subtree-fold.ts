@@ -1,4 +1,4 @@
-import type { Hasher } from "./hasher.js";
+import type { BatchHashCalls } from "./one-value-stems.js";
 import { copy8, copy16, zero8 } from "./word-copy.js";
 
 /**
@@ -46,7 +46,7 @@ export class StemSubtreeFold {
   }
 
   /** Folds stems 0..n-1 as described by `leaves`, `subindices` and `starts`. */
-  fold(hasher: Hasher, n: number): void {
+  fold(hasher: BatchHashCalls, n: number): void {
     this.#stems = n;
     const seg = this.starts;
     const pos = this.subindices;
@@ -103,7 +103,7 @@ export class StemSubtreeFold {
    * its node is a lone child, paired with 32 zero bytes on the side its subindex bit leaves
    * free. The same messages as the general fold, without its segment bookkeeping.
    */
-  #foldSingles(hasher: Hasher, n: number): void {
+  #foldSingles(hasher: BatchHashCalls, n: number): void {
     const pos = this.subindices;
     const out = this.#out32;
     const msg = this.#pairs32;

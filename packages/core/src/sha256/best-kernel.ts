@@ -23,7 +23,7 @@ export function bestSha256Kernel(): Sha256BatchKernel {
 
 /**
  * Makes the WebAssembly SIMD kernel available where only asynchronous compilation is allowed
- * (a browser's main thread refuses to compile the 28 KB module synchronously, so
+ * (a browser's main thread refuses to compile the 52 KB module synchronously, so
  * `bestSha256Kernel()` falls back to the pure-TS kernel there). Call it once at start-up:
  * hashers and trees created afterwards use the wasm kernel. Resolves to whether they will.
  *

@@ -1,3 +1,4 @@
+import { LevelwiseStemHasher } from "../hash/one-value-stems.js";
 import { sha256Msg32, sha256Msg64 } from "./js-compress.generated.js";
 import { checkBatchArgs, type Sha256BatchKernel } from "./kernel.js";
 
@@ -9,7 +10,12 @@ function view(a: Uint8Array): DataView {
   return new DataView(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** Pure TypeScript SHA-256 batch kernel: fully unrolled, no allocation per message (two DataViews per call). */
+let stems: LevelwiseStemHasher | undefined;
+
+/**
+ * Pure TypeScript SHA-256 batch kernel: fully unrolled, no allocation per message (two DataViews per call). Its
+ * one-value stem hashes are computed level by level from its own batch calls.
+ */
 export const jsSha256Kernel: Sha256BatchKernel = {
   hash32Batch(src, srcOffset, count, dst, dstOffset) {
     checkBatchArgs(src, srcOffset, count, 32, dst, dstOffset);
@@ -24,5 +30,10 @@ export const jsSha256Kernel: Sha256BatchKernel = {
     const s = view(src);
     const d = dst === src ? s : view(dst);
     for (let i = 0; i < count; i++) sha256Msg64(s, srcOffset + 64 * i, d, dstOffset + 32 * i);
+  },
+  hashOneValueStems(src, srcOffset, count, dst, dstOffset) {
+    checkBatchArgs(src, srcOffset, count, 64, dst, dstOffset);
+    stems ??= new LevelwiseStemHasher(jsSha256Kernel);
+    stems.hashOneValueStems(src, srcOffset, count, dst, dstOffset);
   },
 };

@@ -21,6 +21,19 @@ export interface Sha256BatchKernel {
     dst: Uint8Array,
     dstOffset: number,
   ): void;
+  /**
+   * Optional fused stem hash: hash `count` stems that each hold
+   * exactly one value, from 64-byte records at src[srcOffset + 64i] (stem 31 bytes ‖ subindex 1 byte ‖
+   * value 32 bytes) into their EIP-7864 stem hashes at dst[dstOffset + 32i]: 1 32-byte and 9 64-byte
+   * messages per stem, in one call. In place (dst === src, dstOffset === srcOffset) must work.
+   */
+  hashOneValueStems?(
+    src: Uint8Array,
+    srcOffset: number,
+    count: number,
+    dst: Uint8Array,
+    dstOffset: number,
+  ): void;
 }
 
 /** Whether a batch call's offsets and count are integers and both ranges lie inside their arrays. */

@@ -16,6 +16,10 @@
 //   h32: 32-byte messages at inPtr + 32i -> digests at outPtr + 32i. Rounds 0..31 unrolled, so that the padding
 //        words 8..15, every schedule term made of them, and what stays constant in the first rounds are folded;
 //        rounds 32..63 a loop over 16 rounds.
+//   stem1: 64-byte records stem (31) ‖ subindex (1) ‖ value (32) at inPtr + 64i -> the EIP-7864 stem hash of a
+//        stem holding that one value at outPtr + 32i: the h32 compression of the value, then one loop of 9 h64
+//        compressions (8 stem-subtree levels, then stem ‖ 0x00 ‖ root) whose messages are built from the previous
+//        digest in registers, so nothing is transposed, stored or copied between a stem's 10 messages.
 // Machine code size is the main lever (op cache): the loops run as fast as the unrolled rounds they replace, and
 // TurboFan code is 13.6 KB (h64, was 25 KB unrolled) and 15.8 KB (h32, was 22 KB).
 //
@@ -119,10 +123,13 @@ const V128_LOAD = 0x00;
 const V128_STORE = 0x0b;
 const I8X16_SHUFFLE = 0x0d;
 const I32X4_SPLAT = 0x11;
+const I32X4_EQ = 0x37;
 const V128_AND = 0x4e;
+const V128_ANDNOT = 0x4f;
 const V128_OR = 0x50;
 const V128_XOR = 0x51;
 const I32X4_SHL = 0xab;
+const I32X4_SHR_S = 0xac;
 const I32X4_SHR_U = 0xad;
 const I32X4_ADD = 0xae;
 
@@ -468,10 +475,12 @@ class FnBuilder {
       shuffle(t1, t3, UNPACK_HI64),
     ];
   }
-  /** Message words 4c..4c+3 of the 4 messages (message j at inPtr + j * stride) into the locals `into`. */
-  loadWords(stride: number, c: number, tmp: number[], into: number[]): Expr[] {
+  /**
+   * Words 4c..4c+3 of the 4 messages (message j at inPtr + j * stride + offset) into the locals `into`.
+   */
+  loadWords(stride: number, c: number, tmp: number[], into: number[], offset = 0): Expr[] {
     const rows: Expr[] = [];
-    for (let j = 0; j < 4; j++) rows.push(mem(P_IN, j * stride + 16 * c));
+    for (let j = 0; j < 4; j++) rows.push(mem(P_IN, j * stride + offset + 16 * c));
     return this.transpose(rows, tmp).map((col, i) => this.set(bswap(col), into[i]!));
   }
   /** Stores 8 state vectors as 4 big-endian 32-byte digests at outPtr + 32j. */
@@ -529,6 +538,11 @@ class RoundState {
     this.sLocal = fn.v128();
     this.tLocal = fn.v128();
   }
+  /** Starts a new message: the state is the IV again (as constants, folded into the first rounds). */
+  reset(): void {
+    for (let k = 0; k < 8; k++) this.slots[k] = cst(SHA256_IV[k]!);
+    this.chain = true;
+  }
   /** Computes (b ^ c) for the first round of a block. */
   begin(): void {
     this.bc = this.fn.set(xor(this.slots[1]!, this.slots[2]!), this.abLocal[1]);
@@ -577,10 +591,14 @@ class Schedule {
     this.ring = Array.from({ length: 16 }, () => fn.v128());
     this.full = [fn.v128(), fn.v128()];
   }
-  /** Loads message words 4c..4c+3. */
-  load(stride: number, c: number, tmp: number[]): void {
-    const words = this.fn.loadWords(stride, c, tmp, this.ring.slice(4 * c, 4 * c + 4));
+  /** Loads message words 4c..4c+3 (message j at inPtr + j * stride + offset). */
+  load(stride: number, c: number, tmp: number[], offset = 0): void {
+    const words = this.fn.loadWords(stride, c, tmp, this.ring.slice(4 * c, 4 * c + 4), offset);
     for (let i = 0; i < 4; i++) this.w[4 * c + i] = { v: words[i], c: 0 };
+  }
+  /** Sets message word i (0..15) to e, evaluated into its ring local. */
+  setWord(i: number, e: Expr): void {
+    this.w[i] = { v: this.fn.set(e, this.ring[i]!, true), c: 0 };
   }
   private fullValue(word: Word, tmp: number): Expr {
     if (word.v === undefined) return cst(word.c);
@@ -658,17 +676,23 @@ function scheduledRoundLoop(
   endCountedLoop(fn, kp, 256, 16 * (64 - from));
 }
 
-function buildH64(pool: ConstPool): FuncSpec {
-  const fn = new FnBuilder(pool, 1);
-  const kp = fn.i32(0); // byte offset into the K (block 1) or K + W (padding block) table in the loops
-  const st = new RoundState(fn, SHA256_IV);
-  const sched = new Schedule(fn);
-  const tmp = [fn.v128(), fn.v128(), fn.v128(), fn.v128()];
-  fn.beginGroupLoop();
-  // Block 1: the message; 16 bytes of each message are loaded just before the rounds that need them.
+/**
+ * One 64-byte message: block 1 (rounds 0..15 unrolled, `words(c)` called before round 4c to provide message words
+ * 4c..4c+3, rounds 16..63 a loop over 16 rounds with the schedule), then the constant padding block as a loop over
+ * 8 rounds (the a..h roles are back at their start after 8) reading a precomputed K + W table. The digest ends in
+ * the state slots' locals.
+ */
+function compress64(
+  fn: FnBuilder,
+  st: RoundState,
+  sched: Schedule,
+  kp: number,
+  words: (c: number) => void,
+): void {
+  st.reset();
   st.begin();
   for (let t = 0; t < 16; t++) {
-    if ((t & 3) === 0) sched.load(64, t >> 2, tmp);
+    if ((t & 3) === 0) words(t >> 2);
     st.round(t, sched.kw(t));
   }
   scheduledRoundLoop(fn, st, sched, kp, 16);
@@ -684,6 +708,45 @@ function buildH64(pool: ConstPool): FuncSpec {
   for (let r = 0; r < 8; r++) st.round(r, [mem(kp, KWPAD_ADDR + 16 * r)]);
   endCountedLoop(fn, kp, 128, 1024);
   for (let k = 0; k < 8; k++) st.assign(k, add(mem(-1, SCRATCH_ADDR + 16 * k), st.slots[k]!));
+}
+
+/**
+ * One 32-byte message at inPtr + j * stride + offset: rounds 0..31 unrolled, so that the padding words 8..15, every
+ * schedule term made of them, and what stays constant in the first rounds are folded; rounds 32..63 a loop over 16
+ * rounds. The digest ends in the state slots' locals.
+ */
+function compress32(
+  fn: FnBuilder,
+  st: RoundState,
+  sched: Schedule,
+  kp: number,
+  tmp: number[],
+  stride: number,
+  offset: number,
+): void {
+  // Padding of a one-block 32-byte message: 0x80 after the data, zeros, bit length 256.
+  const pad = [0x80000000, 0, 0, 0, 0, 0, 0, 256];
+  for (let i = 0; i < 8; i++) sched.w[8 + i] = { v: undefined, c: pad[i]! | 0 };
+  st.reset();
+  st.begin();
+  for (let t = 0; t < 32; t++) {
+    if (t < 8 && (t & 3) === 0) sched.load(stride, t >> 2, tmp, offset);
+    if (t >= 16) sched.compute(t);
+    st.round(t, sched.kw(t));
+  }
+  scheduledRoundLoop(fn, st, sched, kp, 32);
+  for (let k = 0; k < 8; k++) st.assign(k, add(st.slots[k]!, cst(SHA256_IV[k]!)));
+}
+
+function buildH64(pool: ConstPool): FuncSpec {
+  const fn = new FnBuilder(pool, 1);
+  const kp = fn.i32(0); // byte offset into the K (block 1) or K + W (padding block) table in the loops
+  const st = new RoundState(fn, SHA256_IV);
+  const sched = new Schedule(fn);
+  const tmp = [fn.v128(), fn.v128(), fn.v128(), fn.v128()];
+  fn.beginGroupLoop();
+  // 16 bytes of each message are loaded just before the rounds that need them.
+  compress64(fn, st, sched, kp, (c) => sched.load(64, c, tmp));
   fn.storeDigests(st.slots, tmp);
   fn.endGroupLoop(256);
   return fn.spec();
@@ -695,21 +758,56 @@ function buildH32(pool: ConstPool): FuncSpec {
   const st = new RoundState(fn, SHA256_IV);
   const sched = new Schedule(fn);
   const tmp = [fn.v128(), fn.v128(), fn.v128(), fn.v128()];
-  // Padding of a one-block 32-byte message: 0x80 after the data, zeros, bit length 256.
-  const pad = [0x80000000, 0, 0, 0, 0, 0, 0, 256];
-  for (let i = 0; i < 8; i++) sched.w[8 + i] = { v: undefined, c: pad[i]! | 0 };
   fn.beginGroupLoop();
-  st.begin();
-  // Rounds 0..31 unrolled: the constant padding words 8..15 reach into the schedule up to W[31].
-  for (let t = 0; t < 32; t++) {
-    if (t < 8 && (t & 3) === 0) sched.load(32, t >> 2, tmp);
-    if (t >= 16) sched.compute(t);
-    st.round(t, sched.kw(t));
-  }
-  scheduledRoundLoop(fn, st, sched, kp, 32);
-  for (let k = 0; k < 8; k++) st.assign(k, add(st.slots[k]!, cst(SHA256_IV[k]!)));
+  compress32(fn, st, sched, kp, tmp, 32, 0);
   fn.storeDigests(st.slots, tmp);
   fn.endGroupLoop(128);
+  return fn.spec();
+}
+
+/**
+ * stem1: the hash of a stem holding one value, from a 64-byte record (stem 31 bytes ‖ subindex ‖ value 32 bytes).
+ * leaf = H32(value); 8 levels node = H64(node ‖ 0^32) or H64(0^32 ‖ node) as subindex bit `level` is 0 or 1; then
+ * H64(stem ‖ 0x00 ‖ node). The 9 64-byte messages are one loop over compress64: a digest stays in the state locals
+ * and becomes the next message's words by masking (left = node & ~m | stem & f, right = node & m, where m is all
+ * ones where the bit is 1 or at the stem level, f all ones at the stem level only), so nothing leaves the registers
+ * between the 10 messages of a stem.
+ */
+function buildStem1(pool: ConstPool): FuncSpec {
+  const fn = new FnBuilder(pool, 2);
+  const kp = fn.i32(0);
+  const level = fn.i32(1);
+  const st = new RoundState(fn, SHA256_IV);
+  const sched = new Schedule(fn);
+  const tmp = [fn.v128(), fn.v128(), fn.v128(), fn.v128()];
+  const stemLocals = Array.from({ length: 8 }, () => fn.v128());
+  const bitsLocal = fn.v128();
+  const sideLocal = fn.v128();
+  const lastLocal = fn.v128();
+  fn.beginGroupLoop();
+  const stem = [
+    ...fn.loadWords(64, 0, tmp, stemLocals.slice(0, 4)),
+    ...fn.loadWords(64, 1, tmp, stemLocals.slice(4, 8)),
+  ];
+  // The subindex is the low byte of word 7; bit 8 set marks the stem level (the 9th message).
+  let bits = fn.set(or(and(stem[7]!, cst(0xff)), cst(0x100)), bitsLocal, true);
+  stem[7] = fn.set(and(stem[7]!, cst(0xffffff00)), stemLocals[7]!, true);
+  compress32(fn, st, sched, kp, tmp, 64, 32);
+  beginCountedLoop(fn, level);
+  const node = st.slots.slice();
+  const side: Expr = { k: "s", op: I32X4_SHR_S, x: shl(bits, 31), n: 31 };
+  const m = fn.set(side, sideLocal, true);
+  const last = fn.set({ k: "b", op: I32X4_EQ, x: bits, y: cst(1) }, lastLocal, true);
+  for (let i = 0; i < 8; i++) {
+    const left: Expr = { k: "b", op: V128_ANDNOT, x: node[i]!, y: m };
+    sched.setWord(i, or(left, and(stem[i]!, last)));
+  }
+  for (let i = 0; i < 8; i++) sched.setWord(8 + i, and(node[i]!, m));
+  bits = fn.set(shr(bits, 1), bitsLocal, true);
+  compress64(fn, st, sched, kp, () => {});
+  endCountedLoop(fn, level, 1, 9);
+  fn.storeDigests(st.slots, tmp);
+  fn.endGroupLoop(256);
   return fn.spec();
 }
 
@@ -730,9 +828,10 @@ export function buildSha256WasmModule(opts: Sha256WasmBuildOptions = {}): {
   const pool = new ConstPool();
   const h64 = buildH64(pool);
   const h32 = buildH32(pool);
+  const stem1 = buildStem1(pool);
   const inPtr = (pool.end + 255) & ~255;
   const outPtr = inPtr + 64 * chunk;
   const pages = Math.ceil((outPtr + 32 * chunk) / 65536);
-  const bytes = assembleModule([h64, h32], ["h64", "h32"], pages, pool.bytes());
+  const bytes = assembleModule([h64, h32, stem1], ["h64", "h32", "stem1"], pages, pool.bytes());
   return { bytes, layout: { inPtr, outPtr, chunk, pages } };
 }

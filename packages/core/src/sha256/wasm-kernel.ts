@@ -127,12 +127,14 @@ export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256Batch
   let mem: Uint8Array;
   let h64: KernelFn;
   let h32: KernelFn;
+  let stem1: KernelFn;
   try {
     if (!wa.validate(Uint8Array.from(SIMD_PROBE))) return undefined;
     const module = options?.module ?? new wa.Module(moduleBytes());
     const exports = new wa.Instance(module, {}).exports;
     h64 = exports.h64 as KernelFn;
     h32 = exports.h32 as KernelFn;
+    stem1 = exports.stem1 as KernelFn;
     // The memory never grows, so this view never detaches.
     mem = new Uint8Array((exports.memory as { buffer: ArrayBuffer }).buffer);
   } catch {
@@ -170,6 +172,10 @@ export function createWasmSha256Kernel(options?: Sha256WasmOptions): Sha256Batch
     hash64Batch(src, srcOffset, count, dst, dstOffset) {
       checkBatchArgs(src, srcOffset, count, 64, dst, dstOffset);
       run(h64, 64, src, srcOffset, count, dst, dstOffset);
+    },
+    hashOneValueStems(src, srcOffset, count, dst, dstOffset) {
+      checkBatchArgs(src, srcOffset, count, 64, dst, dstOffset);
+      run(stem1, 64, src, srcOffset, count, dst, dstOffset);
     },
   };
 }

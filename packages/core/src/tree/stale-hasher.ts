@@ -1,4 +1,5 @@
 import type { Hasher } from "../hash/hasher.js";
+import { type OneValueStemHashes, oneValueStemHashes } from "../hash/one-value-stems.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
@@ -31,6 +32,10 @@ export class StaleHasher {
   readonly #depthCounts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #depthStarts = new Uint32Array(MAX_TREE_DEPTH + 1);
   readonly #fold = new StemSubtreeFold();
+  readonly #oneValue: OneValueStemHashes;
+  /** Stems of a hashStems call that hold other than one value, and the one-value ones in record order. */
+  #others = new Uint32Array(1024);
+  #singles = new Uint32Array(1024);
   #msg = new Uint8Array(64 * 1024);
   #msg32 = new Uint32Array(this.#msg.buffer);
 
@@ -40,6 +45,7 @@ export class StaleHasher {
   constructor(arena: Arena, hasher: Hasher, bulk?: BulkBuilder) {
     this.#arena = arena;
     this.#hasher = hasher;
+    this.#oneValue = oneValueStemHashes(hasher);
     this.#bulk = bulk;
   }
 
@@ -131,8 +137,58 @@ export class StaleHasher {
     this.#hashDeepestFirst(this.#internals.data, this.#internalDepths, 0, this.#internals.length);
   }
 
-  /** Hashes the stems listed in list[start..end) and stores their hashes; clears their flag. */
+  /**
+   * Hashes the stems listed in list[start..end) and stores their hashes; clears their flag.
+   * One-value stems (nearly all of a hashed-key tree) go as 64-byte records (stem ‖ subindex ‖
+   * value) through one fused call; the others through the subtree fold.
+   */
   hashStems(list: Uint32Array, start: number, end: number): void {
+    const rest = this.#hashOneValueStems(list, start, end);
+    if (rest > 0) this.#hashFolded(this.#others, 0, rest);
+  }
+
+  /** Hashes the one-value stems of list[start..end); the others go to #others, their count returned. */
+  #hashOneValueStems(list: Uint32Array, start: number, end: number): number {
+    const { stems } = this.#arena;
+    const heap = stems.values;
+    const n = end - start;
+    this.#ensureScratch(n);
+    if (this.#others.length < n) {
+      this.#others = new Uint32Array(n);
+      this.#singles = new Uint32Array(n);
+    }
+    const others = this.#others;
+    const singles = this.#singles;
+    const records = this.#msg;
+    const records32 = this.#msg32;
+    let m = 0;
+    let rest = 0;
+    for (let s = start; s < end; s++) {
+      const index = list[s]!;
+      if (stems.getCount(index) !== 1) {
+        others[rest++] = index;
+        continue;
+      }
+      const address = stems.blockAddress(index);
+      const at = m << 4;
+      copy8(stems.stem32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3, records32, at);
+      copy8(heap.page32(address), heap.offset(address) >>> 2, records32, at + 8);
+      records[(m << 6) + 31] = heap.subsPage(address)[heap.slot(address)]!;
+      singles[m++] = index;
+    }
+    if (m > 0) {
+      this.#oneValue.hashOneValueStems(records, 0, m, records, 0);
+      for (let j = 0; j < m; j++) {
+        const index = singles[j]!;
+        copy8(records32, j << 3, stems.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
+        stems.clearFlags(index, FLAG_HASH_STALE);
+      }
+    }
+    return rest;
+  }
+
+  /** Hashes the stems list[start..end) through the subtree fold. */
+  #hashFolded(list: Uint32Array, start: number, end: number): void {
     const { stems } = this.#arena;
     const heap = stems.values;
     const n = end - start;
