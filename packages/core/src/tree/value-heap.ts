@@ -24,6 +24,8 @@ export class ValueHeap {
   #bump = 0;
   #liveSlots = 0;
   #free: U32Stack[] = [];
+  /** Blocks on all free lists: while 0 (a heap only growing, as in a bulk build) alloc bumps. */
+  #freeBlocks = 0;
   /** Set while a checkpoint is open (see PoolJournal). */
   journal: HeapJournal | undefined = undefined;
   /** Per page, 1 while the page is shared with a copy of the tree (cloned on first write). */
@@ -57,17 +59,13 @@ export class ValueHeap {
 
   #take(sizeClass: number): number {
     const size = 1 << sizeClass;
-    const free = this.#free[sizeClass]!;
-    if (free.length > 0) {
-      this.#liveSlots += size;
-      return free.pop();
-    }
-    for (let larger = sizeClass + 1; larger <= MAX_BLOCK_CLASS; larger++) {
+    for (let larger = sizeClass; this.#freeBlocks > 0 && larger <= MAX_BLOCK_CLASS; larger++) {
       const list = this.#free[larger]!;
       if (list.length === 0) continue;
       const address = list.pop();
       // Keep the first half-block at each level down; the tail halves go to the free lists.
       for (let k = larger - 1; k >= sizeClass; k--) this.#free[k]!.push(address + (1 << k));
+      this.#freeBlocks += larger - sizeClass - 1;
       this.#liveSlots += size;
       return address;
     }
@@ -106,6 +104,7 @@ export class ValueHeap {
   freeBlock(address: number, sizeClass: number): void {
     this.#liveSlots -= 1 << sizeClass;
     this.#free[sizeClass]!.push(address);
+    this.#freeBlocks++;
   }
 
   /** The page of slot `address`, made private to this heap first (for writing). */
@@ -129,6 +128,7 @@ export class ValueHeap {
     twin.#bump = this.#bump;
     twin.#liveSlots = this.#liveSlots;
     twin.#free = this.#free.map((stack) => stack.copy());
+    twin.#freeBlocks = this.#freeBlocks;
     [this.#shared, twin.#shared] = SharedChunks.pair(this.pages.length);
     return twin;
   }

@@ -268,10 +268,11 @@ export class WriteLog {
    * Rearranges the entries themselves into whole-stem order, equal stems in call order, and
    * records the stems (stemFirsts, stemShared, stemCount), so a bulk build reads the entries
    * once, sequentially (reading them through an index order costs a cache and TLB miss per stem
-   * at 1M entries). The entries are first moved to buckets by their top bits in place (American
-   * flag sort: each entry moves once, no second buffer; the bucket sizes come from the append
-   * histogram); each bucket, a few hundred entries now in cache, is then ordered by stem and
-   * call order and written back, and its stems recorded while it is still in cache.
+   * at 1M entries). One counting-sort pass copies the entries into spare chunks by their top
+   * bits (the bucket sizes come from the append histogram, so no counting pass); each bucket, a
+   * few hundred entries now in cache, is ordered by stem and call order and copied back, and
+   * its stems recorded while it is still in cache. Returns the spare chunks (nothing refers to
+   * them any more: a bulk build recycles them as pool slabs).
    */
   sortByStemInPlace(): Uint8Array[] {
     const n = this.count;
