@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree } from "../src/index.js";
 import { Arena } from "../src/tree/arena.js";
+import { BulkBuilder } from "../src/tree/bulk-builder.js";
 import { SlabRecycler } from "../src/tree/slab-recycler.js";
 import { TreeError } from "../src/tree/tree-error.js";
 import { TreeWalker } from "../src/tree/tree-walker.js";
@@ -158,21 +159,29 @@ describe("WriteLog", () => {
   });
 
   it("keeps the unapplied entries of a multi-chunk log in call order when applying fails", () => {
-    const limit = 20_000;
-    const arena = new Arena({ stem: limit - 1 });
-    const walker = new TreeWalker(arena);
-    walker.applyWrite(new Uint8Array(32), 0, new Uint8Array(32).fill(1), 0);
-    const rand = prng(13);
-    const keys = Array.from({ length: 2 * CHUNK_ENTRIES + 10 }, () => rand(32));
-    const log = new WriteLog();
-    for (const key of keys) log.append(key, new Uint8Array(32).fill(key[0]!));
-    // The tree is not empty: the one-by-one path, which flattens the chunks into one buffer.
-    expect(() => applyWriteLog(log, walker, arena)).toThrow(TreeError);
-    expect(arena.stems.live).toBe(limit);
-    expect(log.count).toBe(keys.length - (limit - 1));
-    const kept = Array.from({ length: log.count }, (_, e) => hex(entryAt(log, e).subarray(0, 32)));
-    const applied = new Set(keys.filter((k) => walker.lookup(k) >= 0).map(hex));
-    expect(kept).toEqual(keys.map(hex).filter((k) => !applied.has(k)));
+    for (const empty of [false, true]) {
+      const limit = 20_000;
+      const arena = new Arena({ stem: limit - 1 });
+      const walker = new TreeWalker(arena);
+      if (!empty) walker.applyWrite(new Uint8Array(32), 0, new Uint8Array(32).fill(1), 0);
+      const rand = prng(13);
+      const keys = Array.from({ length: 2 * CHUNK_ENTRIES + 10 }, () => rand(32));
+      const log = new WriteLog();
+      for (const key of keys) log.append(key, new Uint8Array(32).fill(key[0]!));
+      // Not empty: the one-by-one path, which flattens the chunks into one buffer. Empty: the
+      // bulk build sorts the log, finds too little room, and leaves it to that path.
+      expect(() => applyWriteLog(log, walker, arena, new BulkBuilder(arena))).toThrow(TreeError);
+      expect(arena.stems.live).toBe(limit);
+      const applied = new Set(keys.filter((k) => walker.lookup(k) >= 0).map(hex));
+      expect(applied.size).toBe(empty ? limit : limit - 1);
+      expect(log.count).toBe(keys.length - applied.size);
+      const kept = Array.from({ length: log.count }, (_, e) =>
+        hex(entryAt(log, e).subarray(0, 32)),
+      );
+      const unapplied = keys.map(hex).filter((k) => !applied.has(k));
+      // The entries left keep their relative order (call order; stem order after the bulk sort).
+      expect(kept).toEqual(empty ? [...unapplied].sort() : unapplied);
+    }
   });
 });
 
