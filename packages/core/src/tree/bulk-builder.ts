@@ -58,8 +58,9 @@ export class BulkBuilder {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const n = log.count;
-    // Entries in stem order, the stems recorded: every read below is sequential. The chunks the
-    // entries were copied out of become the stem pool's and value heap's first new slabs.
+    // Entries in stem order, the stems recorded: every read below is sequential. The sort's
+    // spare chunks, and then each log chunk once placed, become the pools' next slabs: memory
+    // already touched instead of fresh pages (see SlabRecycler).
     const recycler = this.#recycler;
     recycler.donate(log.sortByStemInPlace());
     const { chunks, words } = log;
