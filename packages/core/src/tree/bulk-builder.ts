@@ -1,8 +1,7 @@
-import { readU32BE } from "../bytes/read-u32-be.js";
 import type { Arena } from "./arena.js";
 import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./node-ref.js";
-import { sharedPrefixBits } from "./tree-walker.js";
-import type { WriteLog } from "./write-log.js";
+import { SlabRecycler, wordsOf } from "./slab-recycler.js";
+import { LOG_CHUNK_BITS, LOG_CHUNK_MASK, type WriteLog } from "./write-log.js";
 
 /** Scratch entries kept between builds; bigger buffers are dropped once a build is hashed. */
 const KEPT = 1024;
@@ -24,27 +23,24 @@ const LEVELS = 248;
  */
 export class BulkBuilder {
   readonly #arena: Arena;
-  /** Position (in the sorted order) of each stem's first write; stemCount + 1 entries. */
-  #firsts = new Uint32Array(KEPT);
-  /** Bits stem s shares with stem s + 1. */
-  #shared = new Uint8Array(KEPT);
   /** Stem indices in key order. */
-  stems = new Uint32Array(KEPT);
+  stems: Uint32Array = new Uint32Array(KEPT);
   stemCount = 0;
   /**
    * Internal node indices in the order their subtrees are complete (post-order: the stems in
    * key order, after each one the nodes its successor leaves, deepest first), with their depths.
    */
-  closed = new Uint32Array(KEPT);
-  closedDepths = new Uint8Array(KEPT);
+  closed: Uint32Array = new Uint32Array(KEPT);
+  closedDepths: Uint8Array = new Uint8Array(KEPT);
   /** closedBy[s]: how many nodes are complete once stems 0..s-1 are; stemCount + 1 entries. */
-  closedBy = new Uint32Array(KEPT);
+  closedBy: Uint32Array = new Uint32Array(KEPT);
   /** Nodes per depth, then where each depth's nodes start in #top (build scratch). */
   readonly #levelStarts = new Uint32Array(LEVELS + 1);
   /** The top levels' nodes, allocated level by level before the stems place them. */
   #top = new Uint32Array(KEPT);
   readonly #cursor = new Uint32Array(LEVELS);
   readonly #open = new Uint32Array(LEVELS);
+  readonly #recycler = new SlabRecycler();
   #pending = false;
   #stamp = 0;
   #root = EMPTY_REF;
@@ -62,30 +58,15 @@ export class BulkBuilder {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const n = log.count;
-    // Entries in stem order in place: every read below is sequential.
-    log.sortByStemInPlace();
-    const bytes = log.bytes;
-    if (this.#firsts.length < n + 1) {
-      this.#firsts = new Uint32Array(n + 1);
-      this.#shared = new Uint8Array(n);
-    }
-    const firsts = this.#firsts;
-    const shared = this.#shared;
-    let count = 1;
-    firsts[0] = 0;
-    let digit = readU32BE(bytes, 0);
-    for (let i = 1; i < n; i++) {
-      // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share what
-      // those bytes share.
-      const next = readU32BE(bytes, i << 6);
-      const x = digit ^ next;
-      digit = next;
-      const bits = x !== 0 ? Math.clz32(x) : sharedPrefixBits(bytes, (i - 1) << 6, i << 6);
-      if (bits === 248) continue;
-      shared[count - 1] = bits;
-      firsts[count++] = i;
-    }
-    firsts[count] = n;
+    // Entries in stem order, the stems recorded: every read below is sequential. The sort's
+    // spare chunks, and then each log chunk once placed, become the pools' next slabs: memory
+    // already touched instead of fresh pages (see SlabRecycler).
+    const recycler = this.#recycler;
+    recycler.donate(log.sortByStemInPlace());
+    const { chunks, words } = log;
+    const firsts = log.stemFirsts;
+    const shared = log.stemShared;
+    const count = log.stemCount;
 
     // Internal nodes per depth: a node at depth d starts wherever a run of neighbour pairs
     // sharing at least d bits starts.
@@ -99,71 +80,81 @@ export class BulkBuilder {
       if (bits > previous) total += bits - previous;
       previous = bits;
     }
-    if (stems.room < count || internals.room < total) return false;
-    for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
-    if (this.closed.length < total) {
-      this.closed = new Uint32Array(total);
-      this.closedDepths = new Uint8Array(total);
+    if (stems.room < count || internals.room < total) {
+      recycler.clear();
+      return false;
     }
-    if (this.stems.length < count) this.stems = new Uint32Array(count);
-    if (this.closedBy.length < count + 1) this.closedBy = new Uint32Array(count + 1);
-    const { closed, closedDepths, closedBy } = this;
-    const cursor = this.#cursor;
-    // The top levels, level by level (a few thousand nodes every descent passes: they stay in
-    // cache together); below them, in key order as the stems open them, so a subtree's nodes,
-    // down to the chain above two close stems, sit together.
-    let top = 0;
-    while (top < LEVELS && starts[top + 1]! <= TOP_NODES) top++;
-    if (this.#top.length < starts[top]!) this.#top = new Uint32Array(starts[top]!);
-    const list = this.#top;
-    for (let d = 0; d < top; d++) {
-      for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
-      cursor[d] = starts[d]!;
-    }
+    stems.recycleFrom(recycler);
+    internals.recycler = recycler;
+    try {
+      for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
+      if (this.closed.length < total) {
+        this.closed = words32(recycler, total);
+        this.closedDepths = recycler.take((total + 3) & ~3, false) ?? new Uint8Array(total);
+      }
+      if (this.stems.length < count) this.stems = words32(recycler, count);
+      if (this.closedBy.length < count + 1) this.closedBy = words32(recycler, count + 1);
+      const { closed, closedDepths, closedBy } = this;
+      const cursor = this.#cursor;
+      // The top levels, level by level (a few thousand nodes every descent passes: they stay in
+      // cache together); below them, in key order as the stems open them, so a subtree's nodes,
+      // down to the chain above two close stems, sit together.
+      let top = 0;
+      while (top < LEVELS && starts[top + 1]! <= TOP_NODES) top++;
+      if (this.#top.length < starts[top]!) this.#top = new Uint32Array(starts[top]!);
+      const list = this.#top;
+      for (let d = 0; d < top; d++) {
+        for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
+        cursor[d] = starts[d]!;
+      }
 
-    // Stems in key order: open the nodes this stem starts, then place it below the deepest.
-    const open = this.#open;
-    const words =
-      bytes.byteOffset % 4 === 0
-        ? new Uint32Array(bytes.buffer, bytes.byteOffset, n << 4)
-        : undefined;
-    previous = -1;
-    let done = 0;
-    closedBy[0] = 0;
-    for (let s = 0; s < count; s++) {
-      const at = firsts[s]! << 6;
-      const next = s + 1 < count ? shared[s]! : -1;
-      for (let d = previous + 1; d <= next; d++) {
-        const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
-        open[d] = node;
-        this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
-      }
-      const depth = Math.max(previous, next) + 1;
-      let stem: number;
-      if (words !== undefined && firsts[s + 1]! - firsts[s]! === 1) {
-        stem = stems.allocWithValue(words, at >>> 2, bytes[at + 31]!, depth, FLAGS_STALE);
-      } else {
-        stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
-        for (let e = firsts[s]!; e < firsts[s + 1]!; e++) {
-          const entry = e << 6;
-          stems.setValue(stem, bytes[entry + 31]!, bytes, entry + 32);
+      // Stems in key order: open the nodes this stem starts, then place it below the deepest.
+      const open = this.#open;
+      previous = -1;
+      let done = 0;
+      closedBy[0] = 0;
+      // Chunks of entries all placed go to the recycler: the pools' next slabs.
+      let placed = 0;
+      for (let s = 0; s < count; s++) {
+        const first = firsts[s]!;
+        while (placed < first >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
+        const bytes = chunks[first >>> LOG_CHUNK_BITS]!;
+        const at = (first & LOG_CHUNK_MASK) << 6;
+        const next = s + 1 < count ? shared[s]! : -1;
+        for (let d = previous + 1; d <= next; d++) {
+          const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
+          open[d] = node;
+          this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
         }
+        const depth = Math.max(previous, next) + 1;
+        let stem: number;
+        if (firsts[s + 1]! - first === 1) {
+          const entryWords = words[first >>> LOG_CHUNK_BITS]!;
+          stem = stems.allocWithValue(entryWords, at >>> 2, bytes[at + 31]!, depth, FLAGS_STALE);
+        } else {
+          stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
+          for (let e = first; e < firsts[s + 1]!; e++) {
+            const entryBytes = chunks[e >>> LOG_CHUNK_BITS]!;
+            const entry = (e & LOG_CHUNK_MASK) << 6;
+            stems.setValue(stem, entryBytes[entry + 31]!, entryBytes, entry + 32);
+          }
+        }
+        this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
+        this.stems[s] = stem;
+        // The next stem leaves every open node deeper than what it shares with this one.
+        for (let d = depth - 1; d > next; d--) {
+          closed[done] = open[d]!;
+          closedDepths[done++] = d;
+        }
+        closedBy[s + 1] = done;
+        previous = next;
       }
-      this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
-      this.stems[s] = stem;
-      // The next stem leaves every open node deeper than what it shares with this one.
-      for (let d = depth - 1; d > next; d--) {
-        closed[done] = open[d]!;
-        closedDepths[done++] = d;
-      }
-      closedBy[s + 1] = done;
-      previous = next;
+    } finally {
+      stems.recycleFrom(undefined);
+      internals.recycler = undefined;
+      recycler.clear();
     }
     this.stemCount = count;
-    if (firsts.length > KEPT) {
-      this.#firsts = new Uint32Array(KEPT);
-      this.#shared = new Uint8Array(KEPT);
-    }
     arena.mutations += n;
     // The new nodes are not in the stale log: unless the next hash takes the layout, it walks.
     arena.staleLog.invalidate();
@@ -209,4 +200,10 @@ export class BulkBuilder {
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
   }
+}
+
+/** A Uint32Array of `length` words (written before read), recycled memory when there is some. */
+function words32(recycler: SlabRecycler, length: number): Uint32Array {
+  const bytes = recycler.take(length * 4, false);
+  return bytes !== undefined ? wordsOf(bytes) : new Uint32Array(length);
 }

@@ -13,6 +13,7 @@ import {
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
+import { type SlabRecycler, wordsOf } from "./slab-recycler.js";
 import type { StaleLog } from "./stale-log.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -350,12 +351,19 @@ export class InternalPool {
     this.hash32[c] = new Uint32Array(hash.buffer);
   }
 
+  /** Set during a bulk build: new chunks come from there first (see SlabRecycler). */
+  recycler: SlabRecycler | undefined = undefined;
+
   #addChunk(): void {
-    this.nodes.push(new Uint32Array(CHUNK_SIZE * WORDS));
-    const hash = new Uint8Array(CHUNK_SIZE * 32);
+    const recycler = this.recycler;
+    const nodes = recycler?.take(CHUNK_SIZE * WORDS * 4);
+    this.nodes.push(nodes !== undefined ? wordsOf(nodes) : new Uint32Array(CHUNK_SIZE * WORDS));
+    // A node's hash is written when it is hashed, before anything reads it.
+    const hash = recycler?.take(CHUNK_SIZE * 32, false) ?? new Uint8Array(CHUNK_SIZE * 32);
     this.hash.push(hash);
-    this.hash32.push(new Uint32Array(hash.buffer));
-    this.parent.push(new Uint32Array(CHUNK_SIZE));
+    this.hash32.push(wordsOf(hash));
+    const parent = recycler?.take(CHUNK_SIZE * 4);
+    this.parent.push(parent !== undefined ? wordsOf(parent) : new Uint32Array(CHUNK_SIZE));
   }
 }
 

@@ -3,6 +3,7 @@ import { MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
+import { type SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { U32Stack } from "./u32-stack.js";
 import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
 
@@ -40,6 +41,8 @@ export class StemPool {
   journal: PoolJournal | undefined = undefined;
   /** Per chunk, 1 while the chunk is shared with a copy of the tree (cloned on first write). */
   #shared: SharedChunks | undefined = undefined;
+  /** Set during a bulk build: new chunks (and value pages) come from there first. */
+  #recycler: SlabRecycler | undefined = undefined;
 
   /** `limit`: the largest index handed out (tests lower it to reach exhaustion). */
   constructor(limit: number = MAX_POOL_INDEX) {
@@ -67,6 +70,7 @@ export class StemPool {
     const stem = this.stem[c]!;
     const at = i << 5;
     for (let k = 0; k < 31; k++) stem[at + k] = source[offset + k]!;
+    stem[at + 31] = 0;
     const meta = this.meta[c]!;
     meta[i << 1] = 0;
     meta[(i << 1) + 1] = depth | (flags << 8) | (NO_BLOCK << 16);
@@ -509,14 +513,23 @@ export class StemPool {
     this.meta[c] = this.meta[c]!.slice();
   }
 
+  /** Takes new chunks and value pages from `recycler` while it lasts (undefined: stop). */
+  recycleFrom(recycler: SlabRecycler | undefined): void {
+    this.#recycler = recycler;
+    this.values.recycleFrom(recycler);
+  }
+
   #addChunk(): void {
-    const stem = new Uint8Array(CHUNK_SIZE * 32);
-    const hash = new Uint8Array(CHUNK_SIZE * 32);
+    const recycler = this.#recycler;
+    // Every slot's stem bytes are written when it is allocated, its hash when it is hashed.
+    const stem = recycler?.take(CHUNK_SIZE * 32, false) ?? new Uint8Array(CHUNK_SIZE * 32);
+    const hash = recycler?.take(CHUNK_SIZE * 32, false) ?? new Uint8Array(CHUNK_SIZE * 32);
+    const meta = recycler?.take(CHUNK_SIZE * 8);
     this.stem.push(stem);
     this.hash.push(hash);
-    this.stem32.push(new Uint32Array(stem.buffer));
-    this.hash32.push(new Uint32Array(hash.buffer));
-    this.meta.push(new Uint32Array(CHUNK_SIZE * 2));
+    this.stem32.push(wordsOf(stem));
+    this.hash32.push(wordsOf(hash));
+    this.meta.push(meta !== undefined ? wordsOf(meta) : new Uint32Array(CHUNK_SIZE * 2));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { HeapJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
+import { type SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -23,10 +24,14 @@ export class ValueHeap {
   #bump = 0;
   #liveSlots = 0;
   #free: U32Stack[] = [];
+  /** Blocks on all free lists: while 0 (a heap only growing, as in a bulk build) alloc bumps. */
+  #freeBlocks = 0;
   /** Set while a checkpoint is open (see PoolJournal). */
   journal: HeapJournal | undefined = undefined;
   /** Per page, 1 while the page is shared with a copy of the tree (cloned on first write). */
   #shared: SharedChunks | undefined = undefined;
+  /** Set during a bulk build: new pages come from there first. */
+  #recycler: SlabRecycler | undefined = undefined;
 
   constructor() {
     for (let k = 0; k <= MAX_BLOCK_CLASS; k++) this.#free.push(new U32Stack(16));
@@ -54,17 +59,13 @@ export class ValueHeap {
 
   #take(sizeClass: number): number {
     const size = 1 << sizeClass;
-    const free = this.#free[sizeClass]!;
-    if (free.length > 0) {
-      this.#liveSlots += size;
-      return free.pop();
-    }
-    for (let larger = sizeClass + 1; larger <= MAX_BLOCK_CLASS; larger++) {
+    for (let larger = sizeClass; this.#freeBlocks > 0 && larger <= MAX_BLOCK_CLASS; larger++) {
       const list = this.#free[larger]!;
       if (list.length === 0) continue;
       const address = list.pop();
       // Keep the first half-block at each level down; the tail halves go to the free lists.
       for (let k = larger - 1; k >= sizeClass; k--) this.#free[k]!.push(address + (1 << k));
+      this.#freeBlocks += larger - sizeClass - 1;
       this.#liveSlots += size;
       return address;
     }
@@ -77,14 +78,21 @@ export class ValueHeap {
     }
     const page = address >>> PAGE_BITS;
     while (this.pages.length <= page) {
-      const bytes = new Uint8Array(PAGE_SLOTS * 32);
+      const recycler = this.#recycler;
+      // A block's values and subindices are written when it is allocated.
+      const bytes = recycler?.take(PAGE_SLOTS * 32, false) ?? new Uint8Array(PAGE_SLOTS * 32);
       this.pages.push(bytes);
-      this.pages32.push(new Uint32Array(bytes.buffer));
-      this.subs.push(new Uint8Array(PAGE_SLOTS));
+      this.pages32.push(wordsOf(bytes));
+      this.subs.push(recycler?.take(PAGE_SLOTS, false) ?? new Uint8Array(PAGE_SLOTS));
     }
     this.#bump = address + size;
     this.#liveSlots += size;
     return address;
+  }
+
+  /** Takes new pages from `recycler` while it lasts (undefined: stop). */
+  recycleFrom(recycler: SlabRecycler | undefined): void {
+    this.#recycler = recycler;
   }
 
   release(address: number, sizeClass: number): void {
@@ -96,6 +104,7 @@ export class ValueHeap {
   freeBlock(address: number, sizeClass: number): void {
     this.#liveSlots -= 1 << sizeClass;
     this.#free[sizeClass]!.push(address);
+    this.#freeBlocks++;
   }
 
   /** The page of slot `address`, made private to this heap first (for writing). */
@@ -119,6 +128,7 @@ export class ValueHeap {
     twin.#bump = this.#bump;
     twin.#liveSlots = this.#liveSlots;
     twin.#free = this.#free.map((stack) => stack.copy());
+    twin.#freeBlocks = this.#freeBlocks;
     [this.#shared, twin.#shared] = SharedChunks.pair(this.pages.length);
     return twin;
   }

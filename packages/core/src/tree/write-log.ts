@@ -3,24 +3,54 @@ import { copy16 } from "../hash/word-copy.js";
 
 /** Entries held before a flush is forced (64 bytes each: 64 MiB at most). */
 const MAX_ENTRIES = 1 << 20;
+/** Entries per chunk (1 MiB): entry e sits in chunk e >>> LOG_CHUNK_BITS. */
+export const LOG_CHUNK_BITS = 14;
+export const LOG_CHUNK_MASK = (1 << LOG_CHUNK_BITS) - 1;
+const CHUNK_BYTES = 64 << LOG_CHUNK_BITS;
+/** The first chunk starts small (a block's writes) and doubles up to a whole chunk. */
+const FIRST_BYTES = 64 * 1024;
+/** The append histogram counts entries by the key's top 12 bits. */
+const HISTOGRAM_BITS = 12;
 /** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
 const SMALL_LOG = 1 << 14;
 /** The in-place sort's first pass aims at buckets of at most this many entries (16 KiB). */
 const BUCKET_TARGET = 256;
 /** Top-bit buckets of the in-place sort: at most 2^12 (the log holds at most 2^20 entries). */
-const MAX_BUCKET_BITS = 12;
+const MAX_BUCKET_BITS = HISTOGRAM_BITS;
 /** Runs of equal bucket digits up to this long are ordered by insertion. */
 const INSERTION_RUN = 16;
-const NO_BYTES: Uint8Array = new Uint8Array(0);
+const NO_CHUNKS: Uint8Array[] = [];
+/** Scratch entries kept between sorts; bigger arrays are dropped when the log is cleared. */
+const KEPT = 1024;
 
 /**
- * Pending single-key writes (key ‖ value, 64 bytes each) and a stable radix sort of them by
- * their first four key bytes: enough to give consecutive writes shared paths, and stable so two
- * writes of one key keep their call order (the later one wins).
+ * Pending single-key writes (key ‖ value, 64 bytes each) in 1 MiB chunks, so growing never
+ * copies what the log holds (and a 1M-write log is touched once, not once per doubling), with
+ * two sorts: a stable radix sort of entry indices by the first four key bytes (the write
+ * flusher's), and an in-place sort of the entries themselves by whole stems (the bulk build's).
  */
 export class WriteLog {
-  bytes: Uint8Array = new Uint8Array(64 * 1024);
+  /** The chunks: entry e at chunks[e >>> LOG_CHUNK_BITS], byte (e & LOG_CHUNK_MASK) << 6. */
+  readonly chunks: Uint8Array[] = [new Uint8Array(FIRST_BYTES)];
+  /** Word views of `chunks` (16 words per entry). */
+  readonly words: Uint32Array[] = [new Uint32Array(this.chunks[0]!.buffer)];
   count = 0;
+  /** When set, the chunks are consecutive views of this one buffer (adopted, or flattened). */
+  #flat: Uint8Array | undefined = undefined;
+  /** The buffers of the chunks this log allocated itself (only those are given away). */
+  readonly #own = new WeakSet<ArrayBufferLike>([this.chunks[0]!.buffer]);
+  /** Set once a chunk was given away: `clear` then starts again from a new first chunk. */
+  #gaveAway = false;
+  /** Entries per top-12-bit key prefix, kept by `append` so the in-place sort skips a pass. */
+  readonly #histogram = new Uint32Array(1 << HISTOGRAM_BITS);
+  #histogramValid = true;
+  /**
+   * After `sortByStemInPlace`: the position of each stem's first entry (stemCount + 1 values;
+   * the last is `count`), the bits stem s shares with stem s + 1, and the number of stems.
+   */
+  stemFirsts = new Uint32Array(KEPT);
+  stemShared = new Uint8Array(KEPT);
+  stemCount = 0;
   #order = new Uint32Array(1024);
   #scratch = new Uint32Array(1024);
   #digits = new Uint32Array(1024);
@@ -32,10 +62,12 @@ export class WriteLog {
   #bucketOrder = new Uint32Array(256);
   #bucketScratch = new Uint32Array(256);
   #bucketDigits = new Uint32Array(256);
+  /** A bucket's entries in their sorted order, before they are written back. */
+  #bucketEntries = new Uint32Array(256 * 16);
   readonly #subCounts = new Uint32Array(257);
-  /** The copy being sorted (held only during a sort: it is as large as the log). */
-  #sortSource: Uint8Array = NO_BYTES;
   #sortBase = 0;
+  /** The chunks the bucket being sorted is read from (the spare ones, or the log's). */
+  #sortChunks: Uint8Array[] = NO_CHUNKS;
 
   get full(): boolean {
     return this.count >= MAX_ENTRIES;
@@ -43,29 +75,125 @@ export class WriteLog {
 
   /** Appends one write; `key` and `value` are exactly 32 bytes (the caller checked). */
   append(key: Uint8Array, value: Uint8Array): void {
-    const at = this.count << 6;
-    if (at + 64 > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(64 * 1024, this.bytes.length * 2));
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
+    const e = this.count;
+    const c = e >>> LOG_CHUNK_BITS;
+    const at = (e & LOG_CHUNK_MASK) << 6;
+    const chunks = this.chunks;
+    let chunk = c < chunks.length ? chunks[c]! : this.#room(c);
+    if (at + 64 > chunk.length) chunk = this.#room(c);
     // Two block copies: a third faster than 64 byte stores (measured at 1M writes).
-    this.bytes.set(key, at);
-    this.bytes.set(value, at + 32);
-    this.count++;
+    chunk.set(key, at);
+    chunk.set(value, at + 32);
+    this.#histogram[(key[0]! << 4) | (key[1]! >>> 4)]!++;
+    this.count = e + 1;
+  }
+
+  /** Room for entries of chunk c: a new chunk, or the short last one grown (copied) to size. */
+  #room(c: number): Uint8Array {
+    const { chunks, words } = this;
+    let chunk: Uint8Array;
+    if (c < chunks.length) {
+      // The first chunk doubles until it is whole; a short tail of an adopted buffer is copied.
+      const old = chunks[c]!;
+      const size =
+        c === 0 ? Math.min(CHUNK_BYTES, Math.max(FIRST_BYTES, old.length * 2)) : CHUNK_BYTES;
+      chunk = new Uint8Array(size);
+      chunk.set(old);
+      this.#own.add(chunk.buffer);
+      chunks[c] = chunk;
+      words[c] = new Uint32Array(chunk.buffer);
+    } else {
+      chunk = new Uint8Array(CHUNK_BYTES);
+      this.#own.add(chunk.buffer);
+      chunks.push(chunk);
+      words.push(new Uint32Array(chunk.buffer));
+    }
+    this.#flat = undefined;
+    return chunk;
+  }
+
+  /**
+   * All entries in one buffer (entry e at byte e << 6), for the write flusher. A log of one
+   * chunk is that chunk; a longer one is copied into one buffer once, which then backs its chunks.
+   */
+  get bytes(): Uint8Array {
+    if (this.chunks.length === 1) return this.chunks[0]!;
+    if (this.#flat !== undefined) return this.#flat;
+    const flat = new Uint8Array(this.chunks.length * CHUNK_BYTES);
+    const used = this.count << 6;
+    for (let c = 0; c < this.chunks.length && c * CHUNK_BYTES < used; c++) {
+      const chunk = this.chunks[c]!;
+      flat.set(chunk.subarray(0, Math.min(chunk.length, used - c * CHUNK_BYTES)), c * CHUNK_BYTES);
+    }
+    this.#backBy(flat);
+    return flat;
   }
 
   /**
    * Takes `entries` (key ‖ value, 64 bytes each, in call order) as the pending writes, without
-   * copying them; the log reads them in place (and only rearranges them when applying fails).
+   * copying them (unless they are not 4-byte aligned); the log reads them in place and sorts
+   * them in place.
    */
   adopt(entries: Uint8Array): void {
-    this.bytes = entries;
+    this.#backBy(entries.byteOffset % 4 === 0 ? entries : entries.slice());
     this.count = entries.length >>> 6;
+    this.#histogramValid = false;
+  }
+
+  /** Makes the chunks consecutive views of `flat` (the last one as long as what is left). */
+  #backBy(flat: Uint8Array): void {
+    const { chunks, words } = this;
+    chunks.length = 0;
+    words.length = 0;
+    let start = 0;
+    do {
+      const end = Math.min(flat.length, start + CHUNK_BYTES);
+      chunks.push(flat.subarray(start, end));
+      words.push(new Uint32Array(flat.buffer, flat.byteOffset + start, (end - start) >>> 2));
+      start = end;
+    } while (start < flat.length);
+    this.#flat = flat;
+  }
+
+  /**
+   * Chunk c, given away for good (a bulk build that has read it recycles it), when it is a
+   * whole chunk this log allocated; the log is then only cleared, never read, until `clear`.
+   */
+  giveAway(c: number): Uint8Array | undefined {
+    const chunk = this.chunks[c];
+    if (chunk === undefined || chunk.length !== CHUNK_BYTES || !this.#own.has(chunk.buffer)) {
+      return undefined;
+    }
+    this.#own.delete(chunk.buffer);
+    this.#gaveAway = true;
+    return chunk;
   }
 
   clear(): void {
     this.count = 0;
+    this.#histogram.fill(0);
+    this.#histogramValid = true;
+    if (this.#gaveAway) {
+      const first = new Uint8Array(FIRST_BYTES);
+      this.#own.add(first.buffer);
+      this.chunks.length = 0;
+      this.words.length = 0;
+      this.chunks.push(first);
+      this.words.push(new Uint32Array(first.buffer));
+      this.#flat = undefined;
+      this.#gaveAway = false;
+    }
+    // A bulk build's chunks are not kept (a flat buffer is: the flusher's big logs reuse it).
+    if (this.chunks.length > 1 && this.#flat === undefined) {
+      this.chunks.length = 1;
+      this.words.length = 1;
+    }
+    if (this.stemFirsts.length > KEPT) {
+      this.stemFirsts = new Uint32Array(KEPT);
+      this.stemShared = new Uint8Array(KEPT);
+    }
+    if (this.#bucketEntries.length > KEPT * 16) this.#bucketEntries = new Uint32Array(KEPT * 16);
+    this.stemCount = 0;
   }
 
   /**
@@ -81,6 +209,7 @@ export class WriteLog {
       bytes.copyWithin(k << 6, keep[k]! << 6, (keep[k]! << 6) + 64);
     }
     this.count = keep.length;
+    this.#histogramValid = false;
   }
 
   /** Entry indices ordered by the key's first 4 bytes (big-endian), stable. */
@@ -136,67 +265,174 @@ export class WriteLog {
   }
 
   /**
-   * Rearranges the entries themselves into whole-stem order, equal stems in call order, so a
-   * bulk build then reads them sequentially (reading them through an index order costs a cache
-   * and TLB miss per stem at 1M entries). One counting-sort pass copies the entries into buckets
-   * by their top bits (a few hundred entries each); each bucket, now in cache, is ordered by the
-   * next 8 bits and then by the rest of the stem and call order, and copied back.
+   * Rearranges the entries themselves into whole-stem order, equal stems in call order, and
+   * records the stems (stemFirsts, stemShared, stemCount), so a bulk build reads the entries
+   * once, sequentially (reading them through an index order costs a cache and TLB miss per stem
+   * at 1M entries). One counting-sort pass copies the entries into spare chunks by their top
+   * bits (the bucket sizes come from the append histogram, so no counting pass); each bucket, a
+   * few hundred entries now in cache, is ordered by stem and call order and copied back, and
+   * its stems recorded while it is still in cache. Returns the spare chunks (nothing refers to
+   * them any more: a bulk build recycles them as pool slabs).
    */
-  sortByStemInPlace(): void {
+  sortByStemInPlace(): Uint8Array[] {
     const n = this.count;
-    if (n < 2) return;
-    const bytes = this.bytes;
+    if (this.stemFirsts.length < n + 1) {
+      this.stemFirsts = new Uint32Array(n + 1);
+      this.stemShared = new Uint8Array(n);
+    }
+    this.stemCount = 0;
+    this.stemFirsts[0] = 0;
+    if (n === 0) return [];
+    if (!this.#histogramValid) this.#recount();
     let bits = 0;
     while (bits < MAX_BUCKET_BITS && n >>> bits > BUCKET_TARGET) bits++;
     const buckets = 1 << bits;
-    if (this.#bucketStarts.length < buckets + 1) this.#bucketStarts = new Uint32Array(buckets + 1);
+    if (this.#bucketStarts.length < buckets + 1) {
+      this.#bucketStarts = new Uint32Array(buckets + 1);
+      this.#bucketCursors = new Uint32Array(buckets);
+    }
     const starts = this.#bucketStarts;
-    starts.fill(0, 0, buckets + 1);
-    const top = 16 - bits;
-    for (let e = 0; e < n; e++) {
-      const at = e << 6;
-      starts[(((bytes[at]! << 8) | bytes[at + 1]!) >>> top) + 1]!++;
+    const histogram = this.#histogram;
+    const per = 1 << (HISTOGRAM_BITS - bits);
+    starts[0] = 0;
+    for (let b = 0, h = 0; b < buckets; b++) {
+      let sum = starts[b]!;
+      for (let k = 0; k < per; k++) sum += histogram[h++]!;
+      starts[b + 1] = sum;
     }
-    for (let b = 0; b < buckets; b++) starts[b + 1]! += starts[b]!;
-    const spare = new Uint8Array(n << 6);
-    const cursors = this.#cursors(buckets);
-    cursors.set(starts.subarray(0, buckets));
-    const aligned = bytes.byteOffset % 4 === 0;
-    const words = aligned ? new Uint32Array(bytes.buffer, bytes.byteOffset, n << 4) : undefined;
-    const spareWords = new Uint32Array(spare.buffer);
-    for (let e = 0; e < n; e++) {
-      const at = e << 6;
-      const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
-      if (words !== undefined) copy16(words, e << 4, spareWords, to << 4);
-      else spare.set(bytes.subarray(at, at + 64), to << 6);
-    }
+    // Buckets of a single-bucket log are ordered in place; otherwise the entries are copied out
+    // into spare chunks by bucket, and each bucket copied back in its order.
+    const spare = buckets > 1 ? this.#scatter(starts, buckets, 16 - bits) : undefined;
+    const { chunks, words } = this;
+    const sourceWords = spare?.words ?? words;
+    this.#sortChunks = spare?.chunks ?? chunks;
+    const shared = this.stemShared;
+    const firsts = this.stemFirsts;
+    let count = 0;
+    let previous = 0;
+    let previousBytes = chunks[0]!;
+    let previousAt = 0;
     for (let b = 0; b < buckets; b++) {
       const from = starts[b]!;
       const m = starts[b + 1]! - from;
       if (m === 0) continue;
-      const order = this.#sortBucket(spare, from, m, bits);
+      const order = this.#sortBucket(from, m, bits);
+      const digits = this.#bucketDigits;
+      if (spare !== undefined) {
+        for (let j = 0; j < m; j++) {
+          const source = from + order[j]!;
+          const target = from + j;
+          copy16(
+            sourceWords[source >>> LOG_CHUNK_BITS]!,
+            (source & LOG_CHUNK_MASK) << 4,
+            words[target >>> LOG_CHUNK_BITS]!,
+            (target & LOG_CHUNK_MASK) << 4,
+          );
+        }
+      } else {
+        if (this.#bucketEntries.length < m << 4) this.#bucketEntries = new Uint32Array(m << 4);
+        const held = this.#bucketEntries;
+        for (let j = 0; j < m; j++) {
+          const e = from + order[j]!;
+          copy16(words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4, held, j << 4);
+        }
+        for (let j = 0; j < m; j++) {
+          const e = from + j;
+          copy16(held, j << 4, words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4);
+        }
+      }
+      // The bucket's stems: a new one wherever an entry's stem differs from the previous one's.
       for (let j = 0; j < m; j++) {
-        const source = (from + order[j]!) << 6;
-        const target = (from + j) << 6;
-        if (words !== undefined) copy16(spareWords, source >>> 2, words, target >>> 2);
-        else bytes.set(spare.subarray(source, source + 64), target);
+        const e = from + j;
+        const digit = digits[order[j]!]!;
+        const bytes = chunks[e >>> LOG_CHUNK_BITS]!;
+        const at = (e & LOG_CHUNK_MASK) << 6;
+        if (e === 0) {
+          firsts[0] = 0;
+          count = 1;
+        } else {
+          // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share
+          // what those bytes share.
+          const x = previous ^ digit;
+          const same =
+            x !== 0 ? Math.clz32(x) : sharedStemBits(previousBytes, previousAt, bytes, at);
+          if (same !== 248) {
+            shared[count - 1] = same;
+            firsts[count++] = e;
+          }
+        }
+        previous = digit;
+        previousBytes = bytes;
+        previousAt = at;
       }
     }
-    this.#sortSource = NO_BYTES;
+    firsts[count] = n;
+    this.stemCount = count;
+    this.#sortChunks = NO_CHUNKS;
+    return spare?.chunks ?? NO_CHUNKS;
+  }
+
+  /** Entries per top-12-bit prefix counted again (after adopt or retainUnapplied). */
+  #recount(): void {
+    const histogram = this.#histogram;
+    histogram.fill(0);
+    const { chunks } = this;
+    for (let e = 0; e < this.count; e++) {
+      const bytes = chunks[e >>> LOG_CHUNK_BITS]!;
+      const at = (e & LOG_CHUNK_MASK) << 6;
+      histogram[(bytes[at]! << 4) | (bytes[at + 1]! >>> 4)]!++;
+    }
+    this.#histogramValid = true;
   }
 
   /**
-   * The order of the m entries at spare[from..] (sharing their top `bits` bits) by stem, then
-   * position: a counting sort by the next 8 bits, then each run of equal 8 bits (one or two
-   * entries for hashed keys) by the rest of the stem. Returns positions relative to `from`.
+   * Copies every entry into its bucket's range of new chunks (a stable counting-sort pass: a
+   * bucket's entries keep their call order). The copies do not depend on each other, so the
+   * memory system overlaps them (an in-place permutation, whose every step waits for the entry
+   * it displaced, runs at the latency of a cache miss: measured slower at 1M entries).
    */
-  #sortBucket(spare: Uint8Array, from: number, m: number, bits: number): Uint32Array {
+  #scatter(
+    starts: Uint32Array,
+    buckets: number,
+    top: number,
+  ): { chunks: Uint8Array[]; words: Uint32Array[] } {
+    const { chunks, words } = this;
+    const n = this.count;
+    const cursors = this.#bucketCursors;
+    cursors.set(starts.subarray(0, buckets));
+    const targets: Uint8Array[] = [];
+    const targetWords: Uint32Array[] = [];
+    for (let c = 0; c << LOG_CHUNK_BITS < n; c++) {
+      const chunk = new Uint8Array(CHUNK_BYTES);
+      targets.push(chunk);
+      targetWords.push(new Uint32Array(chunk.buffer));
+    }
+    for (let c = 0; c << LOG_CHUNK_BITS < n; c++) {
+      const bytes = chunks[c]!;
+      const from = words[c]!;
+      const end = Math.min(1 << LOG_CHUNK_BITS, n - (c << LOG_CHUNK_BITS)) << 6;
+      for (let at = 0; at < end; at += 64) {
+        const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
+        copy16(from, at >>> 2, targetWords[to >>> LOG_CHUNK_BITS]!, (to & LOG_CHUNK_MASK) << 4);
+      }
+    }
+    return { chunks: targets, words: targetWords };
+  }
+
+  /**
+   * The order of the m entries at from.. (sharing their top `bits` bits) by stem, then call
+   * order: a counting sort by the next 8 bits, then each run of equal 8 bits (one or two entries
+   * for hashed keys) by the rest of the stem. Returns positions relative to `from`; the entries'
+   * first four key bytes are left in #bucketDigits (by position).
+   */
+  #sortBucket(from: number, m: number, bits: number): Uint32Array {
     if (this.#bucketOrder.length < m) {
       const capacity = Math.max(m, this.#bucketOrder.length * 2);
       this.#bucketOrder = new Uint32Array(capacity);
       this.#bucketScratch = new Uint32Array(capacity);
       this.#bucketDigits = new Uint32Array(capacity);
     }
+    const chunks = this.#sortChunks;
     const digits = this.#bucketDigits;
     const scratch = this.#bucketScratch;
     const order = this.#bucketOrder;
@@ -204,14 +440,18 @@ export class WriteLog {
     const counts = this.#subCounts;
     counts.fill(0);
     for (let j = 0; j < m; j++) {
-      const digit = readU32BE(spare, (from + j) << 6);
+      const e = from + j;
+      const digit = readU32BE(chunks[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 6);
       digits[j] = digit;
       counts[((digit >>> shift) & 0xff) + 1]!++;
+    }
+    if (m === 1) {
+      order[0] = 0;
+      return order;
     }
     for (let c = 0; c < 256; c++) counts[c + 1]! += counts[c]!;
     for (let j = 0; j < m; j++) scratch[counts[(digits[j]! >>> shift) & 0xff]!++] = j;
     // After the pass counts[c] is where run c ends (and run c + 1 starts).
-    this.#sortSource = spare;
     this.#sortBase = from;
     let start = 0;
     for (let c = 0; c < 256; c++) {
@@ -244,18 +484,25 @@ export class WriteLog {
     const x = digits[a]!;
     const y = digits[b]!;
     if (x !== y) return x < y ? -1 : 1;
-    const bytes = this.#sortSource;
-    const p = (this.#sortBase + a) << 6;
-    const q = (this.#sortBase + b) << 6;
+    const p = this.#sortBase + a;
+    const q = this.#sortBase + b;
+    const pb = this.#sortChunks[p >>> LOG_CHUNK_BITS]!;
+    const qb = this.#sortChunks[q >>> LOG_CHUNK_BITS]!;
+    const pa = (p & LOG_CHUNK_MASK) << 6;
+    const qa = (q & LOG_CHUNK_MASK) << 6;
     for (let i = 4; i < 31; i++) {
-      const d = bytes[p + i]! - bytes[q + i]!;
+      const d = pb[pa + i]! - qb[qa + i]!;
       if (d !== 0) return d;
     }
     return a - b;
   };
+}
 
-  #cursors(buckets: number): Uint32Array {
-    if (this.#bucketCursors.length < buckets) this.#bucketCursors = new Uint32Array(buckets);
-    return this.#bucketCursors;
+/** Leading bits the stems at a[ao..] and b[bo..] share (248 when equal). */
+function sharedStemBits(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+  for (let i = 0; i < 31; i++) {
+    const x = a[ao + i]! ^ b[bo + i]!;
+    if (x !== 0) return i * 8 + Math.clz32(x) - 24;
   }
+  return 248;
 }
