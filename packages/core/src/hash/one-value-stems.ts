@@ -5,15 +5,7 @@ import { StemSubtreeFold } from "./stem-subtree-fold.js";
 export type BatchHashCalls = Pick<Sha256BatchKernel, "hash32Batch" | "hash64Batch">;
 
 /** Something that hashes one-value stem records (see `Sha256BatchKernel.hashOneValueStems`). */
-export interface OneValueStemHashes {
-  hashOneValueStems(
-    src: Uint8Array,
-    srcOffset: number,
-    count: number,
-    dst: Uint8Array,
-    dstOffset: number,
-  ): void;
-}
+export type OneValueStemHashes = Required<Pick<Sha256BatchKernel, "hashOneValueStems">>;
 
 /** Stems per round of the level-by-level path: bounds its scratch. */
 const ROUND = 1024;

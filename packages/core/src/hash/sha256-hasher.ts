@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bestSha256Kernel } from "../sha256/best-kernel.js";
 import { assertBatchRange } from "./batch-range.js";
 import type { Hasher, Sha256BatchKernel } from "./hasher.js";
-import { LevelwiseStemHasher, type OneValueStemHashes } from "./one-value-stems.js";
+import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.js";
 
 /**
  * SHA-256 hasher (geth master's hash for keys and nodes). The batch calls are validated here,
@@ -20,8 +20,7 @@ import { LevelwiseStemHasher, type OneValueStemHashes } from "./one-value-stems.
  */
 export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel()): Hasher {
   // A kernel without the fused stem call gets it level by level over its own batch calls (made on first use).
-  let stems: OneValueStemHashes | undefined =
-    kernel.hashOneValueStems !== undefined ? (kernel as OneValueStemHashes) : undefined;
+  let stems: OneValueStemHashes | undefined;
   return {
     name: "sha256",
 
@@ -41,7 +40,7 @@ export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel(
 
     hashOneValueStems(src, srcOffset, count, dst, dstOffset) {
       assertBatchRange("sha256 hashOneValueStems", 64, src, srcOffset, count, dst, dstOffset);
-      stems ??= new LevelwiseStemHasher(kernel);
+      stems ??= oneValueStemHashes(kernel);
       stems.hashOneValueStems(src, srcOffset, count, dst, dstOffset);
     },
   };

@@ -284,9 +284,7 @@ export class ByteTable {
     if (r[e + KEY_LENGTH] !== length) return false;
     if (length <= INLINE_KEY) {
       for (let w = 0; w < length; w += 4) {
-        let word = 0;
-        for (let k = w; k < w + 4 && k < length; k++) word |= kb[ks + k]! << ((k - w) << 3);
-        if (r[e + KEY_WORDS + (w >> 2)] !== word >>> 0) return false;
+        if (r[e + KEY_WORDS + (w >> 2)] !== keyWord(kb, ks, length, w)) return false;
       }
       return true;
     }
@@ -326,11 +324,8 @@ export class ByteTable {
     r[e + KEY_LENGTH] = keyLength;
     r[e + VALUE_LENGTH] = ve - vs;
     if (keyLength <= INLINE_KEY) {
-      for (let w = 0; w < keyLength; w += 4) {
-        let word = 0;
-        for (let k = w; k < w + 4 && k < keyLength; k++) word |= kb[ks + k]! << ((k - w) << 3);
-        r[e + KEY_WORDS + (w >> 2)] = word;
-      }
+      for (let w = 0; w < keyLength; w += 4)
+        r[e + KEY_WORDS + (w >> 2)] = keyWord(kb, ks, keyLength, w);
     }
     this.#liveBytes += size;
   }
@@ -391,6 +386,13 @@ export class ByteTable {
 }
 
 /** Copies src[start, end) to dst at `at`. */
+/** Bytes w..w+3 of the key kb[ks, ks + length) as a little-endian word (zeros past its end). */
+function keyWord(kb: Uint8Array, ks: number, length: number, w: number): number {
+  let word = 0;
+  for (let k = w; k < w + 4 && k < length; k++) word |= kb[ks + k]! << ((k - w) << 3);
+  return word >>> 0;
+}
+
 function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, start: number, end: number): void {
   if (end - start < SHORT_COPY) {
     const d = at - start;
