@@ -6,7 +6,7 @@
 // process's allocator and garbage collector, so effects on either are split between the two.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { workload } from "./rows/workload.mjs";
+import { blockKeyGenerator, workload } from "./rows/workload.mjs";
 
 const [distA, distB] = [process.argv[2], process.argv[3]];
 if (distA === undefined || distB === undefined) {
@@ -25,18 +25,8 @@ for (const lib of libs) {
   await tree.persist();
   trees.push(tree);
 }
-// 900 updates of existing keys and 100 new keys per block, as bench/rows/random-blocks.mjs.
-let seed = 12345;
-const rand = () => {
-  seed = (seed * 1103515245 + 12345) >>> 0;
-  return seed / 2 ** 32;
-};
-const blockKeys = () => {
-  const ks = [];
-  for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
-  for (let u = 0; u < 100; u++) ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
-  return ks;
-};
+// 900 updates of existing keys and 100 new keys per block, as the other dev tools.
+const blockKeys = blockKeyGenerator(key, n);
 const phases = ["hash", "persist", "total"];
 const res = trees.map(() => Object.fromEntries(phases.map((p) => [p, []])));
 const v = new Uint8Array(32);

@@ -1,7 +1,7 @@
 // The dev tools' block workload: a committed tree of the shared workload, then blocks of 900
 // updates of existing keys and 100 new random keys from a fixed-seed generator.
 import { BinaryTree, MemoryStore } from "@bintrie/core";
-import { workload } from "./workload.mjs";
+import { blockKeyGenerator, workload } from "./workload.mjs";
 
 /**
  * A committed `n`-key tree (group depth 5, MemoryStore, `options` added to the tree's) and a
@@ -13,18 +13,6 @@ export async function committedTreeWithBlocks(n, options = {}) {
   const tree = new BinaryTree({ groupDepth: 5, store, ...options });
   for (let i = 0; i < n; i++) tree.put(key(i), value(i));
   await tree.persist();
-  let seed = 12345;
-  const rand = () => {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    return seed / 2 ** 32;
-  };
-  const blockKeys = () => {
-    const ks = [];
-    for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
-    for (let u = 0; u < 100; u++) {
-      ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
-    }
-    return ks;
-  };
+  const blockKeys = blockKeyGenerator(key, n);
   return { tree, store, blockKeys };
 }

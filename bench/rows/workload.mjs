@@ -46,3 +46,23 @@ export function workload(n, updates = 1000) {
 }
 
 export const hex = (b) => `0x${Buffer.from(b).toString("hex")}`;
+
+/**
+ * The block keys of the dev tools (the same sequence on every call of this function): each call
+ * of the returned function gives 900 keys of the `n`-key workload and 100 new random keys.
+ */
+export function blockKeyGenerator(key, n) {
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  return () => {
+    const ks = [];
+    for (let u = 0; u < 900; u++) ks.push(key(Math.floor(rand() * n)));
+    for (let u = 0; u < 100; u++) {
+      ks.push(Uint8Array.from({ length: 32 }, () => (rand() * 256) | 0));
+    }
+    return ks;
+  };
+}
