@@ -205,42 +205,52 @@ describe("BulkBuilder", () => {
 
   // Keys from few first bytes (long runs in one bucket and in one sub-bucket, decided by the
   // stem's tail), repeated stems and keys, and logs from 1 entry to past one bucket level.
-  const entriesArb = fc
-    .record({
-      seed: fc.integer({ min: 1, max: 2 ** 31 }),
-      count: fc.integer({ min: 1, max: 1200 }),
-      prefixes: fc.integer({ min: 1, max: 6 }),
-      fixedBytes: fc.integer({ min: 0, max: 31 }),
-      repeats: fc.integer({ min: 0, max: 30 }),
-    })
-    .map(({ seed, count, prefixes, fixedBytes, repeats }) => {
-      const rand = prng(seed);
-      const entries: Uint8Array[] = [];
-      for (let i = 0; i < count; i++) {
-        const e = rand(64);
-        // Some keys share their first fixedBytes bytes with one of a few prefixes.
-        if (i % 2 === 0) e.fill((i % prefixes) * 37, 0, fixedBytes);
-        entries.push(e);
-      }
-      for (let i = 0; i < repeats; i++) {
-        // A later write of an existing stem (another or the same subindex) with its own value.
-        const e = rand(64);
-        e.set(entries[rand(2)[0]! % count]!.subarray(0, i % 3 === 0 ? 32 : 31));
-        entries.push(e);
-      }
-      return entries;
-    });
+  const entriesOf = (minCount: number, maxCount: number) =>
+    fc
+      .record({
+        seed: fc.integer({ min: 1, max: 2 ** 31 }),
+        count: fc.integer({ min: minCount, max: maxCount }),
+        prefixes: fc.integer({ min: 1, max: 6 }),
+        fixedBytes: fc.integer({ min: 0, max: 31 }),
+        repeats: fc.integer({ min: 0, max: 30 }),
+      })
+      .map(({ seed, count, prefixes, fixedBytes, repeats }) => {
+        const rand = prng(seed);
+        const entries: Uint8Array[] = [];
+        for (let i = 0; i < count; i++) {
+          const e = rand(64);
+          // Some keys share their first fixedBytes bytes with one of a few prefixes.
+          if (i % 2 === 0) e.fill((i % prefixes) * 37, 0, fixedBytes);
+          entries.push(e);
+        }
+        for (let i = 0; i < repeats; i++) {
+          // A later write of an existing stem (another or the same subindex) with its own value.
+          const e = rand(64);
+          e.set(entries[rand(2)[0]! % count]!.subarray(0, i % 3 === 0 ? 32 : 31));
+          entries.push(e);
+        }
+        return entries;
+      });
 
   it("sorts a log in place by whole stems, equal stems in call order (300 runs)", () => {
     fc.assert(
-      fc.property(entriesArb, (entries) => {
+      fc.property(entriesOf(1, 1200), (entries) => {
         expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
       }),
       { numRuns: 300 },
     );
   });
 
-  it("sorts 20k entries (128 top-bit buckets), one run far longer than an insertion run", () => {
+  it("the same past the first bucket levels: 2 to 8 top-bit buckets (30 runs)", () => {
+    fc.assert(
+      fc.property(entriesOf(1025, 4500), (entries) => {
+        expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("sorts 20k entries (32 top-bit buckets), one run far longer than an insertion run", () => {
     const rand = prng(77);
     const entries: Uint8Array[] = [];
     for (let i = 0; i < 20_000; i++) {

@@ -54,8 +54,12 @@ export function buildPartitions(
     const arena = new Arena();
     log.adopt(entries.subarray((starts[from]! - base) << 6, (starts[to]! - base) << 6));
     const bulk = new BulkBuilder(arena);
+    const stale = new StaleHasher(arena, hasher, bulk);
+    // Hashed as the build places the nodes (see BulkBuilder.hashNext); the hash after finds nothing stale.
+    bulk.windows = stale;
+    bulk.hashNext = true;
     applyWriteLog(log, new TreeWalker(arena), arena, bulk);
-    new StaleHasher(arena, hasher, bulk).hashStale();
+    stale.hashStale();
     readPartitions(arena, k, from, to, job.kinds, job.hashes);
     from = to;
   }

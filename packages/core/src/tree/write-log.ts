@@ -13,8 +13,8 @@ const FIRST_BYTES = 64 * 1024;
 const HISTOGRAM_BITS = 12;
 /** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
 const SMALL_LOG = 1 << 14;
-/** The in-place sort's first pass aims at buckets of at most this many entries (16 KiB). */
-const BUCKET_TARGET = 256;
+/** The in-place sort's first pass aims at buckets of at most this many entries (64 KiB, in cache still; fewer buckets keep the scatter's write streams within the TLB). */
+const BUCKET_TARGET = 1024;
 /** Top-bit buckets of the in-place sort: at most 2^12 (the log holds at most 2^20 entries). */
 const MAX_BUCKET_BITS = HISTOGRAM_BITS;
 /** Runs of equal bucket digits up to this long are ordered by insertion. */
