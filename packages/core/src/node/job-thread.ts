@@ -63,6 +63,11 @@ export class JobThread<Reply extends JobReply, Out> {
     return this.#pending.size;
   }
 
+  /** True once the worker failed, exited or was closed (every later job is rejected). */
+  get failed(): boolean {
+    return this.#failure !== undefined;
+  }
+
   /** Posts the job `message(seq)` (with `transfer`) and resolves with the worker's output. */
   send(message: (seq: number) => unknown, transfer: ArrayBuffer[] = []): Promise<Out> {
     if (this.#failure !== undefined) return Promise.reject(this.#failed(this.#failure));
