@@ -16,7 +16,10 @@ let sha256: Hasher | undefined;
 let blake3: Hasher | undefined;
 
 function hasherFor(scheme: PartitionWorkerJob["work"]["scheme"]): Hasher {
-  if (hashFunctionOfScheme(scheme) === "blake3") return (blake3 ??= createBlake3Hasher());
+  if (hashFunctionOfScheme(scheme) === "blake3") {
+    blake3 ??= createBlake3Hasher();
+    return blake3;
+  }
   // The module compiled once by the calling thread: instantiating it here costs no compile.
   sha256 ??= createSha256Hasher(
     (wasmModule === undefined ? undefined : createWasmSha256Kernel({ module: wasmModule })) ??
