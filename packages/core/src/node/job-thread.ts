@@ -27,6 +27,8 @@ export class JobThread<Reply extends JobReply, Out> {
   #seq = 0;
   #failure: unknown;
   #closing = false;
+  /** Settles once the worker thread has ended (exited, crashed or been terminated). */
+  readonly ended: Promise<void>;
 
   /**
    * `script`: the worker's module (a URL literal in the caller, so the build keeps it an entry);
@@ -42,6 +44,7 @@ export class JobThread<Reply extends JobReply, Out> {
     this.#what = what;
     this.#failed = failed;
     this.#worker = new Worker(script);
+    this.ended = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
     this.#worker.postMessage({ init });
     this.#worker.unref();
     this.#worker.on("message", (reply: Reply) => {

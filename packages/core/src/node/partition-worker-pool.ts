@@ -30,6 +30,8 @@ export class PartitionWorkerPool {
   readonly #maxIdle: number;
   readonly #idle: JobThread<PartitionReply, UnitsDone>[] = [];
   readonly #all = new Set<JobThread<PartitionReply, UnitsDone>>();
+  /** Workers dropped and not known to have ended yet. */
+  readonly #ending = new Set<Promise<void>>();
 
   /** `script`: the worker's module (a URL literal in the caller, so the build keeps it an entry). */
   constructor(script: URL, maxIdle: number) {
@@ -69,6 +71,11 @@ export class PartitionWorkerPool {
     });
   }
 
+  /** Settles once every worker this pool dropped (failed or surplus) has ended. */
+  async drained(): Promise<void> {
+    await Promise.all(this.#ending);
+  }
+
   /** Terminates every worker (jobs in flight are rejected). */
   async close(): Promise<void> {
     const all = [...this.#all];
@@ -105,6 +112,10 @@ export class PartitionWorkerPool {
     if (at >= 0) this.#idle.splice(at, 1);
     // A worker that failed may be in any state: end it (its pending jobs are already settled).
     void thread.close();
+    const ended = thread.ended.then(() => {
+      this.#ending.delete(ended);
+    });
+    this.#ending.add(ended);
   }
 }
 
