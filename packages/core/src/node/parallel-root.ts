@@ -12,7 +12,12 @@ import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
 import { mergePartitions } from "./merge-partitions.js";
 import type { ParallelRootThreadTimings, ParallelRootTimings } from "./parallel-root-timings.js";
-import { prefixHistogram, prefixStarts, scatterEntries } from "./partition-entries.js";
+import {
+  prefixHistogramListing,
+  prefixStarts,
+  scatterEntries,
+  scatterListed,
+} from "./partition-entries.js";
 import { partitionUnits } from "./partition-units.js";
 import {
   buildUnits,
@@ -126,9 +131,20 @@ export async function rootOnThreads(
   const t0 = clock();
   const count = keys.length >>> 5;
   const width = 1 << k;
-  // First pass: each key's partition, and each partition's key count (the counting sort's).
+  // First pass: each key's partition, each partition's key count (the counting sort's), and a
+  // list of the keys of the first partitions (their entries go first, without another pass).
   const prefixes = new Uint16Array(count);
-  const starts = prefixStarts(prefixHistogram(keys, count, k, prefixes));
+  const below = Math.ceil(width * FIRST_SHARE * 4);
+  const listed = new Uint32Array(Math.min(count, Math.ceil(count * FIRST_SHARE * 8)));
+  const { histogram, listedCount } = prefixHistogramListing(
+    keys,
+    count,
+    k,
+    prefixes,
+    below,
+    listed,
+  );
+  const starts = prefixStarts(histogram);
   const units = partitionUnits(starts, setup.threads, UNIT_ENTRIES);
   const unitCount = units.length - 1;
   const threads = Math.max(1, Math.min(setup.threads, unitCount));
@@ -160,7 +176,19 @@ export async function rootOnThreads(
     let split = Math.min(threads, unitCount);
     while (split < unitCount && starts[units[split]!]! < count * FIRST_SHARE) split++;
     const cursors = starts.slice(0, width);
-    scatterEntries(keys, values, prefixes, count, 0, units[split]!, cursors, work.entries);
+    if (units[split]! <= below && listedCount <= listed.length)
+      scatterListed(
+        keys,
+        values,
+        prefixes,
+        listed,
+        listedCount,
+        0,
+        units[split]!,
+        cursors,
+        work.entries,
+      );
+    else scatterEntries(keys, values, prefixes, count, 0, units[split]!, cursors, work.entries);
     publishReady(work.control, split);
     firstReady = clock();
     if (split < unitCount) {
