@@ -112,8 +112,12 @@ export function buildUnit(
   const arena = new Arena();
   log.adopt(work.entries.subarray(starts[from]! << 6, starts[to]! << 6));
   const bulk = new BulkBuilder(arena);
+  const staleHasher = new StaleHasher(arena, hasher, bulk);
+  // As a tree's hash() does: the bulk build hashes window by window as it places.
+  bulk.windows = staleHasher;
+  bulk.hashNext = true;
   applyWriteLog(log, new TreeWalker(arena), arena, bulk);
-  new StaleHasher(arena, hasher, bulk).hashStale();
+  staleHasher.hashStale();
   readPartitions(arena, k, from, to, kinds, work.hashes);
 }
 
