@@ -55,8 +55,8 @@ export function clock(): number {
 }
 
 /**
- * Builds units until none is left or a thread failed: first unit `first` (every thread gets
- * one of its own, so each takes part however late it starts), then the next unclaimed one.
+ * Builds units until none is left or a thread failed: first unit `first` (a worker's own, so
+ * each takes part however late it starts, or one the caller claimed), then the next unclaimed.
  * A unit whose entries are not in place yet is waited for (Atomics.wait: the calling thread
  * puts every entry in place before it builds, so only workers ever wait). Each unit is built into an arena of its own as a tree's first
  * flush does (the bulk builder, bottom-up in stem order, reading the entries in place), hashed
