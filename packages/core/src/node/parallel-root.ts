@@ -38,7 +38,10 @@ export interface ParallelRootOptions {
   readonly scheme?: KeyScheme;
   /** The top k bits of the stem that split the work into 2^k partitions (1..16). Default 8. */
   readonly partitionBits?: number;
-  /** Filled in with where the call's time went (diagnostics; see ParallelRootTimings). */
+  /**
+   * Filled in with where the call's time went, by calls on 2 or more threads (diagnostics; see
+   * ParallelRootTimings): pass `{} as ParallelRootTimings` and read it after the call.
+   */
   readonly timings?: ParallelRootTimings;
 }
 
