@@ -12,7 +12,6 @@ import type { Arena } from "./arena.js";
 import { CommitMarks } from "./commit-marks.js";
 import { CACHED_GROUP_MIN_ENTRIES, type GroupBlobCache } from "./group-blob-cache.js";
 import {
-  EMPTY_REF,
   FLAG_BLOB_STALE,
   FLAG_PERSISTED,
   FLAG_STALE_LEFT,
@@ -89,8 +88,6 @@ export class CommitCollector {
   readonly #cache: GroupBlobCache | undefined;
   /** What the touching reads read (kept so they are not optimised away). */
   #loads = 0;
-  /** #touchDescents' chains: where each one is. */
-  readonly #cursors = new Uint32Array(1 << MAX_GROUP_DEPTH);
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
 
@@ -204,7 +201,9 @@ export class CommitCollector {
     // next level's scratch, so the buffer holds until the child is done.
     const n = scratch.staleCount;
     const childPath = scratch.childPath;
-    if (n > 1) this.#touchDescents(scratch, n);
+    // Each child's first reads are cache misses on a large tree: issued for all of them here,
+    // side by side, before the walk meets them one after the other.
+    if (n > 1) this.#touchChildren(scratch, n);
     for (let k = 0; k < n; k++) {
       copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
       this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
@@ -213,42 +212,20 @@ export class CommitCollector {
     else this.#emitGroup(index, path, depth, scratch);
   }
 
-  /**
-   * Reads ahead what collecting the first `n` stale children of `scratch` will read: each
-   * child's descent along stale hints (one path: the left one where both sides are stale), the
-   * cache slot of every group root on it, and the stem it ends at. On a large tree each of these
-   * is a cache miss, and the collection meets them one after the other; run here as `n` chains
-   * side by side (one step of each per round), their misses overlap.
-   */
-  #touchDescents(scratch: GroupScratch, n: number): void {
+  /** Reads the records a collection of the first `n` stale children of `scratch` starts with. */
+  #touchChildren(scratch: GroupScratch, n: number): void {
     const { internals, stems } = this.#arena;
     const cache = this.#cache;
-    const g = this.#groupDepth;
-    const cursors = this.#cursors;
-    for (let k = 0; k < n; k++) cursors[k] = scratch.children[k]!;
     let loads = this.#loads;
-    let active = n;
-    while (active > 0) {
-      active = 0;
-      for (let k = 0; k < n; k++) {
-        const ref = cursors[k]!;
-        const kind = refKind(ref);
-        if (kind === KIND_EMPTY) continue;
-        const index = refIndex(ref);
-        cursors[k] = EMPTY_REF;
-        if (kind === KIND_STEM) {
-          loads ^= stems.getFlags(index) ^ stems.stemChunk(index)[stems.stemOffset(index)]!;
-          loads ^= stems.hashChunk(index)[stems.hashOffset(index)]!;
-          continue;
-        }
-        if (kind !== KIND_INTERNAL) continue;
-        const flags = internals.getFlags(index);
-        if ((flags & FLAG_BLOB_STALE) === 0) continue;
-        if (cache !== undefined && internals.getDepth(index) % g === 0) loads ^= cache.touch(index);
-        if ((flags & FLAG_STALE_LEFT) !== 0) cursors[k] = internals.getLeft(index);
-        else if ((flags & FLAG_STALE_RIGHT) !== 0) cursors[k] = internals.getRight(index);
-        else continue;
-        active++;
+    for (let k = 0; k < n; k++) {
+      const child = scratch.children[k]!;
+      const index = refIndex(child);
+      const kind = refKind(child);
+      if (kind === KIND_STEM) {
+        loads ^= stems.getFlags(index) ^ stems.stemChunk(index)[stems.stemOffset(index)]!;
+      } else if (kind === KIND_INTERNAL) {
+        loads ^= internals.getFlags(index);
+        if (cache !== undefined) loads ^= cache.slotWord(index);
       }
     }
     this.#loads = loads;
@@ -320,10 +297,6 @@ export class CommitCollector {
       }
       scratch.staleCount = 0;
       scratch.walkPath.set(path);
-      // The patch writes a few hashes at scattered places of the blob, each a cache miss on a
-      // large tree, waited for in turn; loading the blob's lines first, side by side (the emit
-      // copies all of them anyway), makes those writes hits.
-      if (gathered < 0) this.#loads ^= cache.touchBlob(slot);
       if (this.#patchGroup(scratch, index, depth, slot)) {
         if (gathered >= 0) marked.length = gathered;
         return slot;

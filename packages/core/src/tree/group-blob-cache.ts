@@ -116,25 +116,9 @@ export class GroupBlobCache {
     return slot;
   }
 
-  /**
-   * Reads what `slotFor(index)` will read of the cache (the slot word, the slot's header line),
-   * so its lines are in cache by then; returns what it read.
-   */
-  touch(index: number): number {
-    if (index >= this.#slotOf.length) return 0;
-    const slot = this.#slotOf[index]! - 1;
-    if (slot < 0) return 0;
-    return this.#pages32[slot >>> PAGE_SHIFT]![((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2]!;
-  }
-
-  /** Reads every cache line of the slot's blob (so later reads and writes hit); returns a sum. */
-  touchBlob(slot: number): number {
-    const page = this.#pages[slot >>> PAGE_SHIFT]!;
-    const start = this.blobOffset(slot);
-    const end = start + this.blobSize(slot);
-    let loads = 0;
-    for (let at = start; at < end; at += 64) loads ^= page[at]!;
-    return loads ^ page[end - 1]!;
+  /** Node `index`'s slot word (a read that brings its line into cache ahead of `slotFor`). */
+  slotWord(index: number): number {
+    return index < this.#slotOf.length ? this.#slotOf[index]! : 0;
   }
 
   /** Drops the entry of node `index`, if any. */
