@@ -196,6 +196,7 @@ export class BinaryTree {
     const arena = this.#arena;
     this.#bulk = new BulkBuilder(arena);
     this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
+    this.#bulk.windows = this.#staleHasher;
     // The last blobs of large groups, kept for the next commit (not with a memory bound, which
     // does not count them); stored groups loaded from the store seed it too.
     const groupCache = this.#bounded ? undefined : new GroupBlobCache();
@@ -349,7 +350,13 @@ export class BinaryTree {
 
   /** The root hash (32 bytes; zero for the empty tree), rehashing only stale nodes. */
   hash(): Uint8Array {
-    this.#flushWrites();
+    // A bulk build of the pending writes hashes as it goes (nothing then is stale).
+    this.#bulk.hashNext = true;
+    try {
+      this.#flushWrites();
+    } finally {
+      this.#bulk.hashNext = false;
+    }
     this.#staleHasher.hashStale();
     const out = new Uint8Array(32);
     this.#arena.writeHash(this.#arena.root, out, 0);
