@@ -236,6 +236,14 @@ export class StaleHasher {
     }
   }
 
+  /**
+   * Hashes the internal nodes nodes[from..to) (depth of nodes[k] in depths[k]), deepest first;
+   * every stale child of each must be hashed already or listed too. Clears their flag.
+   */
+  hashInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
+    this.#hashDeepestFirst(nodes, depths, from, to);
+  }
+
   /** Hashes one stem now (used to verify stems decoded from the store). */
   hashStem(index: number): void {
     const one = this.#stack;

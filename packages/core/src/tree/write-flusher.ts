@@ -1,5 +1,6 @@
 import type { Arena } from "./arena.js";
 import type { BulkBuilder } from "./bulk-builder.js";
+import type { ClosingHasher } from "./closing-hasher.js";
 import { EMPTY_REF } from "./node-ref.js";
 import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
@@ -13,13 +14,16 @@ const TOUCH_AHEAD = 16;
  * the later hashing walk the pools nearly sequentially. Equal keys keep their call order. An
  * entry is dropped from the log only once applied: when one throws (a full pool), it and every
  * entry after it stay in the log. An empty tree is built from the whole log at once by `bulk`
- * (unless a witness is being recorded: it sees every write's descent).
+ * (unless a witness is being recorded: it sees every write's descent). With `closing`, the
+ * nodes the writes make stale are hashed as the writes close them (see ClosingHasher), when
+ * nothing was stale before.
  */
 export function applyWriteLog(
   log: WriteLog,
   walker: TreeWalker,
   arena: Arena,
   bulk?: BulkBuilder,
+  closing?: ClosingHasher,
 ): void {
   if (log.count === 0) return;
   if (
@@ -34,7 +38,10 @@ export function applyWriteLog(
   const order = log.sortedOrder();
   const bytes = log.bytes;
   const n = log.count;
+  const closer = closing?.begin() === true ? closing : undefined;
   let previous = -1;
+  // Bits the key at `previous` shares with the one applied next.
+  let shared = 0;
   let i = 0;
   try {
     for (; i < n; i++) {
@@ -45,7 +52,6 @@ export function applyWriteLog(
       // previous write's path instead of starting at the root.
       let keep = 0;
       if (previous >= 0) {
-        const shared = sharedPrefixBits(bytes, previous, at);
         const path = walker.path;
         const internals = arena.internals;
         keep = path.length;
@@ -54,11 +60,16 @@ export function applyWriteLog(
       const index = walker.stemForWrite(bytes, at, keep);
       const changed = arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
       walker.finishWrite(index, changed);
+      walker.joinSplitToPath();
+      shared = i + 1 < n ? sharedPrefixBits(bytes, at, order[i + 1]! << 6) : -1;
+      closer?.closeWrite(index, walker.path, shared);
       previous = at;
     }
   } catch (error) {
+    closer?.abandon();
     log.retainUnapplied(order, i);
     throw error;
   }
+  closer?.finish();
   log.clear();
 }
