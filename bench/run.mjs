@@ -46,7 +46,12 @@ const rows = {};
 rows.kernel = row("kernel.mjs", []);
 rows.bintrie_10k = row("bintrie-tree.mjs", [10_000, "sha256", 1000]);
 rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
-rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [10_000, 1000]);
+// --quick skips the peer's 10k reads (get_10k_speedup_vs_ethereumjs is then null).
+rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [
+  10_000,
+  1000,
+  ...(quick ? ["--no-get"] : []),
+]);
 rows.level_store_10k = row("level-store.mjs", [10_000]);
 // The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
 rows.block_1m = row("block.mjs", [1_000_000, quick ? 15 : 21], { heapMB: 8192 });

@@ -1,8 +1,12 @@
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BinaryTree, type NodeSet } from "../src/index.js";
+import { BinaryTree, getHasher, type Hasher, type NodeSet } from "../src/index.js";
 import { Arena } from "../src/tree/arena.js";
 import { BulkBuilder } from "../src/tree/bulk-builder.js";
+import { StaleHasher } from "../src/tree/stale-hasher.js";
+import { TreeWalker } from "../src/tree/tree-walker.js";
+import { applyWriteLog } from "../src/tree/write-flusher.js";
 import { WriteLog } from "../src/tree/write-log.js";
 import { hex } from "./helpers/shared.js";
 import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
@@ -246,5 +250,102 @@ describe("BulkBuilder", () => {
       entries.push(e);
     }
     expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
+  });
+});
+
+/** A hasher that counts the messages it is asked to hash. */
+function counting(inner: Hasher): { hasher: Hasher; messages: () => number } {
+  let messages = 0;
+  const hasher: Hasher = {
+    name: inner.name,
+    digest: (m) => inner.digest(m),
+    hash32Batch(src, so, n, dst, d) {
+      messages += n;
+      inner.hash32Batch(src, so, n, dst, d);
+    },
+    hash64Batch(src, so, n, dst, d) {
+      messages += n;
+      inner.hash64Batch(src, so, n, dst, d);
+    },
+    hashOneValueStems(src, so, n, dst, d) {
+      messages += 10 * n;
+      inner.hashOneValueStems!(src, so, n, dst, d);
+    },
+  };
+  return { hasher, messages: () => messages };
+}
+
+/**
+ * Builds `writes` into an empty arena as a tree's hash() does (the build hashes window by window
+ * as it places, `window` stems at a time); returns the root and the messages a hash afterwards
+ * still had to hash (none: the build left nothing stale). `hashNext` false: the build leaves the
+ * hashing to the next hash (the layout path), for comparison.
+ */
+function buildWindowed(
+  writes: readonly Write[],
+  window: number,
+  hashNext = true,
+): { root: string; leftOver: number } {
+  const arena = new Arena();
+  const bulk = new BulkBuilder(arena, window);
+  const { hasher, messages } = counting(getHasher("sha256"));
+  const stale = new StaleHasher(arena, hasher, bulk);
+  bulk.windows = stale;
+  bulk.hashNext = hashNext;
+  const log = new WriteLog();
+  for (const [key, value] of writes) log.append(key, value);
+  applyWriteLog(log, new TreeWalker(arena), arena, bulk);
+  const before = messages();
+  if (!hashNext) stale.hashStale();
+  const afterBuild = messages();
+  stale.hashStale();
+  const out = new Uint8Array(32);
+  arena.writeHash(arena.root, out, 0);
+  return { root: hex(out), leftOver: hashNext ? messages() - before : messages() - afterBuild };
+}
+
+/** The shared workload's first n writes: key_i = sha256(be64(i)), value_i = sha256(key_i). */
+function sharedWrites(n: number): Write[] {
+  const index = Buffer.alloc(8);
+  return Array.from({ length: n }, (_, i) => {
+    index.writeBigUInt64BE(BigInt(i));
+    const key = new Uint8Array(createHash("sha256").update(index).digest());
+    return [key, new Uint8Array(createHash("sha256").update(key).digest())] as const;
+  });
+}
+
+describe("a bulk build that hashes as it places", () => {
+  it("any window size: the one-by-one root, nothing left stale (150 runs)", () => {
+    fc.assert(
+      fc.property(writesArb, fc.integer({ min: 1, max: 64 }), (writes, window) => {
+        const reference = hex(oneByOne(writes).hash());
+        const { root, leftOver } = buildWindowed(writes, window);
+        expect(root).toBe(reference);
+        expect(leftOver).toBe(0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("reaches geth's root of the 10k shared workload with runs across pool chunks (window 1000)", () => {
+    // `geth-bintrie speed 10000` (go-ethereum 02b73d4ea7181464175e0a6cbecc0a3a2655a562, as in
+    // parallel-root.test.ts), pinned.
+    const { root, leftOver } = buildWindowed(sharedWrites(10_000), 1000);
+    expect(root).toBe("0x18e08444214b1aeecfbb72f3a60da2e373f8efcb2d457287233b6315523d5333");
+    expect(leftOver).toBe(0);
+  });
+
+  it("entries across write-log chunks (20k writes, some sharing stems): the layout path's and the one-by-one root", () => {
+    const writes = sharedWrites(20_000);
+    // Every 7th write also sets another subindex of an earlier stem: stems of two values break runs.
+    for (let i = 0; i < 20_000; i += 7) {
+      const key = writes[i]![0].slice();
+      key[31] = key[31]! ^ 0x5a;
+      writes.push([key, writes[i]![1]]);
+    }
+    const fused = buildWindowed(writes, 3000);
+    expect(fused.leftOver).toBe(0);
+    expect(fused.root).toBe(buildWindowed(writes, 3000, false).root);
+    expect(fused.root).toBe(hex(oneByOne(writes).hash()));
   });
 });

@@ -47,10 +47,16 @@ const valueArb = fc.uint8Array({ minLength: 0, maxLength: 80 });
 const spansArb = fc.array(fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc.nat({ max: 2 })), {
   maxLength: 60,
 });
+/** Span batches longer than setSpans' run of 64 puts: a key may come back in a later run. */
+const longSpansArb = fc.array(fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc.nat({ max: 2 })), {
+  minLength: 65,
+  maxLength: 200,
+});
 const opArb = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.constant("put" as const), keyArb, valueArb) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant("del" as const), keyArb) },
-  { weight: 1, arbitrary: fc.tuple(fc.constant("spans" as const), spansArb) },
+  { weight: 15, arbitrary: fc.tuple(fc.constant("put" as const), keyArb, valueArb) },
+  { weight: 5, arbitrary: fc.tuple(fc.constant("del" as const), keyArb) },
+  { weight: 5, arbitrary: fc.tuple(fc.constant("spans" as const), spansArb) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("spans" as const), longSpansArb) },
 );
 
 /** Packs `puts` ([key, value, gap, chunk]) into chunks: SPAN_WORDS words per put. */
@@ -148,6 +154,34 @@ describe("ByteTable", () => {
     expect(Array.from(table.valueOf(table.find(Uint8Array.of(1, 2))))).toEqual([6]);
     expect(table.valueOf(table.find(Uint8Array.of(3))).length).toBe(0);
     expect(table.find(Uint8Array.of(1))).toBe(-1);
+  });
+
+  it("overwrites a same-size value in place, through set and through span runs", () => {
+    const table = new ByteTable({ slots: 8 });
+    const puts = (round: number): [Uint8Array, Uint8Array, number, number][] =>
+      Array.from({ length: 300 }, (_, i) => [
+        Uint8Array.of(i >>> 8, i & 255, 7),
+        new Uint8Array(20 + (i % 90)).fill(round + i),
+        i % 5,
+        i % 3,
+      ]);
+    const first = pack(puts(0));
+    table.setSpans(first.chunks, first.spans, 300);
+    const pages = table.pageBytes;
+    for (let round = 1; round < 40; round++) {
+      const { chunks, spans } = pack(puts(round));
+      table.setSpans(chunks, spans, 300);
+      table.set(Uint8Array.of(0, round, 7), new Uint8Array(20 + (round % 90)).fill(0xab));
+    }
+    // Same sizes every round: no record was appended again, so no page was added.
+    expect(table.pageBytes).toBe(pages);
+    expect(table.size).toBe(300);
+    for (let i = 0; i < 300; i++) {
+      const value = table.valueOf(table.find(Uint8Array.of(i >>> 8, i & 255, 7)));
+      // Key 39 was last put by `set` (after round 39's spans); the others by round 39's spans.
+      const expected = i === 39 ? 0xab : (39 + i) & 255;
+      expect(Array.from(value)).toEqual(new Array(20 + (i % 90)).fill(expected));
+    }
   });
 
   it("keeps its pages bounded under overwrites that change value sizes", () => {

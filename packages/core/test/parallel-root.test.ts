@@ -7,7 +7,14 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { BinaryTree } from "../dist/index.js";
-import { closeParallelWorkers, parallelRoot } from "../dist/node/index.js";
+import {
+  closeParallelWorkers,
+  type ParallelRootTimings,
+  parallelRoot,
+} from "../dist/node/index.js";
+import { getHasher } from "../src/hash/get-hasher.js";
+import { rootOnThreads } from "../src/node/parallel-root.js";
+import { PartitionWorkerPool } from "../src/node/partition-worker-pool.js";
 import { hex } from "./helpers/shared.js";
 
 afterAll(() => closeParallelWorkers());
@@ -38,10 +45,14 @@ describe("parallelRoot", () => {
   // 02b73d4ea7181464175e0a6cbecc0a3a2655a562, tools/geth-bintrie of the ground-truth folder), pinned here.
   const GETH_ROOT_10K = "0x18e08444214b1aeecfbb72f3a60da2e373f8efcb2d457287233b6315523d5333";
 
-  it("reaches geth's root of the 10k shared workload at 1 and 2 threads", async () => {
+  it("reaches geth's root of the 10k shared workload at 1, 2 and 4 threads", async () => {
     const { keys, values } = sharedWorkload(10_000);
-    for (const threads of [1, 2]) {
-      expect(hex(await parallelRoot(keys, values, { threads }))).toBe(GETH_ROOT_10K);
+    for (const threads of [1, 2, 4]) {
+      const timings = {} as ParallelRootTimings;
+      expect(hex(await parallelRoot(keys, values, { threads, timings }))).toBe(GETH_ROOT_10K);
+      // Each thread built units of its own (the threads-1 path is a plain BinaryTree).
+      if (threads > 1)
+        expect(timings.threads.map((t) => t.units > 0)).toEqual(Array(threads).fill(true));
     }
   });
 
@@ -78,7 +89,7 @@ describe("parallelRoot", () => {
         fc.array(fc.tuple(key, fc.uint8Array({ minLength: 32, maxLength: 32 })), {
           maxLength: 200,
         }),
-        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 12 }),
         async (entries, threads, partitionBits) => {
           const keys = new Uint8Array(entries.length * 32);
@@ -87,13 +98,54 @@ describe("parallelRoot", () => {
             keys.set(k, i * 32);
             values.set(v, i * 32);
           });
-          const root = await parallelRoot(keys, values, { threads, partitionBits });
+          const timings = {} as ParallelRootTimings;
+          const root = await parallelRoot(keys, values, { threads, partitionBits, timings });
           expect(hex(root)).toBe(singleThreadRoot(keys, values));
+          if (threads > 1) {
+            // Every thread took part (each starts with a unit of its own), together all entries.
+            const each = timings.threads;
+            expect(each.length).toBeLessThanOrEqual(threads);
+            for (const t of each) expect(t.units).toBeGreaterThan(0);
+            expect(each.reduce((sum, t) => sum + t.entries, 0)).toBe(entries.length);
+          }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   });
+
+  it("gives every concurrent call its own workers", async () => {
+    const inputs = [300, 2000, 5000].map((n) => sharedWorkload(n));
+    const roots = await Promise.all(
+      inputs.map(({ keys, values }) => parallelRoot(keys, values, { threads: 3 })),
+    );
+    roots.forEach((root, i) => {
+      expect(hex(root)).toBe(singleThreadRoot(inputs[i]!.keys, inputs[i]!.values));
+    });
+  });
+
+  for (const mode of ["reply", "throw", "exit"]) {
+    it(`rejects with WORKER_FAILED and ends the worker when it fails (${mode})`, async () => {
+      const script = new URL(
+        `./fixtures/failing-partition-worker.mjs?mode=${mode}`,
+        import.meta.url,
+      );
+      const pool = new PartitionWorkerPool(script, 4);
+      const { keys, values } = sharedWorkload(3000);
+      const setup = { threads: 3, k: 8, scheme: "sha256-be", hasher: getHasher("sha256") } as const;
+      for (let call = 0; call < 2; call++) {
+        const failure = await rootOnThreads(pool, {}, keys, values, setup).catch((e: unknown) => e);
+        expect(failure).toMatchObject({ name: "TreeError", code: "WORKER_FAILED" });
+        // Dropped, never lent again: the next call starts workers of its own.
+        expect(pool.size).toBe(0);
+        await pool.drained();
+      }
+      // The real workers still serve.
+      expect(hex(await parallelRoot(keys, values, { threads: 3 }))).toBe(
+        singleThreadRoot(keys, values),
+      );
+    });
+  }
 
   it("rejects bad input with TreeError codes", async () => {
     await expect(parallelRoot(new Uint8Array(31), new Uint8Array(31))).rejects.toMatchObject({

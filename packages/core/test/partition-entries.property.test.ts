@@ -1,9 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, getHasher } from "../src/index.js";
-import { buildPartitions } from "../src/node/build-partitions.js";
 import { mergePartitions } from "../src/node/merge-partitions.js";
 import { prefixHistogram, prefixStarts, scatterEntries } from "../src/node/partition-entries.js";
+import { partitionUnits } from "../src/node/partition-units.js";
+import {
+  buildUnit,
+  buildUnits,
+  CONTROL_WORDS,
+  NEXT,
+  type PartitionWork,
+  publishReady,
+} from "../src/node/partition-work.js";
+import { WriteLog } from "../src/tree/write-log.js";
 import { hex } from "./helpers/shared.js";
 
 /** Keys from a few top bytes (so prefixes are empty, single or crowded), some sharing a stem. */
@@ -50,14 +59,16 @@ describe("partition entries (the counting-sort pass before the partition builds)
         (entries, k, shift, cut) => {
           const { keys, values } = flat(entries, shift);
           const n = entries.length;
-          const histogram = prefixHistogram(keys, n, k);
+          const prefixes = new Uint16Array(n);
+          const histogram = prefixHistogram(keys, n, k, prefixes);
           const starts = prefixStarts(histogram);
+          for (let i = 0; i < n; i++) expect(prefixes[i]).toBe(prefixOf(entries[i]![0], k));
           const cursors = starts.slice(0, 1 << k);
           const grouped = new Uint8Array(n * 64);
           // In two passes over disjoint prefix ranges, as parallelRoot does.
           const mid = Math.floor(((1 << k) * cut) / 100);
-          scatterEntries(keys, values, n, k, mid, 1 << k, cursors, grouped);
-          scatterEntries(keys, values, n, k, 0, mid, cursors, grouped);
+          scatterEntries(keys, values, prefixes, n, mid, 1 << k, cursors, grouped);
+          scatterEntries(keys, values, prefixes, n, 0, mid, cursors, grouped);
           // Reference: a stable sort of the writes by prefix.
           const expected = entries
             .map(([kk, v], i) => ({ kk, v, i, p: prefixOf(kk, k) }))
@@ -74,45 +85,70 @@ describe("partition entries (the counting-sort pass before the partition builds)
     );
   });
 
-  it("partition builds over any split of the prefixes and any group size merge to the write-by-write root", () => {
+  it("units of partitions, built in any order or claimed by any number of threads, merge to the write-by-write root", () => {
     const hasher = getHasher("sha256");
     fc.assert(
       fc.property(
         writes,
         fc.integer({ min: 1, max: 12 }),
-        fc.array(fc.integer({ min: 0, max: 100 }), { maxLength: 3 }),
         fc.integer({ min: 0, max: 3 }),
-        // Entries per build group: 1 (a group per partition) up to more than any input holds.
+        // Entries per unit: 1 (a unit per partition) up to more than any input holds.
         fc.integer({ min: 1, max: 200 }),
-        (entries, k, cuts, shift, group) => {
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        fc.integer(),
+        (entries, k, shift, maxEntries, threads, claimed, seed) => {
           const { keys, values } = flat(entries, shift);
           const n = entries.length;
           const width = 1 << k;
-          const starts = prefixStarts(prefixHistogram(keys, n, k));
-          const bounds = [0, ...cuts.map((c) => Math.floor((width * c) / 100)), width].sort(
-            (a, b) => a - b,
-          );
-          const kinds = new Uint8Array(width);
-          const hashes = new Uint8Array(width * 32);
-          for (let j = 0; j + 1 < bounds.length; j++) {
-            const job = {
-              keys,
-              values,
-              count: n,
-              starts,
-              k,
-              kinds,
-              hashes,
-              scheme: "sha256-be" as const,
-            };
-            buildPartitions({ ...job, lo: bounds[j]!, hi: bounds[j + 1]! }, hasher, group);
+          const prefixes = new Uint16Array(n);
+          const starts = prefixStarts(prefixHistogram(keys, n, k, prefixes));
+          const units = partitionUnits(starts, threads, maxEntries);
+          // Units cover the partitions in order, each within maxEntries or a single partition.
+          expect(units[0]).toBe(0);
+          expect(units[units.length - 1]).toBe(width);
+          for (let u = 0; u + 1 < units.length; u++) {
+            expect(units[u + 1]!).toBeGreaterThan(units[u]!);
+            const size = starts[units[u + 1]!]! - starts[units[u]!]!;
+            expect(size <= maxEntries || units[u + 1] === units[u]! + 1).toBe(true);
+          }
+          const count = units.length - 1;
+          const work: PartitionWork = {
+            entries: new Uint8Array(n * 64),
+            starts,
+            k,
+            units,
+            control: new Int32Array(CONTROL_WORDS),
+            kinds: new Uint8Array(width).fill(9),
+            hashes: new Uint8Array(width * 32),
+            scheme: "sha256-be",
+          };
+          scatterEntries(keys, values, prefixes, n, 0, width, starts.slice(0, width), work.entries);
+          if (claimed) {
+            // As parallelRoot's threads do (one after another here): each its own first unit,
+            // then whatever is left unclaimed.
+            work.control[NEXT] = threads;
+            publishReady(work.control, count);
+            let built = 0;
+            for (let t = 0; t < threads; t++) built += buildUnits(work, t, hasher).entries;
+            expect(built).toBe(n);
+          } else {
+            const order = Array.from({ length: count }, (_, u) => u);
+            let r = seed;
+            for (let i = order.length - 1; i > 0; i--) {
+              r = (Math.imul(r, 1103515245) + 12345) | 0;
+              const j = (r >>> 8) % (i + 1);
+              [order[i], order[j]] = [order[j]!, order[i]!];
+            }
+            const log = new WriteLog();
+            for (const u of order) buildUnit(work, units[u]!, units[u + 1]!, log, hasher);
           }
           const tree = new BinaryTree();
           for (const [kk, v] of entries) {
             tree.put(kk, v);
             tree.get(kk); // one by one: each write flushed on its own
           }
-          expect(hex(mergePartitions(kinds, hashes, k, hasher))).toBe(hex(tree.hash()));
+          expect(hex(mergePartitions(work.kinds, work.hashes, k, hasher))).toBe(hex(tree.hash()));
         },
       ),
       { numRuns: 200 },

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 // @bintrie/core/node: what needs Node (worker threads). The package root stays browser-safe.
 export { closeParallelWorkers, type ParallelRootOptions, parallelRoot } from "./parallel-root.js";
+export type { ParallelRootThreadTimings, ParallelRootTimings } from "./parallel-root-timings.js";
 export {
   openPartitionWorkers,
   type PartitionWorkers,

@@ -27,6 +27,8 @@ export class JobThread<Reply extends JobReply, Out> {
   #seq = 0;
   #failure: unknown;
   #closing = false;
+  /** Settles once the worker thread has ended (exited, crashed or been terminated). */
+  readonly ended: Promise<void>;
 
   /**
    * `script`: the worker's module (a URL literal in the caller, so the build keeps it an entry);
@@ -42,6 +44,7 @@ export class JobThread<Reply extends JobReply, Out> {
     this.#what = what;
     this.#failed = failed;
     this.#worker = new Worker(script);
+    this.ended = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
     this.#worker.postMessage({ init });
     this.#worker.unref();
     this.#worker.on("message", (reply: Reply) => {
@@ -61,6 +64,11 @@ export class JobThread<Reply extends JobReply, Out> {
   /** Jobs sent and not answered. */
   get load(): number {
     return this.#pending.size;
+  }
+
+  /** True once the worker failed, exited or was closed (every later job is rejected). */
+  get failed(): boolean {
+    return this.#failure !== undefined;
   }
 
   /** Posts the job `message(seq)` (with `transfer`) and resolves with the worker's output. */

@@ -1,18 +1,30 @@
 /// <reference types="node" />
 import os from "node:os";
-import { Worker } from "node:worker_threads";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
   type KeyScheme,
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
+import type { Hasher } from "../hash/hasher.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
-import { buildPartitions } from "./build-partitions.js";
 import { mergePartitions } from "./merge-partitions.js";
-import { prefixHistogram, prefixStarts } from "./partition-entries.js";
+import type { ParallelRootThreadTimings, ParallelRootTimings } from "./parallel-root-timings.js";
+import { prefixHistogram, prefixStarts, scatterEntries } from "./partition-entries.js";
+import { partitionUnits } from "./partition-units.js";
+import {
+  buildUnits,
+  CONTROL_WORDS,
+  clock,
+  NEXT,
+  type PartitionWork,
+  publishReady,
+  stopWork,
+  type UnitsDone,
+} from "./partition-work.js";
+import { type PartitionWorkerInit, PartitionWorkerPool } from "./partition-worker-pool.js";
 
 export interface ParallelRootOptions {
   /** Threads to hash on (the calling thread is one of them). Default `os.availableParallelism()`. */
@@ -21,18 +33,31 @@ export interface ParallelRootOptions {
   readonly scheme?: KeyScheme;
   /** The top k bits of the stem that split the work into 2^k partitions (1..16). Default 8. */
   readonly partitionBits?: number;
+  /** Filled in with where the call's time went (diagnostics; see ParallelRootTimings). */
+  readonly timings?: ParallelRootTimings;
 }
 
+/** A unit (the piece of work a thread claims) holds at most this many entries. */
+const UNIT_ENTRIES = 1 << 14;
+/** The first scatter pass lays out at least this share of the entries before the workers start. */
+const FIRST_SHARE = 1 / 16;
+
 let wasmModule: Promise<object | undefined> | undefined;
+const pool = new PartitionWorkerPool(
+  new URL("./partition-worker.js", import.meta.url),
+  os.availableParallelism(),
+);
 
 /**
  * The root of the tree holding `count = keys.length / 32` entries (key i = keys[32i..32i+32),
  * value i = values[32i..]), the same root `BinaryTree` computes, hashed on several threads.
  * Subtrees below depth k are independent: the stems are split by their first k bits into 2^k
- * partitions, each thread inserts and hashes the partitions of one contiguous range (balanced
- * by key count) into a tree of its own, writing each partition's kind and hash to shared
- * memory, and the calling thread merges the top k levels. With `threads: 1` it is a plain
- * BinaryTree insert + hash on the calling thread. Later entries with the same key win.
+ * partitions, and the partitions into units of consecutive ones; the calling thread lays the
+ * entries out by partition in shared memory (the first units first, so the workers start at
+ * once), every thread then claims units one at a time and builds and hashes each into an arena
+ * of its own, writing each partition's kind and hash to shared memory, and the calling thread
+ * merges the top k levels. With `threads: 1` it is a plain BinaryTree insert + hash on the
+ * calling thread. Later entries with the same key win.
  */
 export async function parallelRoot(
   keys: Uint8Array,
@@ -67,130 +92,134 @@ export async function parallelRoot(
   }
   const scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
   const hasher = getHasher(hashFunctionOfScheme(scheme));
-  const count = keys.length >>> 5;
   if (threads === 1) {
+    const count = keys.length >>> 5;
     const tree = new BinaryTree({ scheme, hasher });
     for (let i = 0; i < count; i++)
       tree.put(keys.subarray(i << 5, (i << 5) + 32), values.subarray(i << 5, (i << 5) + 32));
     return tree.hash();
   }
-
-  const width = 1 << k;
-  // The key count of every k-bit prefix: each thread's contiguous range of partitions, and
-  // where each partition's entries go in that thread's counting sort (see buildPartitions).
-  const histogram = prefixHistogram(keys, count, k);
-  const ranges = balancedRanges(histogram, count, threads);
-  const shared = {
-    keys: toShared(keys),
-    values: toShared(values),
-    count,
-    starts: prefixStarts(histogram),
-    k,
-    kinds: new Uint8Array(new SharedArrayBuffer(width)),
-    hashes: new Uint8Array(new SharedArrayBuffer(width * 32)),
-    scheme,
-  };
   wasmModule ??= compileWasmSha256Module();
   const module = hashFunctionOfScheme(scheme) === "sha256" ? await wasmModule : undefined;
-  const pool = workerPool(ranges.length - 1);
-  const workers = ranges
-    .slice(1)
-    .map(([lo, hi], w) =>
-      pool[w]!.run({ ...shared, lo, hi, wasmModule: module }, `partitions ${lo}..${hi - 1}`),
-    );
-  // The calling thread takes the first range while the workers run theirs.
-  const [lo, hi] = ranges[0]!;
-  buildPartitions({ ...shared, keys, values, lo, hi }, hasher);
-  await Promise.all(workers);
-  return mergePartitions(shared.kinds, shared.hashes, k, hasher);
-}
-
-/** A worker kept for later calls; referenced (keeping the process alive) only while it works. */
-class PoolWorker {
-  readonly #worker: Worker;
-  #pending: { resolve: () => void; reject: (error: unknown) => void; what: string } | undefined;
-
-  constructor() {
-    this.#worker = new Worker(new URL("./partition-worker.js", import.meta.url));
-    this.#worker.unref();
-    this.#worker.on("message", (reply: { ok: boolean; error?: unknown }) => {
-      const pending = this.#pending;
-      this.#pending = undefined;
-      this.#worker.unref();
-      if (pending === undefined) return;
-      if (reply.ok) pending.resolve();
-      else pending.reject(failed(pending.what, reply.error));
-    });
-    this.#worker.on("error", (cause) => this.#fail(cause));
-    this.#worker.on("exit", (code) => this.#fail(new Error(`worker exited with code ${code}`)));
-  }
-
-  run(job: object, what: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#pending = { resolve, reject, what };
-      this.#worker.ref();
-      this.#worker.postMessage(job);
-    });
-  }
-
-  #fail(cause: unknown): void {
-    const index = workers.indexOf(this);
-    if (index >= 0) workers.splice(index, 1);
-    const pending = this.#pending;
-    this.#pending = undefined;
-    pending?.reject(failed(pending.what, cause));
-  }
-
-  terminate(): Promise<number> {
-    return this.#worker.terminate();
-  }
-}
-
-function failed(what: string, cause: unknown): TreeError {
-  return new TreeError("WORKER_FAILED", `parallelRoot: the worker for ${what} failed`, { cause });
-}
-
-const workers: PoolWorker[] = [];
-
-/** At least `n` idle workers (created on first use, reused by later calls). */
-function workerPool(n: number): PoolWorker[] {
-  while (workers.length < n) workers.push(new PoolWorker());
-  return workers.slice(0, n);
+  const init: PartitionWorkerInit = module === undefined ? {} : { wasmModule: module };
+  return rootOnThreads(pool, init, keys, values, { threads, k, scheme, hasher }, options.timings);
 }
 
 /** Ends the worker threads parallelRoot keeps between calls (they do not keep a process alive). */
-export async function closeParallelWorkers(): Promise<void> {
-  const all = workers.splice(0);
-  await Promise.all(all.map((w) => w.terminate()));
+export function closeParallelWorkers(): Promise<void> {
+  return pool.close();
 }
 
-/** `threads` contiguous partition ranges [lo, hi) with about equal key counts. */
-function balancedRanges(
-  histogram: Uint32Array,
-  count: number,
-  threads: number,
-): [number, number][] {
-  const width = histogram.length;
-  const ranges: [number, number][] = [];
-  let lo = 0;
-  let seen = 0;
-  for (let t = 1; t < threads && lo < width; t++) {
-    const target = (count * t) / threads;
-    let hi = lo;
-    while (hi < width - 1 && seen + histogram[hi]! <= target) seen += histogram[hi++]!;
-    if (hi === lo) seen += histogram[hi++]!;
-    ranges.push([lo, hi]);
-    lo = hi;
+/**
+ * parallelRoot's work on `threads` threads (the calling one and threads - 1 workers from
+ * `workers`; fewer when there are fewer units). Validated input; tests pass their own pool.
+ */
+export async function rootOnThreads(
+  workers: PartitionWorkerPool,
+  init: PartitionWorkerInit,
+  keys: Uint8Array,
+  values: Uint8Array,
+  setup: { threads: number; k: number; scheme: KeyScheme; hasher: Hasher },
+  timings?: ParallelRootTimings,
+): Promise<Uint8Array> {
+  const { k, hasher } = setup;
+  const t0 = clock();
+  const count = keys.length >>> 5;
+  const width = 1 << k;
+  // First pass: each key's partition, and each partition's key count (the counting sort's).
+  const prefixes = new Uint16Array(count);
+  const starts = prefixStarts(prefixHistogram(keys, count, k, prefixes));
+  const units = partitionUnits(starts, setup.threads, UNIT_ENTRIES);
+  const unitCount = units.length - 1;
+  const threads = Math.max(1, Math.min(setup.threads, unitCount));
+  const shared = threads > 1;
+  const work: PartitionWork = {
+    entries: bytes(count * 64, shared),
+    starts: copyOf(starts, shared),
+    k,
+    units: copyOf(units, shared),
+    control: new Int32Array(buffer(CONTROL_WORDS * 4, shared)),
+    kinds: bytes(width, shared),
+    hashes: bytes(width * 32, shared),
+    scheme: setup.scheme,
+  };
+  // Thread t starts with unit t (so each takes part, however late it starts), then claims.
+  work.control[NEXT] = threads;
+  const counted = clock();
+  // Posted before the entries are laid out: the workers' wake-up overlaps the first pass.
+  const replies = workers.start(
+    init,
+    Array.from({ length: threads - 1 }, (_, w) => ({ work, first: w + 1 })),
+  );
+  let firstReady: number;
+  let allReady: number;
+  let mine: UnitsDone;
+  try {
+    // Two scatter passes: the first units (every thread's first and FIRST_SHARE of the
+    // entries), published at once so the workers build while the second pass lays out the rest.
+    let split = Math.min(threads, unitCount);
+    while (split < unitCount && starts[units[split]!]! < count * FIRST_SHARE) split++;
+    const cursors = starts.slice(0, width);
+    scatterEntries(keys, values, prefixes, count, 0, units[split]!, cursors, work.entries);
+    publishReady(work.control, split);
+    firstReady = clock();
+    if (split < unitCount) {
+      scatterEntries(keys, values, prefixes, count, units[split]!, width, cursors, work.entries);
+      publishReady(work.control, unitCount);
+    }
+    allReady = clock();
+    mine = buildUnits(work, 0, hasher);
+  } catch (error) {
+    stopWork(work.control);
+    await Promise.allSettled(replies);
+    throw error;
   }
-  if (lo < width) ranges.push([lo, width]);
-  return ranges;
+  const built = clock();
+  const settled = await Promise.allSettled(replies);
+  const joined = clock();
+  const failure = settled.find((s) => s.status === "rejected");
+  if (failure !== undefined) throw failure.reason;
+  const root = mergePartitions(work.kinds, work.hashes, k, hasher);
+  if (timings !== undefined) {
+    const total = clock();
+    const theirs = settled.map((s) => (s as PromiseFulfilledResult<UnitsDone>).value);
+    Object.assign(timings, {
+      counted: counted - t0,
+      firstReady: firstReady - t0,
+      allReady: allReady - t0,
+      built: built - t0,
+      joined: joined - t0,
+      total: total - t0,
+      threads: [mine, ...theirs].map((d) => relative(d, t0)),
+    });
+  }
+  return root;
 }
 
-/** A copy in shared memory (the workers read the keys and values in place). */
-function toShared(bytes: Uint8Array): Uint8Array {
-  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
-  const copy = new Uint8Array(new SharedArrayBuffer(bytes.length || 1), 0, bytes.length);
-  copy.set(bytes);
+function relative(done: UnitsDone, t0: number): ParallelRootThreadTimings {
+  return {
+    units: done.units,
+    entries: done.entries,
+    startAt: done.startAt - t0,
+    firstAt: done.firstAt - t0,
+    endAt: done.endAt - t0,
+    busyMs: done.busyMs,
+    waitMs: done.waitMs,
+  };
+}
+
+function buffer(length: number, shared: boolean): ArrayBufferLike {
+  return shared ? new SharedArrayBuffer(length) : new ArrayBuffer(length);
+}
+
+function bytes(length: number, shared: boolean): Uint8Array {
+  return new Uint8Array(buffer(length || 4, shared), 0, length);
+}
+
+function copyOf(words: Uint32Array, shared: boolean): Uint32Array {
+  if (!shared) return words;
+  const copy = new Uint32Array(buffer(words.length * 4, true));
+  copy.set(words);
   return copy;
 }
 

@@ -1,10 +1,23 @@
 import { copy8 } from "../hash/word-copy.js";
 import { topBits } from "./partition-results.js";
 
-/** How many of the `count` keys (32 bytes each, back to back) start with each k-bit prefix. */
-export function prefixHistogram(keys: Uint8Array, count: number, k: number): Uint32Array {
+/**
+ * How many of the `count` keys (32 bytes each, back to back) start with each k-bit prefix; the
+ * prefix of key i is also kept in `prefixes[i]` (the scatter passes then read 2 bytes per key
+ * instead of a cache line of the keys).
+ */
+export function prefixHistogram(
+  keys: Uint8Array,
+  count: number,
+  k: number,
+  prefixes: Uint16Array = new Uint16Array(count),
+): Uint32Array {
   const histogram = new Uint32Array(1 << k);
-  for (let i = 0; i < count; i++) histogram[topBits(keys, i << 5, k)]!++;
+  for (let i = 0; i < count; i++) {
+    const p = topBits(keys, i << 5, k);
+    prefixes[i] = p;
+    histogram[p]!++;
+  }
   return histogram;
 }
 
@@ -16,17 +29,17 @@ export function prefixStarts(histogram: Uint32Array): Uint32Array {
 }
 
 /**
- * One pass of a counting sort on the top k bits: copies key i ‖ value i of every key whose
- * prefix is in [lo, hi) to its 64-byte slot in `entries`, `cursors[p]` being the next free slot
- * of prefix p (advanced). Keys are taken in call order, so each prefix's entries keep it (a
- * later write of a key still wins). Each thread then gets its prefixes' entries as one
- * contiguous run, and the entries of one prefix sit together for its build.
+ * One pass of a counting sort on the key prefixes (`prefixes[i]`, see prefixHistogram): copies
+ * key i ‖ value i of every key whose prefix is in [lo, hi) to its 64-byte slot in `entries`,
+ * `cursors[p]` being the next free slot of prefix p (advanced). Keys are taken in call order, so
+ * each prefix's entries keep it (a later write of a key still wins), and the entries of one
+ * prefix sit together for its build.
  */
 export function scatterEntries(
   keys: Uint8Array,
   values: Uint8Array,
+  prefixes: Uint16Array,
   count: number,
-  k: number,
   lo: number,
   hi: number,
   cursors: Uint32Array,
@@ -38,7 +51,7 @@ export function scatterEntries(
     const values32 = new Uint32Array(values.buffer, values.byteOffset, count << 3);
     const entries32 = new Uint32Array(entries.buffer, entries.byteOffset, entries.length >>> 2);
     for (let i = 0; i < count; i++) {
-      const p = topBits(keys, i << 5, k);
+      const p = prefixes[i]!;
       if (p < lo || p >= hi) continue;
       const to = cursors[p]!++ << 4;
       const from = i << 3;
@@ -48,7 +61,7 @@ export function scatterEntries(
     return;
   }
   for (let i = 0; i < count; i++) {
-    const p = topBits(keys, i << 5, k);
+    const p = prefixes[i]!;
     if (p < lo || p >= hi) continue;
     const to = cursors[p]!++ << 6;
     const from = i << 5;

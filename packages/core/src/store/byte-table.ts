@@ -18,6 +18,8 @@ const HASH = 4;
 /** The key bytes, little-endian, when the key has at most INLINE_KEY bytes (node keys do). */
 const KEY_WORDS = 5;
 const INLINE_KEY = 12;
+/** Puts per run of setSpans: the lines a run touches (three per put) stay in the L1/L2 cache. */
+const SPAN_RUN = 64;
 /** Below this many bytes a copy is a loop: a view for TypedArray.set costs more. */
 const SHORT_COPY = 48;
 
@@ -48,8 +50,10 @@ export class ByteTable {
   #records = new Uint32Array(256 * RECORD);
   #nextId = 0;
   readonly #freeIds = new U32Stack(64);
-  /** setSpans' scratch (reused): key hash and candidate entry per put. */
+  /** setSpans' scratch (reused): key hash and candidate entry per put of a run. */
   #hashes = new Uint32Array(0);
+  /** Sum of setSpans' touching loads (kept so they are not optimised away). */
+  #loads = 0;
 
   /**
    * `compactMinGarbage`: dead bytes before a compaction is considered; `slots`: the initial
@@ -111,22 +115,34 @@ export class ByteTable {
 
   /**
    * Puts `count` entries whose keys and values are spans of `chunks` (SPAN_WORDS words each:
-   * chunk, key start, key end, value start, value end), in order, as `set` would. Each put of a
-   * large table misses the cache on its slot, its record and its page, one after the other. A
-   * first pass finds every put's candidate entry (the first slot with its hash): a short loop
-   * whose slot loads are independent and overlap. The second pass then reads the records and
-   * pages, in the order of the puts, which is the order they were first written in (a commit
-   * emits nodes in tree order, ids and pages follow it): nearby lines, few TLB misses.
+   * chunk, key start, key end, value start, value end), in order, as `set` would. On a large
+   * table each put misses the cache (and the TLB) on its slot, its record and its page, one
+   * after the other; a loop doing the puts one by one waits for each miss in turn. So the puts
+   * go in runs of SPAN_RUN: the run's slots are loaded in a short loop of independent loads
+   * (their misses overlap), then its candidate entries' records, then the page lines their
+   * values live at, and only then are the run's puts made, on lines now in cache.
    */
   setSpans(chunks: readonly Uint8Array[], spans: Uint32Array, count: number): void {
-    if (this.#hashes.length < 2 * count) this.#hashes = new Uint32Array(4 * count);
+    if (this.#hashes.length < 2 * SPAN_RUN) this.#hashes = new Uint32Array(2 * SPAN_RUN);
+    for (let from = 0; from < count; from += SPAN_RUN) {
+      this.#setSpanRun(chunks, spans, from, Math.min(count, from + SPAN_RUN));
+    }
+  }
+
+  #setSpanRun(chunks: readonly Uint8Array[], spans: Uint32Array, from: number, to: number): void {
     const scratch = this.#hashes;
+    const n = to - from;
+    for (let k = 0; k < n; k++) {
+      const w = (from + k) * SPAN_WORDS;
+      scratch[2 * k] = fnv1a(chunks[spans[w]!]!, spans[w + 1]!, spans[w + 2]!);
+    }
     const slots = this.#slots;
     const mask = (slots.length >>> 1) - 1;
-    for (let i = 0; i < count; i++) {
-      const w = i * SPAN_WORDS;
-      const h = fnv1a(chunks[spans[w]!]!, spans[w + 1]!, spans[w + 2]!);
-      scratch[2 * i] = h;
+    // Kept in a field so the touching loads are not optimised away.
+    let loads = this.#loads;
+    for (let k = 0; k < n; k++) loads ^= slots[(scratch[2 * k]! & mask) << 1]!;
+    for (let k = 0; k < n; k++) {
+      const h = scratch[2 * k]!;
       // Entry id + 1 of the first live slot with this hash on the probe path, or 0.
       let candidate = 0;
       for (let j = h & mask; ; j = (j + 1) & mask) {
@@ -137,19 +153,32 @@ export class ByteTable {
           break;
         }
       }
-      scratch[2 * i + 1] = candidate;
+      scratch[2 * k + 1] = candidate;
     }
-    for (let i = 0; i < count; i++) {
-      const w = i * SPAN_WORDS;
+    const r = this.#records;
+    for (let k = 0; k < n; k++) {
+      const candidate = scratch[2 * k + 1]!;
+      if (candidate !== 0) loads ^= r[(candidate - 1) * RECORD + AT]!;
+    }
+    const pages = this.#pages;
+    for (let k = 0; k < n; k++) {
+      const candidate = scratch[2 * k + 1]!;
+      if (candidate === 0) continue;
+      const e = (candidate - 1) * RECORD;
+      loads ^= pages[r[e + PAGE]!]![r[e + AT]! + r[e + KEY_LENGTH]!]!;
+    }
+    this.#loads = loads;
+    for (let k = 0; k < n; k++) {
+      const w = (from + k) * SPAN_WORDS;
       const chunk = chunks[spans[w]!]!;
       const ks = spans[w + 1]!;
       const ke = spans[w + 2]!;
       const vs = spans[w + 3]!;
       const ve = spans[w + 4]!;
-      const candidate = scratch[2 * i + 1]!;
+      const candidate = scratch[2 * k + 1]!;
       // Ids stay put while the table grows or compacts, and nothing here deletes.
       if (candidate === 0 || !this.#matches(candidate - 1, chunk, ks, ke)) {
-        this.#put(scratch[2 * i]!, chunk, ks, ke, chunk, vs, ve);
+        this.#put(scratch[2 * k]!, chunk, ks, ke, chunk, vs, ve);
       } else {
         this.#overwrite(candidate - 1, chunk, ks, ke, chunk, vs, ve);
       }

@@ -199,6 +199,7 @@ export class BinaryTree {
     const arena = this.#arena;
     this.#bulk = new BulkBuilder(arena);
     this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
+    this.#bulk.windows = this.#staleHasher;
     this.#closing = new ClosingHasher(arena, this.#staleHasher);
     // The last blobs of large groups, kept for the next commit (not with a memory bound, which
     // does not count them); stored groups loaded from the store seed it too.
@@ -353,7 +354,14 @@ export class BinaryTree {
 
   /** The root hash (32 bytes; zero for the empty tree), rehashing only stale nodes. */
   hash(): Uint8Array {
-    applyWriteLog(this.#writes, this.#walker, this.#arena, this.#bulk, this.#closing);
+    // A bulk build of the pending writes hashes as it goes (nothing then is stale), and so do
+    // writes to a hashed tree (see ClosingHasher).
+    this.#bulk.hashNext = true;
+    try {
+      applyWriteLog(this.#writes, this.#walker, this.#arena, this.#bulk, this.#closing);
+    } finally {
+      this.#bulk.hashNext = false;
+    }
     this.#staleHasher.hashStale();
     const out = new Uint8Array(32);
     this.#arena.writeHash(this.#arena.root, out, 0);

@@ -1,10 +1,20 @@
 import type { Arena } from "./arena.js";
-import { EMPTY_REF, FLAGS_STALE, KIND_INTERNAL, KIND_STEM, makeRef } from "./node-ref.js";
+import {
+  EMPTY_REF,
+  FLAG_BLOB_STALE,
+  FLAGS_STALE,
+  KIND_INTERNAL,
+  KIND_STEM,
+  makeRef,
+} from "./node-ref.js";
+import { CHUNK_MASK } from "./pool-chunks.js";
 import { SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { LOG_CHUNK_BITS, LOG_CHUNK_MASK, type WriteLog } from "./write-log.js";
 
 /** Scratch entries kept between builds; bigger buffers are dropped once a build is hashed. */
 const KEPT = 1024;
+/** Stems per window when a build hashes as it places (see BulkBuilder.hashNext). */
+const WINDOW = 4096;
 /** At most this many internal nodes, the top levels of a bulk-built tree, go level by level. */
 const TOP_NODES = 1 << 14;
 /** Depths an internal node can have (0..247): two distinct stems differ within 248 bits. */
@@ -21,8 +31,39 @@ const LEVELS = 248;
  * complete are kept, so the next hash can go over them window by window instead of walking the
  * tree (`takeLayout`).
  */
+/**
+ * What hashes a build's nodes while it places them (the tree's StaleHasher), window by window:
+ * the one-value stems straight from the sorted write-log entries (each is the 64-byte record
+ * stem ‖ subindex ‖ value the fused stem kernel reads), the other stems, then the internal nodes
+ * the window completes.
+ */
+export interface BulkWindowHasher {
+  /**
+   * Hashes `count` one-value stem records at src[srcOffset..] into the hash slots of the stems
+   * first..first + count - 1 (one pool chunk).
+   */
+  hashRecordRun(src: Uint8Array, srcOffset: number, count: number, first: number): void;
+  /** Hashes the stems list[start..end) and clears their flag. */
+  hashStems(list: Uint32Array, start: number, end: number): void;
+  /** Hashes the internal nodes nodes[from..to) (depths in depths[k]), deepest first. */
+  hashInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void;
+}
+
 export class BulkBuilder {
   readonly #arena: Arena;
+  /** Set (by the tree) to hash during the build: see hashNext. */
+  windows: BulkWindowHasher | undefined = undefined;
+  /**
+   * Set while the caller hashes right after the build (the tree's hash()): the build then hashes
+   * every node window by window as it places them, while the entries and nodes are in cache,
+   * and leaves no layout (nothing is stale). A build for anything else (a read, a full log)
+   * leaves the hashing to the next hash(), which may never come or find the nodes rewritten.
+   */
+  hashNext = false;
+  /** Stems per window when hashing, a window's stems (pool indices), and its other-than-one-value ones. */
+  readonly #window: number;
+  readonly #windowStems: Uint32Array;
+  readonly #windowOthers: Uint32Array;
   /** Stem indices in key order. */
   stems: Uint32Array = new Uint32Array(KEPT);
   stemCount = 0;
@@ -45,8 +86,12 @@ export class BulkBuilder {
   #stamp = 0;
   #root = EMPTY_REF;
 
-  constructor(arena: Arena) {
+  /** `window`: stems per window when hashing (tests lower it to reach window and run edges). */
+  constructor(arena: Arena, window: number = WINDOW) {
     this.#arena = arena;
+    this.#window = window;
+    this.#windowStems = new Uint32Array(window);
+    this.#windowOthers = new Uint32Array(window);
   }
 
   /**
@@ -84,17 +129,29 @@ export class BulkBuilder {
       recycler.clear();
       return false;
     }
+    const windows = this.hashNext ? this.windows : undefined;
     stems.recycleFrom(recycler);
     internals.recycler = recycler;
     try {
       for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
-      if (this.closed.length < total) {
-        this.closed = words32(recycler, total);
-        this.closedDepths = recycler.take((total + 3) & ~3, false) ?? new Uint8Array(total);
+      // Hashing as it goes, the lists hold one window (the nodes it completes: at most LEVELS
+      // per stem, so they grow when a stem could overflow them); otherwise the whole build.
+      const listLength = windows !== undefined ? Math.min(total, 2 * this.#window + LEVELS) : total;
+      if (this.closed.length < listLength) {
+        this.closed = words32(recycler, listLength);
+        this.closedDepths =
+          recycler.take((listLength + 3) & ~3, false) ?? new Uint8Array(listLength);
       }
-      if (this.stems.length < count) this.stems = words32(recycler, count);
-      if (this.closedBy.length < count + 1) this.closedBy = words32(recycler, count + 1);
-      const { closed, closedDepths, closedBy } = this;
+      if (windows === undefined) {
+        if (this.stems.length < count) this.stems = words32(recycler, count);
+        if (this.closedBy.length < count + 1) this.closedBy = words32(recycler, count + 1);
+      }
+      let { closed, closedDepths } = this;
+      const { closedBy } = this;
+      const windowStems = this.#windowStems;
+      let windowStart = 0;
+      // A one-value stem hashed in its window is allocated with its hash up to date.
+      const stemFlags = windows !== undefined ? FLAG_BLOB_STALE : FLAGS_STALE;
       const cursor = this.#cursor;
       // The top levels, level by level (a few thousand nodes every descent passes: they stay in
       // cache together); below them, in key order as the stems open them, so a subtree's nodes,
@@ -112,12 +169,20 @@ export class BulkBuilder {
       const open = this.#open;
       previous = -1;
       let done = 0;
-      closedBy[0] = 0;
-      // Chunks of entries all placed go to the recycler: the pools' next slabs.
+      if (windows === undefined) closedBy[0] = 0;
+      // Chunks of entries all placed (and hashed, when hashing) go to the recycler: the pools'
+      // next slabs.
       let placed = 0;
       for (let s = 0; s < count; s++) {
         const first = firsts[s]!;
-        while (placed < first >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
+        const read = windows !== undefined ? firsts[windowStart]! : first;
+        while (placed < read >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
+        if (windows !== undefined && done + LEVELS > closed.length) {
+          closed = grow32(closed, done);
+          closedDepths = grow8(closedDepths, done);
+          this.closed = closed;
+          this.closedDepths = closedDepths;
+        }
         const bytes = chunks[first >>> LOG_CHUNK_BITS]!;
         const at = (first & LOG_CHUNK_MASK) << 6;
         const next = s + 1 < count ? shared[s]! : -1;
@@ -130,7 +195,7 @@ export class BulkBuilder {
         let stem: number;
         if (firsts[s + 1]! - first === 1) {
           const entryWords = words[first >>> LOG_CHUNK_BITS]!;
-          stem = stems.allocWithValue(entryWords, at >>> 2, bytes[at + 31]!, depth, FLAGS_STALE);
+          stem = stems.allocWithValue(entryWords, at >>> 2, bytes[at + 31]!, depth, stemFlags);
         } else {
           stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
           for (let e = first; e < firsts[s + 1]!; e++) {
@@ -140,29 +205,82 @@ export class BulkBuilder {
           }
         }
         this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
-        this.stems[s] = stem;
         // The next stem leaves every open node deeper than what it shares with this one.
         for (let d = depth - 1; d > next; d--) {
           closed[done] = open[d]!;
           closedDepths[done++] = d;
         }
-        closedBy[s + 1] = done;
         previous = next;
+        if (windows === undefined) {
+          this.stems[s] = stem;
+          closedBy[s + 1] = done;
+          continue;
+        }
+        windowStems[s - windowStart] = stem;
+        if (s + 1 - windowStart === this.#window || s + 1 === count) {
+          this.#hashWindow(windows, log, windowStart, s + 1);
+          windows.hashInternals(closed, closedDepths, 0, done);
+          done = 0;
+          windowStart = s + 1;
+        }
       }
     } finally {
       stems.recycleFrom(undefined);
       internals.recycler = undefined;
       recycler.clear();
     }
-    this.stemCount = count;
     arena.mutations += n;
-    // The new nodes are not in the stale log: unless the next hash takes the layout, it walks.
+    // The new nodes are not in the stale log: unless the next hash takes the layout (or finds
+    // the tree hashed), it walks.
     arena.staleLog.invalidate();
     log.clear();
+    if (windows !== undefined) {
+      this.release();
+      return true;
+    }
+    this.stemCount = count;
     this.#pending = true;
     this.#stamp = arena.mutations;
     this.#root = arena.root;
     return true;
+  }
+
+  /**
+   * Hashes the stems from..to-1 of the build in progress (their pool indices in #windowStems):
+   * runs of one-value stems whose entries sit together in one log chunk and whose slots follow
+   * each other in one pool chunk go to the stem kernel straight from the entries; the others
+   * through the window hasher's stem path.
+   */
+  #hashWindow(windows: BulkWindowHasher, log: WriteLog, from: number, to: number): void {
+    const firsts = log.stemFirsts;
+    const { chunks } = log;
+    const list = this.#windowStems;
+    const others = this.#windowOthers;
+    let rest = 0;
+    let s = from;
+    while (s < to) {
+      const entry = firsts[s]!;
+      const index = list[s - from]!;
+      if (firsts[s + 1]! - entry !== 1) {
+        others[rest++] = index;
+        s++;
+        continue;
+      }
+      const chunk = entry >>> LOG_CHUNK_BITS;
+      let end = s + 1;
+      while (
+        end < to &&
+        firsts[end + 1]! - firsts[end]! === 1 &&
+        firsts[end]! >>> LOG_CHUNK_BITS === chunk &&
+        list[end - from]! === index + (end - s) &&
+        ((index + (end - s)) & CHUNK_MASK) !== 0
+      ) {
+        end++;
+      }
+      windows.hashRecordRun(chunks[chunk]!, (entry & LOG_CHUNK_MASK) << 6, end - s, index);
+      s = end;
+    }
+    if (rest > 0) windows.hashStems(others, 0, rest);
   }
 
   /**
@@ -200,6 +318,19 @@ export class BulkBuilder {
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
   }
+}
+
+/** A copy of list[0..used) with room for LEVELS more at least (twice the room, or more). */
+function grow32(list: Uint32Array, used: number): Uint32Array {
+  const grown = new Uint32Array(Math.max(list.length * 2, used + LEVELS));
+  grown.set(list.subarray(0, used));
+  return grown;
+}
+
+function grow8(list: Uint8Array, used: number): Uint8Array {
+  const grown = new Uint8Array(Math.max(list.length * 2, used + LEVELS));
+  grown.set(list.subarray(0, used));
+  return grown;
 }
 
 /** A Uint32Array of `length` words (written before read), recycled memory when there is some. */

@@ -86,6 +86,8 @@ export class CommitCollector {
   readonly #orphanFilter = new Uint32Array(1 << 11);
   /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
   readonly #cache: GroupBlobCache | undefined;
+  /** What the touching reads read (kept so they are not optimised away). */
+  #loads = 0;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
 
@@ -199,12 +201,34 @@ export class CommitCollector {
     // next level's scratch, so the buffer holds until the child is done.
     const n = scratch.staleCount;
     const childPath = scratch.childPath;
+    // Each child's first reads are cache misses on a large tree: issued for all of them here,
+    // side by side, before the walk meets them one after the other.
+    if (n > 1) this.#touchChildren(scratch, n);
     for (let k = 0; k < n; k++) {
       copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
       this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
     }
     if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
     else this.#emitGroup(index, path, depth, scratch);
+  }
+
+  /** Reads the records a collection of the first `n` stale children of `scratch` starts with. */
+  #touchChildren(scratch: GroupScratch, n: number): void {
+    const { internals, stems } = this.#arena;
+    const cache = this.#cache;
+    let loads = this.#loads;
+    for (let k = 0; k < n; k++) {
+      const child = scratch.children[k]!;
+      const index = refIndex(child);
+      const kind = refKind(child);
+      if (kind === KIND_STEM) {
+        loads ^= stems.getFlags(index) ^ stems.stemChunk(index)[stems.stemOffset(index)]!;
+      } else if (kind === KIND_INTERNAL) {
+        loads ^= internals.getFlags(index);
+        if (cache !== undefined) loads ^= cache.slotWord(index);
+      }
+    }
+    this.#loads = loads;
   }
 
   /**
@@ -454,11 +478,15 @@ export class CommitCollector {
   #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
     const cache = this.#cache!;
     const blobSize = cache.blobSize(slot);
+    const blob = cache.blobOffset(slot);
+    const page = cache.page(slot);
+    // The root's hash and the blob's first line, side by side (two misses, not one after the other).
+    this.#loads ^=
+      this.#arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
     this.#copyInternalHash(index, chunk, hashStart);
-    const blob = cache.blobOffset(slot);
-    chunk.set(cache.page(slot).subarray(blob, blob + blobSize), hashStart + 32);
+    chunk.set(page.subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 
@@ -481,21 +509,30 @@ export class CommitCollector {
     const blobSize = 64 + count * 32;
     const stemChunk = stems.stemChunk(index);
     const so = stems.stemOffset(index);
+    const hc = stems.hashChunk(index);
+    const ho = stems.hashOffset(index);
+    // The stem, its hash and its values are apart (each a cache miss on a large tree): all are
+    // read here, side by side, before the copies, which would otherwise wait for them in turn.
+    let loads = stemChunk[so]! ^ hc[ho]!;
+    let page = stemChunk;
+    let at = 0;
+    if (count > 0) {
+      page = stems.blockPage(index);
+      at = stems.blockOffset(index);
+      loads ^= page[at]!;
+    }
+    this.#loads ^= loads;
     // The path bits are the stem's: copied to a scratch buffer (no view object per stem).
     const bits = this.#stemBits;
     for (let i = 0; i < 31; i++) bits[i] = stemChunk[so + i]!;
     const hashStart = this.#beginWrite(bits, stems.getDepth(index), 32 + blobSize);
     const chunk = this.#out.chunk;
-    const hc = stems.hashChunk(index);
-    const ho = stems.hashOffset(index);
     for (let i = 0; i < 32; i++) chunk[hashStart + i] = hc[ho + i]!;
     const blob = hashStart + 32;
     chunk[blob] = 1;
     for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = bits[i]!;
     stems.writeBlobBitmap(index, chunk, blob + 32);
     if (count > 0) {
-      const page = stems.blockPage(index);
-      const at = stems.blockOffset(index);
       const bytes = count * 32;
       for (let i = 0; i < bytes; i++) chunk[blob + 64 + i] = page[at + i]!;
     }

@@ -16,13 +16,17 @@ export class CommitMarks {
   readonly inner = new U32Stack(256);
   /** Orphan paths (at the front of the arena's list) the node set deletes. */
   orphans = 0;
+  /** What `apply`'s touching loads read (see RUN). */
+  loads = 0;
 
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
-    markStored(arena.stems, this.stems, FLAG_BLOB_STALE);
+    let loads = markStored(arena.stems, this.stems, FLAG_BLOB_STALE);
     // Everything below a written node is written too: its children's hints go with it.
-    markStored(arena.internals, this.stored, FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN);
-    clearInner(arena.internals, this.inner);
+    loads ^= markStored(arena.internals, this.stored, FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN);
+    loads ^= clearInner(arena.internals, this.inner);
+    // Kept so the touching loads are not optimised away.
+    this.loads = loads;
     arena.orphans.splice(0, this.orphans);
     arena.commits++;
   }
@@ -38,16 +42,42 @@ interface FlagPool {
 // One function per loop: a full commit runs each loop long enough to optimise it whole, so an
 // update commit does not meet a loop V8 compiled before it had ever run (and deoptimise).
 
+/**
+ * Nodes per run of the loops below. On a large tree each node's flags are a cache (and TLB)
+ * miss, and a loop that updates them one by one waits for each in turn: a run's flags are first
+ * read in a loop of independent loads (their misses overlap), then updated in cache.
+ */
+const RUN = 64;
+
+/** Reads the flags of list[from, to) (so the update loop finds them in cache); returns a sum. */
+function touchFlags(pool: FlagPool, list: U32Stack, from: number, to: number): number {
+  let loads = 0;
+  for (let k = from; k < to; k++) loads ^= pool.getFlags(list.data[k]!);
+  return loads;
+}
+
 /** The nodes' blobs are written: clean, and stored at their path. */
-function markStored(pool: FlagPool, list: U32Stack, clear: number): void {
-  for (let k = 0; k < list.length; k++) {
-    const index = list.data[k]!;
-    pool.setFlags(index, (pool.getFlags(index) & ~clear) | FLAG_PERSISTED);
+function markStored(pool: FlagPool, list: U32Stack, clear: number): number {
+  let loads = 0;
+  for (let from = 0; from < list.length; from += RUN) {
+    const to = Math.min(list.length, from + RUN);
+    loads ^= touchFlags(pool, list, from, to);
+    for (let k = from; k < to; k++) {
+      const index = list.data[k]!;
+      pool.setFlags(index, (pool.getFlags(index) & ~clear) | FLAG_PERSISTED);
+    }
   }
+  return loads;
 }
 
 /** Inner nodes of written groups: covered by their group's blob, none of their own. */
-function clearInner(pool: FlagPool, list: U32Stack): void {
-  for (let k = 0; k < list.length; k++)
-    pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN);
+function clearInner(pool: FlagPool, list: U32Stack): number {
+  let loads = 0;
+  for (let from = 0; from < list.length; from += RUN) {
+    const to = Math.min(list.length, from + RUN);
+    loads ^= touchFlags(pool, list, from, to);
+    for (let k = from; k < to; k++)
+      pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN);
+  }
+  return loads;
 }

@@ -116,6 +116,11 @@ export class GroupBlobCache {
     return slot;
   }
 
+  /** Node `index`'s slot word (a read that brings its line into cache ahead of `slotFor`). */
+  slotWord(index: number): number {
+    return index < this.#slotOf.length ? this.#slotOf[index]! : 0;
+  }
+
   /** Drops the entry of node `index`, if any. */
   forget(index: number): void {
     const slot = this.#find(index);

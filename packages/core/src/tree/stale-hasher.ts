@@ -3,7 +3,7 @@ import { type OneValueStemHashes, oneValueStemHashes } from "../hash/one-value-s
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
-import type { BulkBuilder } from "./bulk-builder.js";
+import type { BulkBuilder, BulkWindowHasher } from "./bulk-builder.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
@@ -21,7 +21,7 @@ const MAX_TREE_DEPTH = 248;
  * All scratch buffers are reused across calls, and copies go word by word through Uint32
  * views of the pools, so hashing allocates nothing per node.
  */
-export class StaleHasher {
+export class StaleHasher implements BulkWindowHasher {
   readonly #arena: Arena;
   readonly #hasher: Hasher;
   readonly #stack = new U32Stack(256);
@@ -237,8 +237,19 @@ export class StaleHasher {
   }
 
   /**
-   * Hashes the internal nodes nodes[from..to) (depth of nodes[k] in depths[k]), deepest first;
-   * every stale child of each must be hashed already or listed too. Clears their flag.
+   * Hashes `count` one-value stem records (stem ‖ subindex ‖ value) at src[srcOffset..] into the
+   * hash slots of stems first..first + count - 1, which share a pool chunk (a bulk build's
+   * window: the records are its sorted write-log entries). Their flags are the caller's.
+   */
+  hashRecordRun(src: Uint8Array, srcOffset: number, count: number, first: number): void {
+    const { stems } = this.#arena;
+    const slots = stems.hash[first >>> CHUNK_BITS]!;
+    this.#oneValue.hashOneValueStems(src, srcOffset, count, slots, (first & CHUNK_MASK) << 5);
+  }
+
+  /**
+   * Hashes the internal nodes nodes[from..to) (see #hashDeepestFirst): a bulk build's window, or
+   * the nodes a flush's writes closed (see ClosingHasher).
    */
   hashInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
     this.#hashDeepestFirst(nodes, depths, from, to);
