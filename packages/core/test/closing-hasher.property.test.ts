@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, getHasher, type Hasher } from "../src/index.js";
 import { hex } from "./helpers/shared.js";
-import { adversarialKeys } from "./helpers/tree-fixtures.js";
+import { adversarialKeys, prng } from "./helpers/tree-fixtures.js";
 import { bytesToHex, referenceRoot } from "./helpers/vectors.js";
 
 // hash() after writes to a hashed tree hashes the nodes the sorted writes close as it applies
@@ -137,41 +137,92 @@ describe("hashing the nodes sorted writes close, window by window", () => {
     );
   });
 
-  it("keys sharing their first 4 bytes, written out of key order, come back to nodes already closed and hashed: those are hashed again", () => {
-    // The log sorts by the first 4 key bytes only, so A, B, C stay in call order. A and D share
-    // 45 bits (nodes down to depth 45), B leaves them at bit 32, C shares 47 bits with A: the
-    // nodes at depths 33..45 close after A, are hashed, and C's write makes them stale again.
-    const key = (byte4: number, byte5: number, last: number): Uint8Array => {
+  it("keys sharing their first 4 bytes, out of stem order in the log, at every offset to a window: the root is the reference's", () => {
+    // The log sorts by the first 4 bytes only, so a1, b, a2, a3 stay in call order. a2 and a3
+    // share 60 bits (nodes down to depth 60), a1 leaves them at bit 40, b at bit 32. Applied in
+    // that order, a1's nodes at depths 33..40 close at b, a2 comes back below them, and a window
+    // ending after a2 would hash them while a3 is still to be written under them; a3's marking
+    // stops at a2's stale nodes, so they would keep that hash.
+    const p = [0xff, 0xff, 0xff, 0x00];
+    const key = (bytes: number[], last: number): Uint8Array => {
       const k = new Uint8Array(32);
-      k.set([0x12, 0x34, 0x56, 0x78, byte4, byte5], 0);
+      k.set([...p, ...bytes], 0);
       k[30] = last;
       return k;
     };
-    const a = key(0x80, 0x01, 1);
-    const d = key(0x80, 0x05, 2);
-    const b = key(0x40, 0x00, 3);
-    const c = key(0x80, 0x00, 4);
-    const other = key(0x00, 0x00, 5);
-    other[0] = 0xf0;
-    const tree = new BinaryTree();
-    const leaves = new Map<string, Uint8Array>();
-    const write = (k: Uint8Array, v: number): void => {
-      tree.put(k, value(v));
-      leaves.set(bytesToHex(k), value(v));
-    };
-    write(a, 1);
-    write(d, 2);
-    write(other, 3);
-    expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
-    write(a, 4);
-    write(b, 5);
-    write(c, 6);
-    expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
-    // And the tree goes on from there: the next block's hash starts from nothing stale.
-    write(d, 7);
-    write(c, 8);
-    expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+    const a1 = key([0x00, 0x80], 1);
+    const a2 = key([0x00, 0x00, 0x00, 0x00], 2);
+    const a3 = key([0x00, 0x00, 0x00, 0x08], 3);
+    const b = key([0x80], 4);
+    for (let before = 0; before < 70; before++) {
+      const rand = prng(before + 1);
+      const other = (): Uint8Array => {
+        const k = rand(32);
+        k[0] = k[0]! % 0xff;
+        return k;
+      };
+      const tree = new BinaryTree();
+      const leaves = new Map<string, Uint8Array>();
+      const write = (k: Uint8Array, v: number): void => {
+        tree.put(k, value(v));
+        leaves.set(bytesToHex(k), value(v));
+      };
+      for (let i = 0; i < 40; i++) write(other(), i);
+      write(a1, 1);
+      write(a2, 2);
+      write(a3, 3);
+      tree.hash();
+      for (let i = 0; i < before; i++) write(other(), 100 + i);
+      write(a1, 11);
+      write(b, 12);
+      write(a2, 13);
+      write(a3, 14);
+      expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+    }
   });
+
+  for (const [run, label] of [
+    [60, "sorted by stem"],
+    [150, "too long to sort: the block is hashed after the flush"],
+  ] as const) {
+    it(`a run of ${run} keys sharing their first 4 bytes, in shuffled call order, at every offset to the windows (${label}): the root is the reference's`, () => {
+      // The log sorts by the first 4 bytes only. Unsorted, the run's keys would come back below
+      // nodes an earlier key of the run closed in the same window, still to be written under.
+      for (let before = 0; before < 64; before += 9) {
+        const rand = prng(run * 64 + before);
+        const prefixed = (): Uint8Array => {
+          const k = rand(32);
+          k.set([0x80, 0x00, 0x00, 0x01], 0);
+          // Long shared prefixes inside the run: deep nodes, splits.
+          k[4] = k[4]! & 0x81;
+          return k;
+        };
+        const tree = new BinaryTree();
+        const leaves = new Map<string, Uint8Array>();
+        const write = (k: Uint8Array, v: number): void => {
+          tree.put(k, value(v));
+          leaves.set(bytesToHex(k), value(v));
+        };
+        const old = Array.from({ length: run >> 1 }, prefixed);
+        for (let i = 0; i < 100; i++) write(rand(32), i);
+        old.forEach((k, i) => write(k, i));
+        expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+        const block = [...old, ...Array.from({ length: run - old.length }, prefixed)];
+        for (let i = block.length - 1; i > 0; i--) {
+          const j = rand(1)[0]! % (i + 1);
+          [block[i], block[j]] = [block[j]!, block[i]!];
+        }
+        // `before` keys ahead of the run in the log's order (first byte below 0x80).
+        for (let i = 0; i < before; i++) {
+          const k = rand(32);
+          k[0] = k[0]! & 0x7f;
+          write(k, 1000 + i);
+        }
+        block.forEach((k, i) => write(k, 2000 + i));
+        expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+      }
+    });
+  }
 
   it("a block on a hashed tree hashes as its writes go: stem hashes follow internal ones, window after window", () => {
     const { hasher, calls } = tracingHasher(sha256);

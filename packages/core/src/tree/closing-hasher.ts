@@ -9,18 +9,18 @@ const WINDOW = 64;
 const SAME_STEM = 248;
 
 /**
- * Hashes while a flush applies the writes in key order, window by window, instead of after it.
+ * Hashes while a flush applies the writes in stem order, window by window, instead of after it.
  * Once the next write's key leaves a node's prefix (the node is deeper than the bits the two keys
- * share), the writes in key order do not come back to it: the node is "closed", and its hash can
+ * share), no later write in stem order comes back to it: the node is "closed", and its hash can
  * be computed once the stale nodes below it are, which closed before it. So after each window of
  * writes, the stems written last and the internal nodes closed are hashed (stems, then internal
  * nodes deepest first) while the nodes, their siblings' hashes and the pages holding them are
  * still in cache; hashing after the whole flush reads every one of them from memory again.
  *
- * Correct in any write order: a node on a write's path either closes after it or lies on the
- * next write's path too, so every node closes after the last write below it (the last write
- * closes its whole path). The flush's order is by the first 4 key bytes only: keys sharing them
- * (rare) may come back to a closed node, which is then made stale, closed and hashed again.
+ * The order must be a whole-stem order (the flusher's, see applyWriteLog): were a later write to
+ * come back below a node closed earlier in the same window, the window would hash that node and
+ * clear its flag while writes below it are still to come, and the marking of those writes stops
+ * at the stale nodes below it (their ancestors are taken to be stale).
  *
  * Only when nothing in the tree is hash-stale as the flush starts (the stale log is complete and
  * empty, as after every hash): a node stale from before could sit below a closed node. The stale

@@ -7,9 +7,11 @@ import type { WriteLog } from "./write-log.js";
 
 /** Writes whose descents are read side by side before they are applied (see touchDescents). */
 const TOUCH_AHEAD = 16;
+/** Longest run of keys sharing their first 4 bytes that orderRunsByStem sorts (by insertion). */
+const MAX_RUN = 64;
 
 /**
- * Applies the pending single-key writes in key order: consecutive writes then share most of
+ * Applies the pending single-key writes in stem order: consecutive writes then share most of
  * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
  * the later hashing walk the pools nearly sequentially. Equal keys keep their call order. An
  * entry is dropped from the log only once applied: when one throws (a full pool), it and every
@@ -38,7 +40,11 @@ export function applyWriteLog(
   const order = log.sortedOrder();
   const bytes = log.bytes;
   const n = log.count;
-  const closer = closing?.begin() === true ? closing : undefined;
+  // Closing needs a whole-stem order (see ClosingHasher).
+  const closer =
+    closing !== undefined && orderRunsByStem(bytes, order, n) && closing.begin()
+      ? closing
+      : undefined;
   let previous = -1;
   // Bits the key at `previous` shares with the one applied next.
   let shared = 0;
@@ -72,4 +78,51 @@ export function applyWriteLog(
   }
   closer?.finish();
   log.clear();
+}
+
+/**
+ * The log's order sorts by the keys' first 4 bytes only: orders each run of equal first bytes
+ * by the whole stem (stable, so equal stems keep their call order), making the order a stem
+ * order (with hashed keys a run is nearly always one entry long). Returns false, the order then
+ * partly sorted, when a run is longer than MAX_RUN (keys chosen to share their first bytes):
+ * sorting it by insertion could take quadratic time.
+ */
+function orderRunsByStem(bytes: Uint8Array, order: Uint32Array, n: number): boolean {
+  let start = 0;
+  while (start < n) {
+    const first = order[start]! << 6;
+    let end = start + 1;
+    while (end < n && samePrefix(bytes, first, order[end]! << 6)) end++;
+    if (end - start > MAX_RUN) return false;
+    for (let k = start + 1; k < end; k++) {
+      const entry = order[k]!;
+      let j = k;
+      while (j > start && stemAfter(bytes, order[j - 1]! << 6, entry << 6)) {
+        order[j] = order[j - 1]!;
+        j--;
+      }
+      order[j] = entry;
+    }
+    start = end;
+  }
+  return true;
+}
+
+function samePrefix(bytes: Uint8Array, a: number, b: number): boolean {
+  return (
+    bytes[a] === bytes[b] &&
+    bytes[a + 1] === bytes[b + 1] &&
+    bytes[a + 2] === bytes[b + 2] &&
+    bytes[a + 3] === bytes[b + 3]
+  );
+}
+
+/** Whether the stem at bytes[a] sorts after the one at bytes[b] (their first 4 bytes equal). */
+function stemAfter(bytes: Uint8Array, a: number, b: number): boolean {
+  for (let i = 4; i < 31; i++) {
+    const x = bytes[a + i]!;
+    const y = bytes[b + i]!;
+    if (x !== y) return x > y;
+  }
+  return false;
 }
