@@ -205,7 +205,7 @@ describe("hashing the nodes sorted writes close, window by window", () => {
         };
         const old = Array.from({ length: run >> 1 }, prefixed);
         for (let i = 0; i < 100; i++) write(rand(32), i);
-        old.forEach((k, i) => write(k, i));
+        for (const [i, k] of old.entries()) write(k, i);
         expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
         const block = [...old, ...Array.from({ length: run - old.length }, prefixed)];
         for (let i = block.length - 1; i > 0; i--) {
@@ -218,7 +218,7 @@ describe("hashing the nodes sorted writes close, window by window", () => {
           k[0] = k[0]! & 0x7f;
           write(k, 1000 + i);
         }
-        block.forEach((k, i) => write(k, 2000 + i));
+        for (const [i, k] of block.entries()) write(k, 2000 + i);
         expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
       }
     });
