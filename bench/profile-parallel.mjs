@@ -1,5 +1,6 @@
 // Where the time of parallelRoot goes, per thread, independent of the host's other load.
-// Usage: node bench/profile-parallel.mjs [N=1000000] [RUNS=4]
+// Usage: node bench/profile-parallel.mjs [N=1000000] [RUNS=4] [CORE_DIST]
+// (CORE_DIST: another build of packages/core/dist to profile, e.g. a copy of an older one.)
 // For every call (threads 1 and 2 alternating, after warm-up) it reads each thread's scheduler
 // statistics (/proc/self/task/*/schedstat: nanoseconds on a CPU, nanoseconds runnable but
 // waiting for one) before and after. Per thread: cpu = busy, queued = ready but another process
@@ -10,11 +11,17 @@
 // call's length had no other process competed (an estimate; a queued worker also delays it).
 // Linux only. Prints one JSON line: medians over RUNS calls of each kind, and every sample.
 import { readdirSync, readFileSync } from "node:fs";
-import { parallelRoot } from "@bintrie/core/node";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { workload } from "./rows/workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 4);
+const { parallelRoot } = await import(
+  process.argv[4] === undefined
+    ? "@bintrie/core/node"
+    : pathToFileURL(resolve(process.argv[4], "node/index.js")).href
+);
 const { key, value } = workload(n, 0);
 const keys = new Uint8Array(n * 32);
 const values = new Uint8Array(n * 32);

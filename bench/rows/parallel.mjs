@@ -1,12 +1,19 @@
 // Row: parallelRoot (@bintrie/core/node) at 1 and 2 threads on the shared workload.
-// Usage: node rows/parallel.mjs N. Runs in the order 1, 2, 2, 1, 1, 2, 2, 1 (drift cancels),
+// Usage: node rows/parallel.mjs N [CORE_DIST] (CORE_DIST: another build of packages/core/dist,
+// e.g. a copy of an older one, to compare against in alternating processes). Runs in the order 1, 2, 2, 1, 1, 2, 2, 1 (drift cancels),
 // after warm-up passes on both paths; reports each time and the 2-over-1 ratio of the medians
 // (one slow sample on a shared host moves a median of four less than a mean of two).
 import os from "node:os";
-import { parallelRoot } from "@bintrie/core/node";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { hex, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
+const { parallelRoot } = await import(
+  process.argv[3] === undefined
+    ? "@bintrie/core/node"
+    : pathToFileURL(resolve(process.argv[3], "node/index.js")).href
+);
 const { key, value } = workload(n, 0);
 const keys = new Uint8Array(n * 32);
 const values = new Uint8Array(n * 32);

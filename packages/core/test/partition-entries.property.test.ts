@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BinaryTree, getHasher } from "../src/index.js";
 import { mergePartitions } from "../src/node/merge-partitions.js";
-import { prefixHistogram, prefixStarts, scatterEntries } from "../src/node/partition-entries.js";
+import {
+  prefixHistogram,
+  prefixHistogramListing,
+  prefixStarts,
+  scatterEntries,
+  scatterListed,
+} from "../src/node/partition-entries.js";
 import { partitionUnits } from "../src/node/partition-units.js";
 import {
   buildUnit,
@@ -56,19 +62,43 @@ describe("partition entries (the counting-sort pass before the partition builds)
         fc.integer({ min: 1, max: 16 }),
         fc.integer({ min: 0, max: 3 }),
         fc.integer({ min: 0, max: 100 }),
-        (entries, k, shift, cut) => {
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 130 }),
+        (entries, k, shift, cut, listCut, room) => {
           const { keys, values } = flat(entries, shift);
           const n = entries.length;
+          const width = 1 << k;
           const prefixes = new Uint16Array(n);
-          const histogram = prefixHistogram(keys, n, k, prefixes);
+          const below = Math.floor((width * listCut) / 100);
+          const listed = new Uint32Array(room);
+          const { histogram, listedCount } = prefixHistogramListing(
+            keys,
+            n,
+            k,
+            prefixes,
+            below,
+            listed,
+          );
+          // (Compared as bytes: a deep equal of 2^16 numbers per run would dominate the test.)
+          const plain = prefixHistogram(keys, n, k);
+          expect(Buffer.from(histogram.buffer).equals(Buffer.from(plain.buffer))).toBe(true);
           const starts = prefixStarts(histogram);
           for (let i = 0; i < n; i++) expect(prefixes[i]).toBe(prefixOf(entries[i]![0], k));
-          const cursors = starts.slice(0, 1 << k);
+          // The listed keys: those below the cut, in call order (as many as fit).
+          const below_ = entries.flatMap(([kk], i) => (prefixOf(kk, k) < below ? [i] : []));
+          expect(listedCount).toBe(below_.length);
+          expect([...listed.subarray(0, Math.min(room, listedCount))]).toEqual(
+            below_.slice(0, room),
+          );
+          const cursors = starts.slice(0, width);
           const grouped = new Uint8Array(n * 64);
-          // In two passes over disjoint prefix ranges, as parallelRoot does.
-          const mid = Math.floor(((1 << k) * cut) / 100);
-          scatterEntries(keys, values, prefixes, n, mid, 1 << k, cursors, grouped);
-          scatterEntries(keys, values, prefixes, n, 0, mid, cursors, grouped);
+          // In passes over disjoint prefix ranges, as parallelRoot does: the first from the
+          // list when it holds all of them, the rest over all keys.
+          const mid = Math.min(below, Math.floor((width * cut) / 100));
+          if (listedCount <= room)
+            scatterListed(keys, values, prefixes, listed, listedCount, 0, mid, cursors, grouped);
+          else scatterEntries(keys, values, prefixes, n, 0, mid, cursors, grouped);
+          scatterEntries(keys, values, prefixes, n, mid, width, cursors, grouped);
           // Reference: a stable sort of the writes by prefix.
           const expected = entries
             .map(([kk, v], i) => ({ kk, v, i, p: prefixOf(kk, k) }))
@@ -78,7 +108,7 @@ describe("partition entries (the counting-sort pass before the partition builds)
             expect(grouped.subarray(j * 64 + 32, j * 64 + 64)).toEqual(v);
             expect(j >= starts[p]! && j < starts[p + 1]!).toBe(true);
           });
-          expect(starts[1 << k]).toBe(n);
+          expect(starts[width]).toBe(n);
         },
       ),
       { numRuns: 300 },

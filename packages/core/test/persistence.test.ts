@@ -242,4 +242,33 @@ describe("node set chunks reused across persists", () => {
     }
     expect(heldSet!.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) }))).toEqual(held);
   });
+
+  it("a persist leaves nothing stale: the next one writes only the root record", async () => {
+    // Thousands of nodes: the clean marks and the store's span puts go in many runs of 64.
+    class SpanCounting extends MemoryStore {
+      writes = 0;
+      override async batchWithSpans(
+        ...args: Parameters<MemoryStore["batchWithSpans"]>
+      ): Promise<void> {
+        this.writes = args[1].count + args[0].length;
+        return super.batchWithSpans(...args);
+      }
+    }
+    const rand = prng(0x5eed);
+    const keys = adversarialKeys(91, 3000);
+    for (const g of [0, 5]) {
+      const store = new SpanCounting();
+      const tree = new BinaryTree({ groupDepth: g, store });
+      for (const key of keys) tree.put(key, rand(32));
+      await tree.persist();
+      expect(store.writes).toBeGreaterThan(g === 0 ? 6000 : 3000);
+      await tree.persist();
+      expect(store.writes).toBe(1);
+      for (const key of keys.slice(0, 700)) tree.put(key, rand(32));
+      await tree.persist();
+      expect(store.writes).toBeGreaterThan(700);
+      await tree.persist();
+      expect(store.writes).toBe(1);
+    }
+  });
 });

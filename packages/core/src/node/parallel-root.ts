@@ -12,7 +12,12 @@ import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
 import { mergePartitions } from "./merge-partitions.js";
 import type { ParallelRootThreadTimings, ParallelRootTimings } from "./parallel-root-timings.js";
-import { prefixHistogram, prefixStarts, scatterEntries } from "./partition-entries.js";
+import {
+  prefixHistogramListing,
+  prefixStarts,
+  scatterEntries,
+  scatterListed,
+} from "./partition-entries.js";
 import { partitionUnits } from "./partition-units.js";
 import {
   buildUnits,
@@ -33,13 +38,16 @@ export interface ParallelRootOptions {
   readonly scheme?: KeyScheme;
   /** The top k bits of the stem that split the work into 2^k partitions (1..16). Default 8. */
   readonly partitionBits?: number;
-  /** Filled in with where the call's time went (diagnostics; see ParallelRootTimings). */
+  /**
+   * Filled in with where the call's time went, by calls on 2 or more threads (diagnostics; see
+   * ParallelRootTimings): pass `{} as ParallelRootTimings` and read it after the call.
+   */
   readonly timings?: ParallelRootTimings;
 }
 
 /** A unit (the piece of work a thread claims) holds at most this many entries. */
 const UNIT_ENTRIES = 1 << 14;
-/** The first scatter pass lays out at least this share of the entries before the workers start. */
+/** The entries laid out (after the workers' first units) before the last pass lays out the rest. */
 const FIRST_SHARE = 1 / 16;
 
 let wasmModule: Promise<object | undefined> | undefined;
@@ -126,9 +134,20 @@ export async function rootOnThreads(
   const t0 = clock();
   const count = keys.length >>> 5;
   const width = 1 << k;
-  // First pass: each key's partition, and each partition's key count (the counting sort's).
+  // First pass: each key's partition, each partition's key count (the counting sort's), and a
+  // list of the keys of the first partitions (their entries go first, without another pass).
   const prefixes = new Uint16Array(count);
-  const starts = prefixStarts(prefixHistogram(keys, count, k, prefixes));
+  const below = Math.ceil(width * FIRST_SHARE * 2);
+  const listed = new Uint32Array(Math.min(count, Math.ceil(count * FIRST_SHARE * 4)));
+  const { histogram, listedCount } = prefixHistogramListing(
+    keys,
+    count,
+    k,
+    prefixes,
+    below,
+    listed,
+  );
+  const starts = prefixStarts(histogram);
   const units = partitionUnits(starts, setup.threads, UNIT_ENTRIES);
   const unitCount = units.length - 1;
   const threads = Math.max(1, Math.min(setup.threads, unitCount));
@@ -143,32 +162,41 @@ export async function rootOnThreads(
     hashes: bytes(width * 32, shared),
     scheme: setup.scheme,
   };
-  // Thread t starts with unit t (so each takes part, however late it starts), then claims.
-  work.control[NEXT] = threads;
+  // Worker w starts with unit w (so each takes part, however late it starts), then claims; the
+  // calling thread claims once it has laid out every entry.
+  work.control[NEXT] = threads - 1;
   const counted = clock();
-  // Posted before the entries are laid out: the workers' wake-up overlaps the first pass.
+  // Posted before the entries are laid out: the workers' wake-up overlaps the scatter.
   const replies = workers.start(
     init,
-    Array.from({ length: threads - 1 }, (_, w) => ({ work, first: w + 1 })),
+    Array.from({ length: threads - 1 }, (_, w) => ({ work, first: w })),
   );
-  let firstReady: number;
+  let firstReady = counted;
   let allReady: number;
   let mine: UnitsDone;
   try {
-    // Two scatter passes: the first units (every thread's first and FIRST_SHARE of the
-    // entries), published at once so the workers build while the second pass lays out the rest.
-    let split = Math.min(threads, unitCount);
-    while (split < unitCount && starts[units[split]!]! < count * FIRST_SHARE) split++;
+    // Scatter passes over consecutive runs of units, each published as soon as it is laid out:
+    // the workers' first units (all the workers wait for), then up to FIRST_SHARE of the entries
+    // (what they build while the last pass lays out the rest), then the rest. The first runs
+    // come from the list of the first pass when it holds them, the rest from a pass over all.
+    let firstShare = threads - 1;
+    while (firstShare < unitCount && starts[units[firstShare]!]! < count * FIRST_SHARE)
+      firstShare++;
     const cursors = starts.slice(0, width);
-    scatterEntries(keys, values, prefixes, count, 0, units[split]!, cursors, work.entries);
-    publishReady(work.control, split);
-    firstReady = clock();
-    if (split < unitCount) {
-      scatterEntries(keys, values, prefixes, count, units[split]!, width, cursors, work.entries);
-      publishReady(work.control, unitCount);
+    let from = 0;
+    for (const to of [threads - 1, firstShare, unitCount]) {
+      if (to <= from) continue;
+      const lo = units[from]!;
+      const hi = units[to]!;
+      if (hi <= below && listedCount <= listed.length)
+        scatterListed(keys, values, prefixes, listed, listedCount, lo, hi, cursors, work.entries);
+      else scatterEntries(keys, values, prefixes, count, lo, hi, cursors, work.entries);
+      publishReady(work.control, to);
+      if (from === 0) firstReady = clock();
+      from = to;
     }
     allReady = clock();
-    mine = buildUnits(work, 0, hasher);
+    mine = buildUnits(work, Atomics.add(work.control, NEXT, 1), hasher);
   } catch (error) {
     stopWork(work.control);
     await Promise.allSettled(replies);

@@ -12,13 +12,35 @@ export function prefixHistogram(
   k: number,
   prefixes: Uint16Array = new Uint16Array(count),
 ): Uint32Array {
+  return prefixHistogramListing(keys, count, k, prefixes, 0, new Uint32Array(0)).histogram;
+}
+
+/**
+ * prefixHistogram, also listing in `listed` (in call order) the keys whose prefix is below
+ * `below`, so their entries can be laid out without another pass over all keys (see
+ * scatterListed). `listedCount` may exceed `listed.length`: then only the first fit.
+ */
+export function prefixHistogramListing(
+  keys: Uint8Array,
+  count: number,
+  k: number,
+  prefixes: Uint16Array,
+  below: number,
+  listed: Uint32Array,
+): { histogram: Uint32Array; listedCount: number } {
   const histogram = new Uint32Array(1 << k);
+  const room = listed.length;
+  let n = 0;
   for (let i = 0; i < count; i++) {
     const p = topBits(keys, i << 5, k);
     prefixes[i] = p;
     histogram[p]!++;
+    if (p < below) {
+      if (n < room) listed[n] = i;
+      n++;
+    }
   }
-  return histogram;
+  return { histogram, listedCount: n };
 }
 
 /** Where each prefix's entries start (in entries) when the prefixes follow each other in order. */
@@ -45,12 +67,47 @@ export function scatterEntries(
   cursors: Uint32Array,
   entries: Uint8Array,
 ): void {
+  scatter(keys, values, prefixes, undefined, count, lo, hi, cursors, entries);
+}
+
+/**
+ * scatterEntries over the keys `listed[0..listedCount)` only (a call-ordered list holding every
+ * key whose prefix is in [lo, hi), as prefixHistogramListing makes), not over all keys.
+ */
+export function scatterListed(
+  keys: Uint8Array,
+  values: Uint8Array,
+  prefixes: Uint16Array,
+  listed: Uint32Array,
+  listedCount: number,
+  lo: number,
+  hi: number,
+  cursors: Uint32Array,
+  entries: Uint8Array,
+): void {
+  scatter(keys, values, prefixes, listed, listedCount, lo, hi, cursors, entries);
+}
+
+/** Keys 0..n-1, or listed[0..n) when given. */
+function scatter(
+  keys: Uint8Array,
+  values: Uint8Array,
+  prefixes: Uint16Array,
+  listed: Uint32Array | undefined,
+  n: number,
+  lo: number,
+  hi: number,
+  cursors: Uint32Array,
+  entries: Uint8Array,
+): void {
+  const count = keys.length >>> 5;
   if (keys.byteOffset % 4 === 0 && values.byteOffset % 4 === 0 && entries.byteOffset % 4 === 0) {
     // Word copies: 16 loads and stores per entry instead of 64.
     const keys32 = new Uint32Array(keys.buffer, keys.byteOffset, count << 3);
     const values32 = new Uint32Array(values.buffer, values.byteOffset, count << 3);
     const entries32 = new Uint32Array(entries.buffer, entries.byteOffset, entries.length >>> 2);
-    for (let i = 0; i < count; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = listed === undefined ? j : listed[j]!;
       const p = prefixes[i]!;
       if (p < lo || p >= hi) continue;
       const to = cursors[p]!++ << 4;
@@ -60,7 +117,8 @@ export function scatterEntries(
     }
     return;
   }
-  for (let i = 0; i < count; i++) {
+  for (let j = 0; j < n; j++) {
+    const i = listed === undefined ? j : listed[j]!;
     const p = prefixes[i]!;
     if (p < lo || p >= hi) continue;
     const to = cursors[p]!++ << 6;

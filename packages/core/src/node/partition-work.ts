@@ -55,8 +55,8 @@ export function clock(): number {
 }
 
 /**
- * Builds units until none is left or a thread failed: first unit `first` (every thread gets
- * one of its own, so each takes part however late it starts), then the next unclaimed one.
+ * Builds units until none is left or a thread failed: first unit `first` (a worker's own, so
+ * each takes part however late it starts, or one the caller claimed), then the next unclaimed.
  * A unit whose entries are not in place yet is waited for (Atomics.wait: the calling thread
  * puts every entry in place before it builds, so only workers ever wait). Each unit is built into an arena of its own as a tree's first
  * flush does (the bulk builder, bottom-up in stem order, reading the entries in place), hashed
@@ -112,12 +112,12 @@ export function buildUnit(
   const arena = new Arena();
   log.adopt(work.entries.subarray(starts[from]! << 6, starts[to]! << 6));
   const bulk = new BulkBuilder(arena);
-  const stale = new StaleHasher(arena, hasher, bulk);
-  // Hashed as the build places the nodes (see BulkBuilder.hashNext); the hash after finds nothing stale.
-  bulk.windows = stale;
+  const staleHasher = new StaleHasher(arena, hasher, bulk);
+  // As a tree's hash() does: the bulk build hashes window by window as it places.
+  bulk.windows = staleHasher;
   bulk.hashNext = true;
   applyWriteLog(log, new TreeWalker(arena), arena, bulk);
-  stale.hashStale();
+  staleHasher.hashStale();
   readPartitions(arena, k, from, to, kinds, work.hashes);
 }
 

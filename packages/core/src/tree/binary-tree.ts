@@ -18,6 +18,7 @@ import { AccountState } from "./account-state.js";
 import { Arena } from "./arena.js";
 import { BulkBuilder } from "./bulk-builder.js";
 import { CheckpointJournal } from "./checkpoint-journal.js";
+import { ClosingHasher } from "./closing-hasher.js";
 import { CommitCollector } from "./commit-collector.js";
 import { Evictor, type MemoryLimits } from "./evictor.js";
 import { GroupBlobCache } from "./group-blob-cache.js";
@@ -153,6 +154,8 @@ export class BinaryTree {
   readonly maxBytes: number;
   readonly #arena = new Arena();
   readonly #staleHasher: StaleHasher;
+  /** Hashes the nodes a flush inside `hash()` makes stale as the writes close them. */
+  readonly #closing: ClosingHasher;
   readonly #bulk: BulkBuilder;
   readonly #collector: CommitCollector;
   /** The collector's count when the outermost open checkpoint was opened. */
@@ -197,6 +200,7 @@ export class BinaryTree {
     this.#bulk = new BulkBuilder(arena);
     this.#staleHasher = new StaleHasher(arena, this.hasher, this.#bulk);
     this.#bulk.windows = this.#staleHasher;
+    this.#closing = new ClosingHasher(arena, this.#staleHasher);
     // The last blobs of large groups, kept for the next commit (not with a memory bound, which
     // does not count them); stored groups loaded from the store seed it too.
     const groupCache = this.#bounded ? undefined : new GroupBlobCache();
@@ -350,10 +354,11 @@ export class BinaryTree {
 
   /** The root hash (32 bytes; zero for the empty tree), rehashing only stale nodes. */
   hash(): Uint8Array {
-    // A bulk build of the pending writes hashes as it goes (nothing then is stale).
+    // A bulk build of the pending writes hashes as it goes (nothing then is stale), and so do
+    // writes to a hashed tree (see ClosingHasher).
     this.#bulk.hashNext = true;
     try {
-      this.#flushWrites();
+      applyWriteLog(this.#writes, this.#walker, this.#arena, this.#bulk, this.#closing);
     } finally {
       this.#bulk.hashNext = false;
     }

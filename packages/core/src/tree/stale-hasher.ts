@@ -247,7 +247,10 @@ export class StaleHasher implements BulkWindowHasher {
     this.#oneValue.hashOneValueStems(src, srcOffset, count, slots, (first & CHUNK_MASK) << 5);
   }
 
-  /** Hashes the internal nodes nodes[from..to) (see #hashDeepestFirst): a bulk build's window. */
+  /**
+   * Hashes the internal nodes nodes[from..to) (see #hashDeepestFirst): a bulk build's window, or
+   * the nodes a flush's writes closed (see ClosingHasher).
+   */
   hashInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
     this.#hashDeepestFirst(nodes, depths, from, to);
   }

@@ -38,6 +38,8 @@ export class TreeWalker {
   readonly #path = new U32Stack(64);
   readonly #sides = new U32Stack(64);
   readonly #splitNodes = new U32Stack(64);
+  /** Internal nodes the last stemForWrite's split created (0: it split nothing). */
+  #splitLength = 0;
   /** touchDescents' scratch: where each descent ends. */
   readonly #touchEnds = new Uint32Array(64);
   /** Loads touchDescents made (kept so they are not optimised away). */
@@ -107,6 +109,7 @@ export class TreeWalker {
     let parent = -1;
     let side = 0;
     let depth = 0;
+    this.#splitLength = 0;
     if (resume > 0) {
       // The first `resume` path nodes are known to lie on this key's path too.
       ref = makeRef(KIND_INTERNAL, path.data[resume - 1]!);
@@ -191,6 +194,7 @@ export class TreeWalker {
     stems.addFlags(existing, FLAG_BLOB_STALE);
     internals.setChild(link, existingSide, makeRef(KIND_STEM, existing));
     internals.setChild(link, linkSide, makeRef(KIND_STEM, created));
+    this.#splitLength = nodes.length;
     return created;
   }
 
@@ -373,6 +377,20 @@ export class TreeWalker {
     if ((stems.getFlags(stem) & FLAG_HASH_STALE) === 0) staleLog.stem(stem);
     stems.addFlags(stem, FLAGS_STALE);
     internals.markPathStale(this.#path.data, this.#path.length, this.#lastSide, staleLog);
+  }
+
+  /**
+   * Appends the internal nodes the last write's split created to the path, once finishWrite has
+   * marked it: the path then reaches the written stem's parent, as a descent after the split
+   * would have found it (a sorted flush resumes below them and closes them, see ClosingHasher).
+   */
+  joinSplitToPath(): void {
+    const m = this.#splitLength;
+    if (m === 0) return;
+    const path = this.#path;
+    const split = this.#splitNodes.data;
+    for (let k = 0; k < m; k++) path.push(split[k]!);
+    this.#splitLength = 0;
   }
 
   missingError(key: Uint8Array): TreeError {

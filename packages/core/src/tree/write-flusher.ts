@@ -1,25 +1,31 @@
 import type { Arena } from "./arena.js";
 import type { BulkBuilder } from "./bulk-builder.js";
+import type { ClosingHasher } from "./closing-hasher.js";
 import { EMPTY_REF } from "./node-ref.js";
 import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
 
 /** Writes whose descents are read side by side before they are applied (see touchDescents). */
 const TOUCH_AHEAD = 16;
+/** Longest run of keys sharing their first 4 bytes that orderRunsByStem sorts (by insertion). */
+const MAX_RUN = 64;
 
 /**
- * Applies the pending single-key writes in key order: consecutive writes then share most of
+ * Applies the pending single-key writes in stem order: consecutive writes then share most of
  * their path (cache-friendly descents), and new nodes are allocated in tree order, which makes
  * the later hashing walk the pools nearly sequentially. Equal keys keep their call order. An
  * entry is dropped from the log only once applied: when one throws (a full pool), it and every
  * entry after it stay in the log. An empty tree is built from the whole log at once by `bulk`
- * (unless a witness is being recorded: it sees every write's descent).
+ * (unless a witness is being recorded: it sees every write's descent). With `closing`, the
+ * nodes the writes make stale are hashed as the writes close them (see ClosingHasher), when
+ * nothing was stale before.
  */
 export function applyWriteLog(
   log: WriteLog,
   walker: TreeWalker,
   arena: Arena,
   bulk?: BulkBuilder,
+  closing?: ClosingHasher,
 ): void {
   if (log.count === 0) return;
   if (
@@ -34,7 +40,14 @@ export function applyWriteLog(
   const order = log.sortedOrder();
   const bytes = log.bytes;
   const n = log.count;
+  // Closing needs a whole-stem order (see ClosingHasher).
+  const closer =
+    closing !== undefined && orderRunsByStem(bytes, order, n) && closing.begin()
+      ? closing
+      : undefined;
   let previous = -1;
+  // Bits the key at `previous` shares with the one applied next.
+  let shared = 0;
   let i = 0;
   try {
     for (; i < n; i++) {
@@ -45,7 +58,6 @@ export function applyWriteLog(
       // previous write's path instead of starting at the root.
       let keep = 0;
       if (previous >= 0) {
-        const shared = sharedPrefixBits(bytes, previous, at);
         const path = walker.path;
         const internals = arena.internals;
         keep = path.length;
@@ -54,11 +66,63 @@ export function applyWriteLog(
       const index = walker.stemForWrite(bytes, at, keep);
       const changed = arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
       walker.finishWrite(index, changed);
+      walker.joinSplitToPath();
+      shared = i + 1 < n ? sharedPrefixBits(bytes, at, order[i + 1]! << 6) : -1;
+      closer?.closeWrite(index, walker.path, shared);
       previous = at;
     }
   } catch (error) {
+    closer?.abandon();
     log.retainUnapplied(order, i);
     throw error;
   }
+  closer?.finish();
   log.clear();
+}
+
+/**
+ * The log's order sorts by the keys' first 4 bytes only: orders each run of equal first bytes
+ * by the whole stem (stable, so equal stems keep their call order), making the order a stem
+ * order (with hashed keys a run is nearly always one entry long). Returns false, the order then
+ * partly sorted, when a run is longer than MAX_RUN (keys chosen to share their first bytes):
+ * sorting it by insertion could take quadratic time.
+ */
+function orderRunsByStem(bytes: Uint8Array, order: Uint32Array, n: number): boolean {
+  let start = 0;
+  while (start < n) {
+    const first = order[start]! << 6;
+    let end = start + 1;
+    while (end < n && samePrefix(bytes, first, order[end]! << 6)) end++;
+    if (end - start > MAX_RUN) return false;
+    for (let k = start + 1; k < end; k++) {
+      const entry = order[k]!;
+      let j = k;
+      while (j > start && stemAfter(bytes, order[j - 1]! << 6, entry << 6)) {
+        order[j] = order[j - 1]!;
+        j--;
+      }
+      order[j] = entry;
+    }
+    start = end;
+  }
+  return true;
+}
+
+function samePrefix(bytes: Uint8Array, a: number, b: number): boolean {
+  return (
+    bytes[a] === bytes[b] &&
+    bytes[a + 1] === bytes[b + 1] &&
+    bytes[a + 2] === bytes[b + 2] &&
+    bytes[a + 3] === bytes[b + 3]
+  );
+}
+
+/** Whether the stem at bytes[a] sorts after the one at bytes[b] (their first 4 bytes equal). */
+function stemAfter(bytes: Uint8Array, a: number, b: number): boolean {
+  for (let i = 4; i < 31; i++) {
+    const x = bytes[a + i]!;
+    const y = bytes[b + i]!;
+    if (x !== y) return x > y;
+  }
+  return false;
 }

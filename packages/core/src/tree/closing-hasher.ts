@@ -1,0 +1,108 @@
+import type { Arena } from "./arena.js";
+import { FLAG_HASH_STALE } from "./node-ref.js";
+import type { StaleHasher } from "./stale-hasher.js";
+import { U32Stack } from "./u32-stack.js";
+
+/** Writes applied before the nodes they closed are hashed: their paths are still in cache. */
+const WINDOW = 64;
+/** sharedPrefixBits of two keys of the same stem. */
+const SAME_STEM = 248;
+
+/**
+ * Hashes while a flush applies the writes in stem order, window by window, instead of after it.
+ * Once the next write's key leaves a node's prefix (the node is deeper than the bits the two keys
+ * share), no later write in stem order comes back to it: the node is "closed", and its hash can
+ * be computed once the stale nodes below it are, which closed before it. So after each window of
+ * writes, the stems written last and the internal nodes closed are hashed (stems, then internal
+ * nodes deepest first) while the nodes, their siblings' hashes and the pages holding them are
+ * still in cache; hashing after the whole flush reads every one of them from memory again.
+ *
+ * The order must be a whole-stem order (the flusher's, see applyWriteLog): were a later write to
+ * come back below a node closed earlier in the same window, the window would hash that node and
+ * clear its flag while writes below it are still to come, and the marking of those writes stops
+ * at the stale nodes below it (their ancestors are taken to be stale).
+ *
+ * Only when nothing in the tree is hash-stale as the flush starts (the stale log is complete and
+ * empty, as after every hash): a node stale from before could sit below a closed node. The stale
+ * log records nothing meanwhile; `finish` leaves it complete and empty again (every node the
+ * flush made stale is hashed), `abandon` (a write threw) leaves it invalid, so the next hash finds
+ * the nodes still stale by a walk.
+ */
+export class ClosingHasher {
+  readonly #arena: Arena;
+  readonly #hasher: StaleHasher;
+  readonly #stems = new U32Stack(WINDOW);
+  readonly #nodes = new U32Stack(1024);
+  #depths = new Uint8Array(1024);
+  #writes = 0;
+
+  constructor(arena: Arena, hasher: StaleHasher) {
+    this.#arena = arena;
+    this.#hasher = hasher;
+  }
+
+  /** Starts hashing along a flush if nothing is hash-stale now; false (nothing done) otherwise. */
+  begin(): boolean {
+    const log = this.#arena.staleLog;
+    if (!log.valid || log.internals.length !== 0 || log.stems.length !== 0) return false;
+    log.invalidate();
+    this.#clear();
+    return true;
+  }
+
+  /**
+   * After a write to `stem` whose path (root first, down to the stem's parent) is `path`:
+   * `nextShared` is the number of leading bits its key shares with the next write's key (-1 for
+   * the last write). Closes the stem unless the next write is to it too, and every path node
+   * deeper than `nextShared`; hashes the window when it is full.
+   */
+  closeWrite(stem: number, path: U32Stack, nextShared: number): void {
+    const { internals, stems } = this.#arena;
+    if (nextShared < SAME_STEM && (stems.getFlags(stem) & FLAG_HASH_STALE) !== 0)
+      this.#stems.push(stem);
+    const list = path.data;
+    for (let k = path.length - 1; k >= 0; k--) {
+      const node = list[k]!;
+      const depth = internals.getDepth(node);
+      if (depth <= nextShared) break;
+      if ((internals.getFlags(node) & FLAG_HASH_STALE) !== 0) this.#close(node, depth);
+    }
+    if (++this.#writes === WINDOW) this.#hashWindow();
+  }
+
+  /** After the last write: hashes what is left; nothing in the tree is hash-stale then. */
+  finish(): void {
+    this.#hashWindow();
+    this.#arena.staleLog.restart();
+  }
+
+  /** A write threw: what was closed and not hashed stays stale, found by the next hash's walk. */
+  abandon(): void {
+    this.#clear();
+  }
+
+  #close(node: number, depth: number): void {
+    const nodes = this.#nodes;
+    if (nodes.length === this.#depths.length) {
+      const grown = new Uint8Array(this.#depths.length * 2);
+      grown.set(this.#depths);
+      this.#depths = grown;
+    }
+    this.#depths[nodes.length] = depth;
+    nodes.push(node);
+  }
+
+  #hashWindow(): void {
+    const stems = this.#stems;
+    const nodes = this.#nodes;
+    if (stems.length > 0) this.#hasher.hashStems(stems.data, 0, stems.length);
+    if (nodes.length > 0) this.#hasher.hashInternals(nodes.data, this.#depths, 0, nodes.length);
+    this.#clear();
+  }
+
+  #clear(): void {
+    this.#stems.clear();
+    this.#nodes.clear();
+    this.#writes = 0;
+  }
+}
