@@ -226,13 +226,10 @@ export async function rootOnThreads(
 
 function relative(done: UnitsDone, t0: number): ParallelRootThreadTimings {
   return {
-    units: done.units,
-    entries: done.entries,
+    ...done,
     startAt: done.startAt - t0,
     firstAt: done.firstAt - t0,
     endAt: done.endAt - t0,
-    busyMs: done.busyMs,
-    waitMs: done.waitMs,
   };
 }
 

@@ -6,6 +6,7 @@ import { StaleHasher } from "../tree/stale-hasher.js";
 import { TreeWalker } from "../tree/tree-walker.js";
 import { applyWriteLog } from "../tree/write-flusher.js";
 import { WriteLog } from "../tree/write-log.js";
+import type { ParallelRootThreadTimings } from "./parallel-root-timings.js";
 import { readPartitions } from "./partition-results.js";
 
 /** control[NEXT]: the next unit nobody has claimed (Atomics.add claims it). */
@@ -36,18 +37,11 @@ export interface PartitionWork {
   readonly scheme: KeyScheme;
 }
 
-/** What one thread did, in milliseconds since the epoch (comparable across threads). */
-export interface UnitsDone {
-  readonly units: number;
-  readonly entries: number;
-  /** When it began its first unit and finished its last (both `startAt` without units). */
-  readonly startAt: number;
-  readonly firstAt: number;
-  readonly endAt: number;
-  /** Milliseconds spent building units, and blocked waiting for entries to be in place. */
-  readonly busyMs: number;
-  readonly waitMs: number;
-}
+/**
+ * What one thread did: a thread's timings with its times in milliseconds since the epoch
+ * (comparable across threads; parallelRoot makes them relative to the call's start).
+ */
+export type UnitsDone = ParallelRootThreadTimings;
 
 /** Milliseconds since the epoch, sub-millisecond, the same clock on every thread. */
 export function clock(): number {

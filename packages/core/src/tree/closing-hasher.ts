@@ -1,4 +1,5 @@
 import type { Arena } from "./arena.js";
+import { NodeDepthList } from "./node-depth-list.js";
 import { FLAG_HASH_STALE } from "./node-ref.js";
 import type { StaleHasher } from "./stale-hasher.js";
 import { U32Stack } from "./u32-stack.js";
@@ -32,8 +33,7 @@ export class ClosingHasher {
   readonly #arena: Arena;
   readonly #hasher: StaleHasher;
   readonly #stems = new U32Stack(WINDOW);
-  readonly #nodes = new U32Stack(1024);
-  #depths = new Uint8Array(1024);
+  readonly #nodes = new NodeDepthList(1024);
   #writes = 0;
 
   constructor(arena: Arena, hasher: StaleHasher) {
@@ -65,7 +65,7 @@ export class ClosingHasher {
       const node = list[k]!;
       const depth = internals.getDepth(node);
       if (depth <= nextShared) break;
-      if ((internals.getFlags(node) & FLAG_HASH_STALE) !== 0) this.#close(node, depth);
+      if ((internals.getFlags(node) & FLAG_HASH_STALE) !== 0) this.#nodes.push(node, depth);
     }
     if (++this.#writes === WINDOW) this.#hashWindow();
   }
@@ -81,22 +81,12 @@ export class ClosingHasher {
     this.#clear();
   }
 
-  #close(node: number, depth: number): void {
-    const nodes = this.#nodes;
-    if (nodes.length === this.#depths.length) {
-      const grown = new Uint8Array(this.#depths.length * 2);
-      grown.set(this.#depths);
-      this.#depths = grown;
-    }
-    this.#depths[nodes.length] = depth;
-    nodes.push(node);
-  }
-
   #hashWindow(): void {
     const stems = this.#stems;
     const nodes = this.#nodes;
     if (stems.length > 0) this.#hasher.hashStems(stems.data, 0, stems.length);
-    if (nodes.length > 0) this.#hasher.hashInternals(nodes.data, this.#depths, 0, nodes.length);
+    if (nodes.length > 0)
+      this.#hasher.hashInternals(nodes.nodes.data, nodes.depths, 0, nodes.length);
     this.#clear();
   }
 

@@ -4,6 +4,7 @@ import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
 import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import type { BulkBuilder, BulkWindowHasher } from "./bulk-builder.js";
+import { NodeDepthList } from "./node-depth-list.js";
 import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
@@ -25,8 +26,7 @@ export class StaleHasher implements BulkWindowHasher {
   readonly #arena: Arena;
   readonly #hasher: Hasher;
   readonly #stack = new U32Stack(256);
-  readonly #internals = new U32Stack(1024);
-  #internalDepths = new Uint8Array(1024);
+  readonly #internals = new NodeDepthList(1024);
   readonly #sorted = new U32Stack(1024);
   readonly #stems = new U32Stack(1024);
   readonly #depthCounts = new Uint32Array(MAX_TREE_DEPTH + 1);
@@ -84,13 +84,7 @@ export class StaleHasher implements BulkWindowHasher {
     // Block copies, not a call per node: the first update after a bulk build runs this before
     // V8 has optimised it.
     const nodes = staleLog.internals;
-    const n = nodes.length;
-    const stale = this.#internals;
-    stale.ensureCapacity(n);
-    stale.data.set(nodes.data.subarray(0, n));
-    stale.length = n;
-    if (this.#internalDepths.length < n) this.#internalDepths = new Uint8Array(stale.data.length);
-    this.#internalDepths.set(staleLog.depths.data.subarray(0, n));
+    this.#internals.assign(nodes.data, staleLog.depths.data, nodes.length);
   }
 
   /** The stale nodes found by a walk from the root over stale internal nodes. */
@@ -107,24 +101,13 @@ export class StaleHasher implements BulkWindowHasher {
       const index = refIndex(ref);
       if (kind === KIND_INTERNAL) {
         if ((internals.getFlags(index) & FLAG_HASH_STALE) === 0) continue;
-        this.#addStaleInternal(index, internals.getDepth(index));
+        this.#internals.push(index, internals.getDepth(index));
         stack.push(internals.getRight(index));
         stack.push(internals.getLeft(index));
       } else if (kind === KIND_STEM) {
         if ((stems.getFlags(index) & FLAG_HASH_STALE) !== 0) staleStems.push(index);
       }
     }
-  }
-
-  #addStaleInternal(index: number, depth: number): void {
-    const stale = this.#internals;
-    if (stale.length === this.#internalDepths.length) {
-      const grown = new Uint8Array(this.#internalDepths.length * 2);
-      grown.set(this.#internalDepths);
-      this.#internalDepths = grown;
-    }
-    this.#internalDepths[stale.length] = depth;
-    stale.push(index);
   }
 
   #hashGathered(): void {
@@ -136,7 +119,8 @@ export class StaleHasher implements BulkWindowHasher {
       const end = Math.min(staleStems.length, start + STEM_BATCH);
       this.hashStems(staleStems.data, start, end);
     }
-    this.#hashDeepestFirst(this.#internals.data, this.#internalDepths, 0, this.#internals.length);
+    const stale = this.#internals;
+    this.#hashDeepestFirst(stale.nodes.data, stale.depths, 0, stale.length);
   }
 
   /**
