@@ -6,7 +6,7 @@
 // process's allocator and garbage collector, so effects on either are split between the two.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { blockKeyGenerator, workload } from "./rows/workload.mjs";
+import { blockKeyGenerator, cpuMs, workload } from "./rows/workload.mjs";
 
 const [distA, distB] = [process.argv[2], process.argv[3]];
 if (distA === undefined || distB === undefined) {
@@ -29,10 +29,6 @@ for (const lib of libs) {
 const blockKeys = blockKeyGenerator(key, n);
 // put_hash_cpu: the process's CPU time over put + hash (a shared host's preemption left out).
 const phases = ["write", "hash", "put_hash", "put_hash_cpu", "persist", "total"];
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 const res = trees.map(() => Object.fromEntries(phases.map((p) => [p, []])));
 const v = new Uint8Array(32);
 const warm = 5;

@@ -2,11 +2,8 @@
 // commit() (collection + marks) and the store's span batch of its node set.
 // Usage: node bench/persist-split.mjs [N] [BLOCKS]
 import { committedTreeWithBlocks } from "./rows/random-blocks.mjs";
+import { cpuMs } from "./rows/workload.mjs";
 
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 const n = Number(process.argv[2] ?? 200_000);
 const blocks = Number(process.argv[3] ?? 20);
 const { tree, store, blockKeys } = await committedTreeWithBlocks(n);

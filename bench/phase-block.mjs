@@ -1,10 +1,7 @@
 // Dev tool: block phase breakdown (node bench/phase-block.mjs N BLOCKS)
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
-};
 
 import { committedTreeWithBlocks } from "./rows/random-blocks.mjs";
+import { cpuMs } from "./rows/workload.mjs";
 
 const n = Number(process.argv[2] ?? 200_000);
 const blocks = Number(process.argv[3] ?? 20);

@@ -22,13 +22,7 @@ const { parallelRoot } = await import(
     ? "@bintrie/core/node"
     : pathToFileURL(resolve(process.argv[4], "node/index.js")).href
 );
-const { key, value } = workload(n, 0);
-const keys = new Uint8Array(n * 32);
-const values = new Uint8Array(n * 32);
-for (let i = 0; i < n; i++) {
-  keys.set(key(i), i * 32);
-  values.set(value(i), i * 32);
-}
+const { keyBytes: keys, valueBytes: values } = workload(n, 0);
 
 function snapshot() {
   const tasks = new Map();

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { BinaryTree, getHasher, MemoryStore } from "@bintrie/core";
 import { startGcMeter } from "./gc-meter.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { hex, workload } from "./workload.mjs";
+import { cpuMs, hex, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const blocks = Number(process.argv[3] ?? 9);
@@ -117,10 +117,6 @@ const samples = {
   ratio: [],
   msgs: [],
   counts: [],
-};
-const cpuMs = () => {
-  const c = process.cpuUsage();
-  return (c.user + c.system) / 1000;
 };
 for (let b = 0; b < blocks; b++) {
   counted.counts.m32 = 0;

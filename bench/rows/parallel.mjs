@@ -14,13 +14,7 @@ const { parallelRoot } = await import(
     ? "@bintrie/core/node"
     : pathToFileURL(resolve(process.argv[3], "node/index.js")).href
 );
-const { key, value } = workload(n, 0);
-const keys = new Uint8Array(n * 32);
-const values = new Uint8Array(n * 32);
-for (let i = 0; i < n; i++) {
-  keys.set(key(i), i * 32);
-  values.set(value(i), i * 32);
-}
+const { keyBytes: keys, valueBytes: values } = workload(n, 0);
 const res = { row: "parallel", n, cores: os.availableParallelism(), node: process.version };
 {
   // Warm-up: both the calling thread and the worker reach optimised code.

@@ -42,10 +42,17 @@ export function workload(n, updates = 1000) {
     const v = sha(Buffer.concat([value(j), u32be(k)]));
     upd.push([j, v]);
   }
-  return { key, value, updates: upd };
+  // keyBytes/valueBytes: the n keys and values back to back (parallelRoot's flat input).
+  return { key, value, updates: upd, keyBytes, valueBytes };
 }
 
 export const hex = (b) => `0x${Buffer.from(b).toString("hex")}`;
+
+/** The process's CPU time in ms (all threads): steadier than wall time on a shared host. */
+export function cpuMs() {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
 
 /**
  * The block keys of the dev tools (the same sequence on every call of this function): each call

@@ -161,12 +161,7 @@ describe("hashing the nodes sorted writes close, window by window", () => {
         k[0] = k[0]! % 0xff;
         return k;
       };
-      const tree = new BinaryTree();
-      const leaves = new Map<string, Uint8Array>();
-      const write = (k: Uint8Array, v: number): void => {
-        tree.put(k, value(v));
-        leaves.set(bytesToHex(k), value(v));
-      };
+      const { tree, leaves, write } = trackedTree();
       for (let i = 0; i < 40; i++) write(other(), i);
       write(a1, 1);
       write(a2, 2);
@@ -197,12 +192,7 @@ describe("hashing the nodes sorted writes close, window by window", () => {
           k[4] = k[4]! & 0x81;
           return k;
         };
-        const tree = new BinaryTree();
-        const leaves = new Map<string, Uint8Array>();
-        const write = (k: Uint8Array, v: number): void => {
-          tree.put(k, value(v));
-          leaves.set(bytesToHex(k), value(v));
-        };
+        const { tree, leaves, write } = trackedTree();
         const old = Array.from({ length: run >> 1 }, prefixed);
         for (let i = 0; i < 100; i++) write(rand(32), i);
         for (const [i, k] of old.entries()) write(k, i);
@@ -253,3 +243,18 @@ describe("hashing the nodes sorted writes close, window by window", () => {
     expect(after.indexOf("s", after.indexOf("i"))).toBe(-1);
   });
 });
+
+/** An empty tree and the leaves written to it, for the reference root. */
+function trackedTree(): {
+  tree: BinaryTree;
+  leaves: Map<string, Uint8Array>;
+  write: (k: Uint8Array, v: number) => void;
+} {
+  const tree = new BinaryTree();
+  const leaves = new Map<string, Uint8Array>();
+  const write = (k: Uint8Array, v: number): void => {
+    tree.put(k, value(v));
+    leaves.set(bytesToHex(k), value(v));
+  };
+  return { tree, leaves, write };
+}
