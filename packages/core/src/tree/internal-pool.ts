@@ -175,30 +175,35 @@ export class InternalPool {
   }
 
   /**
-   * Reads, and changes nothing, the descents from internal node `root` of the write-log keys at
-   * bytes[order[k] << 6] for k in [from, to): one level of every descent per round. A descent is
-   * a chain of dependent loads, each a likely cache miss on a large tree; run side by side, the
-   * chains' misses overlap, and the writes' own descents then find the nodes in cache. Puts the
-   * first child of each that is not an internal node in out[k - from]; returns the number of
-   * loads (kept by the caller, so the loads are not optimised away).
+   * Walks, changing nothing, the descents from internal node `root` of the write-log keys at
+   * bytes[order[from + k] << 6] for k in [0, n): one level of every descent per round. A descent
+   * is a chain of dependent loads, each a likely cache miss on a large tree; run side by side,
+   * the chains' misses overlap. Descent k's internal nodes go to paths[k * room..], their count
+   * to lengths[k], and the first child that is not an internal node to ends[k]: the writes then
+   * use these paths instead of descending again.
    */
-  touchDescents(
+  descendLanes(
     root: number,
     bytes: Uint8Array,
     order: Uint32Array,
     from: number,
-    to: number,
-    out: Uint32Array,
-  ): number {
+    n: number,
+    paths: Uint32Array,
+    room: number,
+    lengths: Uint32Array,
+    ends: Uint32Array,
+  ): void {
     const chunks = this.nodes;
-    const n = to - from;
-    for (let k = 0; k < n; k++) out[k] = makeRef(KIND_INTERNAL, root);
+    const rootRef = makeRef(KIND_INTERNAL, root);
+    for (let k = 0; k < n; k++) {
+      ends[k] = rootRef;
+      lengths[k] = 0;
+    }
     let active = n;
-    let loads = 0;
     while (active > 0) {
       active = 0;
       for (let k = 0; k < n; k++) {
-        const ref = out[k]!;
+        const ref = ends[k]!;
         if (ref >>> 30 !== KIND_INTERNAL) continue;
         const node = ref & MAX_POOL_INDEX;
         const words = chunks[node >>> CHUNK_BITS]!;
@@ -206,12 +211,11 @@ export class InternalPool {
         const depth = words[at + META]! & 0xff;
         const ko = order[from + k]! << 6;
         const child = words[at + ((bytes[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1)]!;
-        out[k] = child;
-        loads++;
+        paths[k * room + lengths[k]!++] = node;
+        ends[k] = child;
         if (child >>> 30 === KIND_INTERNAL) active++;
       }
     }
-    return loads;
   }
 
   /**

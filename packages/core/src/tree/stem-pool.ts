@@ -193,6 +193,22 @@ export class StemPool {
     return (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
   }
 
+  /**
+   * `matches` for a key at byte `offset` (a multiple of 4) of the buffer `words` views: seven
+   * word compares and three byte compares instead of 31 byte compares.
+   */
+  matchesWords(index: number, key: Uint8Array, words: Uint32Array, offset: number): boolean {
+    const s = this.stem32[index >>> CHUNK_BITS]!;
+    const o = (index & CHUNK_MASK) << 3;
+    const w = offset >>> 2;
+    for (let i = 0; i < 7; i++) if (s[o + i] !== words[w + i]) return false;
+    const b = this.stem[index >>> CHUNK_BITS]!;
+    const ob = (o << 2) + 28;
+    return (
+      b[ob] === key[offset + 28] && b[ob + 1] === key[offset + 29] && b[ob + 2] === key[offset + 30]
+    );
+  }
+
   /** True when the 31 bytes at key[offset] equal this node's stem. */
   matches(index: number, key: Uint8Array, offset: number): boolean {
     const s = this.stem[index >>> CHUNK_BITS]!;
@@ -241,9 +257,17 @@ export class StemPool {
 
   /**
    * Writes the 32 bytes at source[offset] as the value at `subindex`. Returns true when the
-   * stored content changed (a new slot, or different bytes).
+   * stored content changed (a new slot, or different bytes). `words`, a word view of source's
+   * buffer (offset then a multiple of 4), lets an existing value be compared and replaced word
+   * by word.
    */
-  setValue(index: number, subindex: number, source: Uint8Array, offset: number): boolean {
+  setValue(
+    index: number,
+    subindex: number,
+    source: Uint8Array,
+    offset: number,
+    words?: Uint32Array,
+  ): boolean {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
     const heap = this.values;
@@ -256,6 +280,7 @@ export class StemPool {
       const slot = heap.slot(address);
       r = lowerBound(subs, slot, n, subindex);
       if (r < n && subs[slot + r] === subindex) {
+        if (words !== undefined) return this.#replaceWords(index, address, r, words, offset >>> 2);
         const page = heap.page(address);
         const at = heap.offset(address) + (r << 5);
         let same = true;
@@ -310,6 +335,20 @@ export class StemPool {
       this.#setField(c, i, 0xf0000, 16, nextClass);
     }
     this.#setField(c, i, 0x1ff00000, 20, n + 1);
+    return true;
+  }
+
+  /** setValue of a present value (rank r in the block at `address`) from words[w..w + 8). */
+  #replaceWords(index: number, address: number, r: number, words: Uint32Array, w: number): boolean {
+    const heap = this.values;
+    const page = heap.page32(address);
+    const at = (heap.offset(address) >>> 2) + (r << 3);
+    let k = 0;
+    while (k < 8 && page[at + k] === words[w + k]) k++;
+    if (k === 8) return false;
+    this.#prepare(index);
+    heap.writablePage(address);
+    copy8(words, w, heap.page32(address), at);
     return true;
   }
 

@@ -22,6 +22,11 @@ import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 import type { WalkRecorder } from "./walk-recorder.js";
 
+/** Writes whose descents descendLanes walks side by side. */
+export const LANES = 16;
+/** Room per lane: a path holds at most 248 internal nodes, and `descend` reserves 248 more. */
+const LANE_ROOM = 512;
+
 /** `lookup` result: the stem is not in the tree. */
 export const LOOKUP_ABSENT = -1;
 /** `lookup`/`removeKey` result: a node on the way is still in the store (see `miss*`). */
@@ -35,14 +40,21 @@ export const LOOKUP_UNRESOLVED = -2;
  */
 export class TreeWalker {
   readonly #arena: Arena;
-  readonly #path = new U32Stack(64);
+  /** The path of single writes and removals. */
+  readonly #ownPath = new U32Stack(64);
+  /** The path of the last walk: #ownPath, or the lane of the last stemForLane. */
+  #path: U32Stack = this.#ownPath;
+  /** descendLanes' paths (lane k at k * LANE_ROOM), as stacks viewing that buffer. */
+  readonly #laneBuffer = new Uint32Array(LANES * LANE_ROOM);
+  readonly #lanes: U32Stack[] = [];
+  readonly #laneLengths = new Uint32Array(LANES);
+  /** Where each lane's descent ended (the first child that is not an internal node). */
+  readonly #laneEnds = new Uint32Array(LANES);
   readonly #sides = new U32Stack(64);
   readonly #splitNodes = new U32Stack(64);
   /** Internal nodes the last stemForWrite's split created (0: it split nothing). */
   #splitLength = 0;
-  /** touchDescents' scratch: where each descent ends. */
-  readonly #touchEnds = new Uint32Array(64);
-  /** Loads touchDescents made (kept so they are not optimised away). */
+  /** Loads descendLanes made to prefetch stems (kept so they are not optimised away). */
   #touchLoads = 0;
   /** The side taken below the last node of #path toward the stem of the last walk. */
   #lastSide = 0;
@@ -56,6 +68,11 @@ export class TreeWalker {
 
   constructor(arena: Arena) {
     this.#arena = arena;
+    for (let k = 0; k < LANES; k++) {
+      const lane = new U32Stack(1);
+      lane.data = this.#laneBuffer.subarray(k * LANE_ROOM, (k + 1) * LANE_ROOM);
+      this.#lanes.push(lane);
+    }
   }
 
   /** Internal nodes of the last walk, root first. */
@@ -100,25 +117,105 @@ export class TreeWalker {
   /**
    * Finds or creates the stem node for key[ko..ko+31), splitting as needed; records the path.
    */
-  stemForWrite(key: Uint8Array, ko = 0, resume = 0): number {
+  stemForWrite(key: Uint8Array, ko = 0): number {
     if (this.recorder !== undefined) this.recorder.write(key, ko);
+    const path = this.#ownPath;
+    this.#path = path;
+    path.clear();
+    let ref = this.#arena.root;
+    if (refKind(ref) === KIND_INTERNAL)
+      ref = this.#arena.internals.descend(refIndex(ref), key, ko, path);
+    return this.#stemBelowPath(ref, key, ko, undefined);
+  }
+
+  /**
+   * stemForWrite for the key at key[ko] (`words`: a word view of key's buffer) whose descent descendLanes walked as lane `lane`: takes
+   * that path, and descends further only where an earlier write since then changed the node it
+   * ended at (a new stem where it was empty, a split). Internal nodes are never unlinked by a
+   * write, so only the end of a path can have changed.
+   */
+  stemForLane(lane: number, key: Uint8Array, ko: number, words: Uint32Array): number {
+    if (this.recorder !== undefined) this.recorder.write(key, ko);
+    const { internals } = this.#arena;
+    const path = this.#lanes[lane]!;
+    this.#path = path;
+    let ref: NodeRef;
+    if (path.length > 0) {
+      const last = path.data[path.length - 1]!;
+      const depth = internals.getDepth(last);
+      ref = internals.getChild(last, (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1);
+    } else {
+      ref = this.#arena.root;
+    }
+    if (refKind(ref) === KIND_INTERNAL) ref = internals.descend(refIndex(ref), key, ko, path);
+    return this.#stemBelowPath(ref, key, ko, words);
+  }
+
+  /**
+   * Walks, side by side and changing nothing, the descents of the write-log keys at
+   * bytes[order[k] << 6] for k in [from, to) (at most LANES; see InternalPool.descendLanes),
+   * keeping each one's path for stemForLane(k - from), and reads the records and value blocks
+   * of the stems they end at: the writes applied next then find their nodes in cache.
+   */
+  descendLanes(bytes: Uint8Array, order: Uint32Array, from: number, to: number): void {
+    const { internals, stems, root } = this.#arena;
+    const n = to - from;
+    const lanes = this.#lanes;
+    const ends = this.#laneEnds;
+    if (refKind(root) !== KIND_INTERNAL) {
+      for (let k = 0; k < n; k++) lanes[k]!.length = 0;
+      return;
+    }
+    const lengths = this.#laneLengths;
+    internals.descendLanes(
+      refIndex(root),
+      bytes,
+      order,
+      from,
+      n,
+      this.#laneBuffer,
+      LANE_ROOM,
+      lengths,
+      ends,
+    );
+    let loads = 0;
+    for (let k = 0; k < n; k++) {
+      lanes[k]!.length = lengths[k]!;
+      const ref = ends[k]!;
+      if (refKind(ref) !== KIND_STEM) continue;
+      const index = refIndex(ref);
+      loads += stems.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
+      loads += stems.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
+    }
+    // Then the stems' value blocks (where their records, loaded above, say they are).
+    const heap = stems.values;
+    for (let k = 0; k < n; k++) {
+      const ref = ends[k]!;
+      if (refKind(ref) !== KIND_STEM) continue;
+      const index = refIndex(ref);
+      if (stems.getCount(index) === 0) continue;
+      const address = stems.blockAddress(index);
+      loads += heap.subsPage(address)[heap.slot(address)]! & 1;
+      loads += heap.page32(address)[heap.offset(address) >>> 2]! & 1;
+    }
+    this.#touchLoads += loads;
+  }
+
+  /** The write's stem below the walked #path, whose next child is `ref`: found, made or split off. */
+  #stemBelowPath(
+    ref: NodeRef,
+    key: Uint8Array,
+    ko: number,
+    words: Uint32Array | undefined,
+  ): number {
     const arena = this.#arena;
     const { internals, stems } = arena;
     const path = this.#path;
-    let ref = arena.root;
     let parent = -1;
     let side = 0;
     let depth = 0;
     this.#splitLength = 0;
-    if (resume > 0) {
-      // The first `resume` path nodes are known to lie on this key's path too.
-      ref = makeRef(KIND_INTERNAL, path.data[resume - 1]!);
-      path.length = resume - 1;
-    } else {
-      path.clear();
-    }
-    if (refKind(ref) === KIND_INTERNAL) {
-      ref = internals.descend(refIndex(ref), key, ko, path);
+    if (path.length > 0) {
       parent = path.data[path.length - 1]!;
       depth = internals.getDepth(parent);
       side = (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
@@ -139,7 +236,12 @@ export class TreeWalker {
       this.missDepth = depth;
       throw this.missingError(key.subarray(ko, ko + 32));
     }
-    if (stems.matches(index, key, ko)) return index;
+    if (
+      words !== undefined
+        ? stems.matchesWords(index, key, words, ko)
+        : stems.matches(index, key, ko)
+    )
+      return index;
     return this.#split(index, key, ko, parent, side);
   }
 
@@ -210,7 +312,8 @@ export class TreeWalker {
     // Removals free and move nodes: the next hash walks the tree instead of using the log.
     arena.staleLog.invalidate();
     const { internals, stems } = arena;
-    const path = this.#path;
+    const path = this.#ownPath;
+    this.#path = path;
     const sides = this.#sides;
     path.clear();
     sides.clear();
@@ -336,37 +439,6 @@ export class TreeWalker {
     const index = this.stemForWrite(key, ko);
     const changed = this.#arena.stems.setValue(index, key[ko + 31]!, value, vo);
     this.finishWrite(index, changed);
-  }
-
-  /**
-   * Reads ahead, changing nothing, the descents of the write-log keys at bytes[order[k] << 6]
-   * for k in [from, to), side by side (see InternalPool.touchDescents), and the records and value
-   * blocks of the stems they end at: the writes applied next then find their nodes in cache.
-   */
-  touchDescents(bytes: Uint8Array, order: Uint32Array, from: number, to: number): void {
-    const { internals, stems, root } = this.#arena;
-    if (refKind(root) !== KIND_INTERNAL) return;
-    const ends = this.#touchEnds;
-    let loads = internals.touchDescents(refIndex(root), bytes, order, from, to, ends);
-    for (let k = 0; k < to - from; k++) {
-      const ref = ends[k]!;
-      if (refKind(ref) !== KIND_STEM) continue;
-      const index = refIndex(ref);
-      loads += stems.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
-      loads += stems.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
-    }
-    // Then the stems' value blocks (where their records, loaded above, say they are).
-    const heap = stems.values;
-    for (let k = 0; k < to - from; k++) {
-      const ref = ends[k]!;
-      if (refKind(ref) !== KIND_STEM) continue;
-      const index = refIndex(ref);
-      if (stems.getCount(index) === 0) continue;
-      const address = stems.blockAddress(index);
-      loads += heap.subsPage(address)[heap.slot(address)]! & 1;
-      loads += heap.page32(address)[heap.offset(address) >>> 2]! & 1;
-    }
-    this.#touchLoads += loads;
   }
 
   /** Marks the written stem and the internal nodes above it stale (only if anything changed). */

@@ -2,11 +2,9 @@ import type { Arena } from "./arena.js";
 import type { BulkBuilder } from "./bulk-builder.js";
 import type { ClosingHasher } from "./closing-hasher.js";
 import { EMPTY_REF } from "./node-ref.js";
-import { sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
+import { LANES, sharedPrefixBits, type TreeWalker } from "./tree-walker.js";
 import type { WriteLog } from "./write-log.js";
 
-/** Writes whose descents are read side by side before they are applied (see touchDescents). */
-const TOUCH_AHEAD = 16;
 /** Longest run of keys sharing their first 4 bytes that orderRunsByStem sorts (by insertion). */
 const MAX_RUN = 64;
 
@@ -38,38 +36,33 @@ export function applyWriteLog(
     return;
   }
   const order = log.sortedOrder();
+  // The log's buffers are 4-byte aligned (WriteLog): stems and values compare as words.
   const bytes = log.bytes;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
   const n = log.count;
   // Closing needs a whole-stem order (see ClosingHasher).
   const closer =
     closing !== undefined && orderRunsByStem(bytes, order, n) && closing.begin()
       ? closing
       : undefined;
-  let previous = -1;
-  // Bits the key at `previous` shares with the one applied next.
-  let shared = 0;
   let i = 0;
   try {
     for (; i < n; i++) {
-      if (i % TOUCH_AHEAD === 0)
-        walker.touchDescents(bytes, order, i, Math.min(n, i + TOUCH_AHEAD));
+      // The descents of the next LANES writes, walked side by side (their cache misses
+      // overlap); each write takes its path from there.
+      const lane = i % LANES;
+      if (lane === 0) walker.descendLanes(bytes, order, i, Math.min(n, i + LANES));
       const at = order[i]! << 6;
-      // Sorted neighbours share a prefix: resume the descent below the shared part of the
-      // previous write's path instead of starting at the root.
-      let keep = 0;
-      if (previous >= 0) {
-        const path = walker.path;
-        const internals = arena.internals;
-        keep = path.length;
-        while (keep > 0 && internals.getDepth(path.data[keep - 1]!) >= shared) keep--;
-      }
-      const index = walker.stemForWrite(bytes, at, keep);
-      const changed = arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32);
+      const index = walker.stemForLane(lane, bytes, at, words);
+      const changed = arena.stems.setValue(index, bytes[at + 31]!, bytes, at + 32, words);
       walker.finishWrite(index, changed);
       walker.joinSplitToPath();
-      shared = i + 1 < n ? sharedPrefixBits(bytes, at, order[i + 1]! << 6) : -1;
-      closer?.closeWrite(index, walker.path, shared);
-      previous = at;
+      if (closer !== undefined)
+        closer.closeWrite(
+          index,
+          walker.path,
+          i + 1 < n ? sharedPrefixBits(bytes, at, order[i + 1]! << 6) : -1,
+        );
     }
   } catch (error) {
     closer?.abandon();
