@@ -1,3 +1,4 @@
+import { copy16 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import { NodeDepthList } from "./node-depth-list.js";
 import { FLAG_HASH_STALE } from "./node-ref.js";
@@ -33,6 +34,13 @@ export class ClosingHasher {
   readonly #arena: Arena;
   readonly #hasher: StaleHasher;
   readonly #stems = new U32Stack(WINDOW);
+  /**
+   * The closed one-value stems and their records (stem ‖ subindex ‖ value): the write-log entry
+   * of the write that closed the stem is exactly that record (its only value is that write's).
+   */
+  readonly #single = new U32Stack(WINDOW);
+  readonly #records = new Uint8Array(64 * WINDOW);
+  readonly #records32 = new Uint32Array(this.#records.buffer);
   readonly #nodes = new NodeDepthList(1024);
   #writes = 0;
 
@@ -51,15 +59,28 @@ export class ClosingHasher {
   }
 
   /**
-   * After a write to `stem` whose path (root first, down to the stem's parent) is `path`:
-   * `nextShared` is the number of leading bits its key shares with the next write's key (-1 for
-   * the last write). Closes the stem unless the next write is to it too, and every path node
-   * deeper than `nextShared`; hashes the window when it is full.
+   * After the write of the log entry at words[entry..entry + 16) (key ‖ value) to `stem`, whose
+   * path (root first, down to the stem's parent) is `path`: `nextShared` is the number of leading
+   * bits its key shares with the next write's key (-1 for the last write). Closes the stem unless
+   * the next write is to it too, and every path node deeper than `nextShared`; hashes the window
+   * when it is full.
    */
-  closeWrite(stem: number, path: U32Stack, nextShared: number): void {
+  closeWrite(
+    stem: number,
+    path: U32Stack,
+    nextShared: number,
+    words: Uint32Array,
+    entry: number,
+  ): void {
     const { internals, stems } = this.#arena;
-    if (nextShared < SAME_STEM && (stems.getFlags(stem) & FLAG_HASH_STALE) !== 0)
-      this.#stems.push(stem);
+    if (nextShared < SAME_STEM && (stems.getFlags(stem) & FLAG_HASH_STALE) !== 0) {
+      if (stems.getCount(stem) === 1) {
+        copy16(words, entry, this.#records32, this.#single.length << 4);
+        this.#single.push(stem);
+      } else {
+        this.#stems.push(stem);
+      }
+    }
     const list = path.data;
     for (let k = path.length - 1; k >= 0; k--) {
       const node = list[k]!;
@@ -83,7 +104,10 @@ export class ClosingHasher {
 
   #hashWindow(): void {
     const stems = this.#stems;
+    const single = this.#single;
     const nodes = this.#nodes;
+    if (single.length > 0)
+      this.#hasher.hashStemRecords(this.#records, this.#records32, single.data, single.length);
     if (stems.length > 0) this.#hasher.hashStems(stems.data, 0, stems.length);
     if (nodes.length > 0)
       this.#hasher.hashInternals(nodes.nodes.data, nodes.depths, 0, nodes.length);
@@ -92,6 +116,7 @@ export class ClosingHasher {
 
   #clear(): void {
     this.#stems.clear();
+    this.#single.clear();
     this.#nodes.clear();
     this.#writes = 0;
   }

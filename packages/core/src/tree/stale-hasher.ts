@@ -232,6 +232,27 @@ export class StaleHasher implements BulkWindowHasher {
   }
 
   /**
+   * Hashes `count` one-value stem records (stem ‖ subindex ‖ value, 64 bytes each) at records[0..]
+   * (`records32`: their word view) into the hash slots of stems[0..count) and clears their flag;
+   * overwrites the records.
+   */
+  hashStemRecords(
+    records: Uint8Array,
+    records32: Uint32Array,
+    stems: Uint32Array,
+    count: number,
+  ): void {
+    const pool = this.#arena.stems;
+    this.#oneValue.hashOneValueStems(records, 0, count, records, 0);
+    const digests = records32;
+    for (let j = 0; j < count; j++) {
+      const index = stems[j]!;
+      copy8(digests, j << 3, pool.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
+      pool.clearFlags(index, FLAG_HASH_STALE);
+    }
+  }
+
+  /**
    * Hashes the internal nodes nodes[from..to) (see #hashDeepestFirst): a bulk build's window, or
    * the nodes a flush's writes closed (see ClosingHasher).
    */

@@ -62,6 +62,8 @@ export function applyWriteLog(
           index,
           walker.path,
           i + 1 < n ? sharedPrefixBits(bytes, at, order[i + 1]! << 6) : -1,
+          words,
+          at >>> 2,
         );
     }
   } catch (error) {
