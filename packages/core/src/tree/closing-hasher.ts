@@ -81,13 +81,16 @@ export class ClosingHasher {
         this.#stems.push(stem);
       }
     }
-    const list = path.data;
-    for (let k = path.length - 1; k >= 0; k--) {
-      const node = list[k]!;
-      const depth = internals.getDepth(node);
-      if (depth <= nextShared) break;
-      if ((internals.getFlags(node) & FLAG_HASH_STALE) !== 0) this.#nodes.push(node, depth);
-    }
+    const nodes = this.#nodes;
+    nodes.reserve(path.length);
+    nodes.length = internals.staleBelow(
+      path.data,
+      path.length,
+      nextShared,
+      nodes.nodes.data,
+      nodes.depths,
+      nodes.length,
+    );
     if (++this.#writes === WINDOW) this.#hashWindow();
   }
 

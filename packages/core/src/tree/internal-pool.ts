@@ -250,6 +250,34 @@ export class InternalPool {
     }
   }
 
+  /**
+   * Walking path[length - 1] up to path[0] while the node is deeper than `depth`: appends each
+   * hash-stale one to nodes/depths from index `at` (room for `length` more is the caller's);
+   * returns the new end. (A flush's closed nodes, see ClosingHasher.)
+   */
+  staleBelow(
+    path: Uint32Array,
+    length: number,
+    depth: number,
+    nodes: Uint32Array,
+    depths: Uint8Array,
+    at: number,
+  ): number {
+    const chunks = this.nodes;
+    const hashStale = FLAG_HASH_STALE << 8;
+    let end = at;
+    for (let k = length - 1; k >= 0; k--) {
+      const node = path[k]!;
+      const meta = chunks[node >>> CHUNK_BITS]![(node & CHUNK_MASK) * WORDS + META]!;
+      if ((meta & 0xff) <= depth) break;
+      if ((meta & hashStale) !== 0) {
+        nodes[end] = node;
+        depths[end++] = meta & 0xff;
+      }
+    }
+    return end;
+  }
+
   /** The child refs (left, right) of nodes list[start..end) to out[0..2 * (end - start)). */
   readChildren(list: Uint32Array, start: number, end: number, out: Uint32Array): void {
     const chunks = this.nodes;

@@ -18,6 +18,10 @@ export class NodeDepthList {
     return this.nodes.length;
   }
 
+  set length(n: number) {
+    this.nodes.length = n;
+  }
+
   push(node: number, depth: number): void {
     const n = this.nodes.length;
     if (n === this.depths.length) {
@@ -27,6 +31,17 @@ export class NodeDepthList {
     }
     this.depths[n] = depth;
     this.nodes.push(node);
+  }
+
+  /** Room for `extra` more entries, written to nodes.data / depths directly (then set length). */
+  reserve(extra: number): void {
+    const n = this.nodes.length + extra;
+    this.nodes.ensureCapacity(n);
+    if (this.depths.length < n) {
+      const grown = new Uint8Array(this.nodes.data.length);
+      grown.set(this.depths);
+      this.depths = grown;
+    }
   }
 
   /** Replaces the contents with the first `n` of `nodes` and `depths` (block copies). */
