@@ -45,6 +45,8 @@ class GroupScratch {
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
   readonly childPaths32: Uint32Array;
+  /** Cached groups: where each stale entry's hash sits in the slot's page (patched at emit). */
+  readonly hashAt: Uint32Array;
   readonly walkPath = new Uint8Array(32);
   readonly walkPath32 = new Uint32Array(this.walkPath.buffer);
   /** The path of the child group being collected (a copy: no view object per child). */
@@ -61,6 +63,7 @@ class GroupScratch {
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
     this.childPaths32 = new Uint32Array(this.childPaths.buffer);
+    this.hashAt = new Uint32Array(width);
   }
 }
 
@@ -84,6 +87,8 @@ export class CommitCollector {
   readonly #stemBits = new Uint8Array(32);
   /** #orphanDeletes' filter of orphan path hashes. */
   readonly #orphanFilter = new Uint32Array(1 << 11);
+  /** #orphanDeletes' set of orphan depths (0..248). */
+  readonly #orphanDepths = new Uint32Array(8);
   /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
   readonly #cache: GroupBlobCache | undefined;
   /** What the touching reads read (kept so they are not optimised away). */
@@ -208,11 +213,16 @@ export class CommitCollector {
       copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
       this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
     }
-    if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
+    if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot, scratch);
     else this.#emitGroup(index, path, depth, scratch);
   }
 
-  /** Reads the records a collection of the first `n` stale children of `scratch` starts with. */
+  /**
+   * Reads what a collection of the first `n` stale children of `scratch` reads first: a stem's
+   * record, bytes, hash, values and subindexes; an internal node's record, its cache slot's
+   * header and the records of its stale children. Each is a likely cache miss on a large tree;
+   * read here side by side, they overlap instead of waiting for each other in turn.
+   */
   #touchChildren(scratch: GroupScratch, n: number): void {
     const { internals, stems } = this.#arena;
     const cache = this.#cache;
@@ -222,13 +232,34 @@ export class CommitCollector {
       const index = refIndex(child);
       const kind = refKind(child);
       if (kind === KIND_STEM) {
-        loads ^= stems.getFlags(index) ^ stems.stemChunk(index)[stems.stemOffset(index)]!;
+        loads ^=
+          stems.getFlags(index) ^
+          stems.stemChunk(index)[stems.stemOffset(index)]! ^
+          stems.hashChunk(index)[stems.hashOffset(index)]!;
+        if (stems.getCount(index) > 0) {
+          const address = stems.blockAddress(index);
+          const { values } = stems;
+          loads ^=
+            values.page(address)[values.offset(address)]! ^
+            values.subsPage(address)[values.slot(address)]!;
+        }
       } else if (kind === KIND_INTERNAL) {
-        loads ^= internals.getFlags(index);
-        if (cache !== undefined) loads ^= cache.slotWord(index);
+        const flags = internals.getFlags(index);
+        loads ^= flags;
+        if (cache !== undefined) loads ^= cache.touch(index);
+        if ((flags & FLAG_STALE_LEFT) !== 0) loads ^= this.#touchRecord(internals.getLeft(index));
+        if ((flags & FLAG_STALE_RIGHT) !== 0) loads ^= this.#touchRecord(internals.getRight(index));
       }
     }
     this.#loads = loads;
+  }
+
+  /** Reads the record of an internal node or stem (see #touchChildren). */
+  #touchRecord(ref: NodeRef): number {
+    const kind = refKind(ref);
+    if (kind === KIND_INTERNAL) return this.#arena.internals.getFlags(refIndex(ref));
+    if (kind === KIND_STEM) return this.#arena.stems.getFlags(refIndex(ref));
+    return 0;
   }
 
   /**
@@ -238,8 +269,8 @@ export class CommitCollector {
    *
    * A cached blob is patched: only the group's stale nodes are walked. Otherwise the group is
    * gathered (its shape and its entries' hashes); a group with enough entries then gets a slot,
-   * its blob is encoded there and the patch walk lists the stale entries (writing their hashes
-   * again). So a full commit and every later one run the same patch code: the first update
+   * its blob is encoded there and the patch walk lists the stale entries (their hashes are
+   * written again at emit). So a full commit and every later one run the same patch code: the first update
    * commit of a process does not run it for the first time (cold, it costs several times more).
    */
   #prepareGroup(
@@ -315,12 +346,13 @@ export class CommitCollector {
   }
 
   /**
-   * Brings the cached blob of group root `index` up to date by walking only the group's nodes
-   * with a stale blob (every write marks its whole path, so the rest of the group is as it was
-   * when the blob was stored): each stale entry gets its new hash, and is queued for the descent
-   * like #gatherGroup does. Returns false, having changed only the cached bytes, when the walk
-   * meets a change of the group's shape (an entry where there was none, an inner node where
-   * there was an entry, an empty side where there were entries): the caller gathers in full.
+   * Lists what the cached blob of group root `index` needs to be up to date by walking only the
+   * group's nodes with a stale blob (every write marks its whole path, so the rest of the group
+   * is as it was when the blob was stored): each stale entry is queued for the descent like
+   * #gatherGroup does, with where its hash sits in the blob (#emitCachedGroup writes it, after
+   * the descent). Returns false when the walk meets a change of the group's shape (an entry
+   * where there was none, an inner node where there was an entry, an empty side where there
+   * were entries): the caller gathers in full.
    */
   #patchGroup(scratch: GroupScratch, index: number, depth: number, slot: number): boolean {
     const inner = this.#marks.inner.length;
@@ -374,8 +406,8 @@ export class CommitCollector {
       // An entry: a clean one, or a placeholder, keeps its hash.
       if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
-      this.#arena.writeHash(child, page, cache.hashOffset(slot, first));
       const s = scratch.staleCount++;
+      scratch.hashAt[s] = cache.hashOffset(slot, first);
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
       copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);
@@ -474,18 +506,30 @@ export class CommitCollector {
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 
-  /** The group root's write from its cached (patched) blob. */
-  #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
+  /**
+   * The group root's write from its cached blob, patched first with the new hashes of its stale
+   * entries (emitted just before: their hashes are in cache).
+   */
+  #emitCachedGroup(
+    index: number,
+    path: Uint8Array,
+    depth: number,
+    slot: number,
+    scratch: GroupScratch,
+  ): void {
     const cache = this.#cache!;
+    const arena = this.#arena;
     const blobSize = cache.blobSize(slot);
     const blob = cache.blobOffset(slot);
     const page = cache.page(slot);
     // The root's hash and the blob's first line, side by side (two misses, not one after the other).
     this.#loads ^=
-      this.#arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
+      arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
     this.#copyInternalHash(index, chunk, hashStart);
+    const { children, hashAt } = scratch;
+    for (let k = 0; k < scratch.staleCount; k++) arena.writeHash(children[k]!, page, hashAt[k]!);
     chunk.set(page.subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
@@ -567,8 +611,12 @@ export class CommitCollector {
     // any Map lookup (hashes above 2^31 are heap numbers there).
     const filter = this.#orphanFilter;
     filter.fill(0);
+    // A bit per orphan depth: a write at another depth (most group writes) is not hashed at all.
+    const depths = this.#orphanDepths;
+    depths.fill(0);
     const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
+      depths[orphan.depth >>> 5]! |= 1 << (orphan.depth & 31);
       const path = encodePathKey(orphan.bits, orphan.depth);
       const h = fnv1a(path, 0, path.length);
       filter[(h & 0xffff) >>> 5]! |= 1 << (h & 31);
@@ -586,6 +634,9 @@ export class CommitCollector {
       const chunk = chunks[entries[e]!]!;
       const start = entries[e + 1]! + skip;
       const end = entries[e + 2]!;
+      // A path key ends with its length (the root's is empty).
+      const depth = end > start ? chunk[end - 1]! : 0;
+      if ((depths[depth >>> 5]! & (1 << (depth & 31))) === 0) continue;
       const h = fnv1a(chunk, start, end);
       if ((filter[(h & 0xffff) >>> 5]! & (1 << (h & 31))) === 0) continue;
       const list = candidates.get(h);
