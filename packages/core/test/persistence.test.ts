@@ -287,6 +287,36 @@ describe("node set chunks reused across persists", () => {
     expect(heldSet!.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) }))).toEqual(held);
   });
 
+  it("commit() makes nodes clean as it collects them: the next commit writes nothing, and the sets rebuild the tree", async () => {
+    const rand = prng(0xc0de);
+    const keys = adversarialKeys(93, 3000);
+    for (const g of [0, 5]) {
+      const store = new MemoryStore();
+      const content = new Map<string, Uint8Array>();
+      const tree = new BinaryTree({ groupDepth: g });
+      const commitToStore = async () => {
+        const set = tree.commit();
+        await store.batch(tree.nodeSetOperations(set));
+        return set.writes.length;
+      };
+      for (const key of keys) {
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      expect(await commitToStore()).toBeGreaterThan(g === 0 ? 6000 : 3000);
+      expect(tree.commit().writes).toEqual([]);
+      for (const key of [...keys.slice(0, 700), ...adversarialKeys(94, 50)]) {
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      expect(await commitToStore()).toBeGreaterThan(700);
+      expect(tree.commit().writes).toEqual([]);
+      expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, g));
+    }
+  });
+
   it("a persist leaves nothing stale: the next one writes only the root record", async () => {
     // Thousands of nodes: the clean marks and the store's span puts go in many runs of 64.
     class SpanCounting extends MemoryStore {

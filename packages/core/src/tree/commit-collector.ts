@@ -28,6 +28,7 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
+import type { U32Stack } from "./u32-stack.js";
 
 /** Flags of an inner node of a group that a commit clears (see CommitMarks.inner). */
 const INNER_MARKED = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN;
@@ -95,6 +96,8 @@ export class CommitCollector {
   #loads = 0;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
+  /** This collection makes each node clean as it is written (see `collect`). */
+  #cleanNow = false;
 
   constructor(arena: Arena, cache?: GroupBlobCache) {
     this.#arena = arena;
@@ -123,10 +126,17 @@ export class CommitCollector {
     this.#out.recycle(set.chunks);
   }
 
+  /**
+   * `cleanNow`: make each node clean as soon as its write is in the set (its flags are in cache
+   * then), for a caller that takes the set over at once (`commit()`): the marks returned then
+   * hold only the orphans. Otherwise the tree is not changed and the marks say what to clean
+   * once the set is durable.
+   */
   collect(
     groupDepth: number,
     rootHash: Uint8Array,
     keyPrefix: Uint8Array,
+    cleanNow = false,
   ): { set: PackedNodeSet; marks: CommitMarks } {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
       throw new TreeError(
@@ -146,6 +156,7 @@ export class CommitCollector {
     this.collections++;
     this.#groupDepth = groupDepth;
     this.#prefix = keyPrefix;
+    this.#cleanNow = cleanNow;
     const out = this.#out;
     out.reset();
     this.#path.fill(0);
@@ -172,7 +183,8 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      this.#marks.stems.push(index);
+      if (this.#cleanNow) cleanStem(this.#arena, index);
+      else this.#marks.stems.push(index);
       return;
     }
     if (kind !== KIND_INTERNAL) return;
@@ -190,7 +202,8 @@ export class CommitCollector {
       if ((flags & FLAG_STALE_RIGHT) !== 0)
         this.#collectNode(internals.getRight(index), depth + 1, path);
       this.#emitInternal(index, path, depth);
-      this.#marks.stored.push(index);
+      if (this.#cleanNow) cleanStored(this.#arena, index);
+      else this.#marks.stored.push(index);
       return;
     }
     const level = Math.floor(depth / g);
@@ -199,8 +212,13 @@ export class CommitCollector {
       scratch = new GroupScratch(g);
       this.#scratch[level] = scratch;
     }
+    const inner = this.#marks.inner.length;
     const slot = this.#prepareGroup(scratch, ref, index, depth, path);
-    this.#marks.stored.push(index);
+    if (this.#cleanNow) {
+      // Nothing reads this group's own nodes again: its inner nodes and root are clean now.
+      cleanInner(this.#arena, this.#marks.inner, inner);
+      cleanStored(this.#arena, index);
+    } else this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     // The children's paths go through this level's childPath: the groups they root use the
     // next level's scratch, so the buffer holds until the child is done.
@@ -646,6 +664,26 @@ export class CommitCollector {
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
   }
+}
+
+/** A written stem: blob clean, stored at its path (CommitMarks' stems). */
+function cleanStem(arena: Arena, index: number): void {
+  const { stems } = arena;
+  stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+}
+
+/** A written node with a blob of its own, and all below it: clean (CommitMarks' stored). */
+function cleanStored(arena: Arena, index: number): void {
+  const { internals } = arena;
+  const flags = internals.getFlags(index);
+  internals.setFlags(index, (flags & ~(FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN)) | FLAG_PERSISTED);
+}
+
+/** Clears the inner nodes list[from, length) (CommitMarks' inner) and drops them from it. */
+function cleanInner(arena: Arena, list: U32Stack, from: number): void {
+  const { internals } = arena;
+  for (let k = from; k < list.length; k++) internals.clearFlags(list.data[k]!, INNER_MARKED);
+  list.length = from;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
