@@ -235,12 +235,7 @@ export class CommitCollector {
     else this.#emitGroup(index, path, depth, scratch);
   }
 
-  /**
-   * Reads what a collection of the first `n` stale children of `scratch` reads first: a stem's
-   * record, bytes, hash, values and subindexes; an internal node's record, its cache slot's
-   * header and the records of its stale children. Each is a likely cache miss on a large tree;
-   * read here side by side, they overlap instead of waiting for each other in turn.
-   */
+  /** Reads the records a collection of the first `n` stale children of `scratch` starts with. */
   #touchChildren(scratch: GroupScratch, n: number): void {
     const { internals, stems } = this.#arena;
     const cache = this.#cache;
@@ -250,34 +245,13 @@ export class CommitCollector {
       const index = refIndex(child);
       const kind = refKind(child);
       if (kind === KIND_STEM) {
-        loads ^=
-          stems.getFlags(index) ^
-          stems.stemChunk(index)[stems.stemOffset(index)]! ^
-          stems.hashChunk(index)[stems.hashOffset(index)]!;
-        if (stems.getCount(index) > 0) {
-          const address = stems.blockAddress(index);
-          const { values } = stems;
-          loads ^=
-            values.page(address)[values.offset(address)]! ^
-            values.subsPage(address)[values.slot(address)]!;
-        }
+        loads ^= stems.getFlags(index) ^ stems.stemChunk(index)[stems.stemOffset(index)]!;
       } else if (kind === KIND_INTERNAL) {
-        const flags = internals.getFlags(index);
-        loads ^= flags;
-        if (cache !== undefined) loads ^= cache.touch(index);
-        if ((flags & FLAG_STALE_LEFT) !== 0) loads ^= this.#touchRecord(internals.getLeft(index));
-        if ((flags & FLAG_STALE_RIGHT) !== 0) loads ^= this.#touchRecord(internals.getRight(index));
+        loads ^= internals.getFlags(index);
+        if (cache !== undefined) loads ^= cache.slotWord(index);
       }
     }
     this.#loads = loads;
-  }
-
-  /** Reads the record of an internal node or stem (see #touchChildren). */
-  #touchRecord(ref: NodeRef): number {
-    const kind = refKind(ref);
-    if (kind === KIND_INTERNAL) return this.#arena.internals.getFlags(refIndex(ref));
-    if (kind === KIND_STEM) return this.#arena.stems.getFlags(refIndex(ref));
-    return 0;
   }
 
   /**

@@ -116,19 +116,9 @@ export class GroupBlobCache {
     return slot;
   }
 
-  /**
-   * Reads node `index`'s slot word and its slot's header (reads that bring their lines into
-   * cache ahead of `slotFor` and the patch walk); returns what it read.
-   */
-  touch(index: number): number {
-    if (index >= this.#slotOf.length) return 0;
-    const slot = this.#slotOf[index]! - 1;
-    if (slot < 0) return 0;
-    const page = this.#pages32[slot >>> PAGE_SHIFT]!;
-    const at = ((slot & GRANULE_MASK) << GRANULE_BITS) >>> 2;
-    // The header with the start of the position table, and the line after it (the rest of the
-    // tables at g = 5, which a patch walk reads too).
-    return page[at]! ^ page[at + 16]!;
+  /** Node `index`'s slot word (a read that brings its line into cache ahead of `slotFor`). */
+  slotWord(index: number): number {
+    return index < this.#slotOf.length ? this.#slotOf[index]! : 0;
   }
 
   /** Drops the entry of node `index`, if any. */
