@@ -193,6 +193,52 @@ describe("group blob cache: blobs patched in place equal a fresh tree's", () => 
   }
 });
 
+describe("group blob cache: a rejected persist", () => {
+  it("leaves every cached blob right for the next commit, which rewrites what the rejected one had", async () => {
+    // The collection patches a cached blob as it emits the group: a collection whose batch is
+    // rejected has patched blobs the tree still holds as stale, so the next one patches them again.
+    class Rejecting extends MemoryStore {
+      reject = false;
+      override async batch(...args: Parameters<MemoryStore["batch"]>): Promise<void> {
+        if (this.reject) throw new Error("store down");
+        return super.batch(...args);
+      }
+      override async batchWithSpans(
+        ...args: Parameters<MemoryStore["batchWithSpans"]>
+      ): Promise<void> {
+        if (this.reject) throw new Error("store down");
+        return super.batchWithSpans(...args);
+      }
+    }
+    const keyOf = (i: number) => Uint8Array.from(sha(Uint8Array.of(i >>> 8, i & 255)));
+    const valueAt = (i: number, round: number) =>
+      new Uint8Array(32).fill(((i * 7 + round) % 255) + 1);
+    const store = new Rejecting();
+    const tree = new BinaryTree({ groupDepth: 5, store });
+    const model: Model = new Map();
+    const put = (i: number, round: number) => {
+      tree.put(keyOf(i), valueAt(i, round));
+      model.set(hex(keyOf(i)), valueAt(i, round));
+    };
+    for (let i = 0; i < 3000; i++) put(i, 0);
+    await tree.persist();
+    expect(tree.stats().groupCacheBytes).toBeGreaterThan(0);
+    for (let i = 0; i < 3300; i += 10) put(i, 1);
+    store.reject = true;
+    await expect(tree.persist()).rejects.toThrow();
+    store.reject = false;
+    for (let i = 5; i < 3400; i += 17) put(i, 2);
+    const set = tree.commit();
+    const fresh = await freshStore(model, 5);
+    expectWritesMatch(set, fresh, "commit after a rejected persist");
+    // Everything the rejected batch held is written again: the store ends up as a fresh build.
+    await store.batch(tree.nodeSetOperations(set));
+    const stored = new Map<string, string>();
+    for await (const [k, v] of store.entries()) stored.set(hex(k), hex(v));
+    expect(stored).toEqual(fresh);
+  });
+});
+
 // ---- against go-ethereum ---------------------------------------------------------------
 
 const sha = (...parts: Uint8Array[]) => {

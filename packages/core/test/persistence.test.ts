@@ -206,6 +206,50 @@ describe("orphaned paths", () => {
   }
 });
 
+describe("orphan deletes by depth", () => {
+  // Stems a and b diverge at bit 0 (both at depth 1); c shares a's first 10 bits and pushes a
+  // deeper. a's old path (depth 1) is then an orphan, deleted unless this commit writes that
+  // path again: at g=1 the new internal node at depth 1 roots a group (written there), at g=5 it
+  // is an inner node of the root group (nothing written at depth 1).
+  const a = new Uint8Array(32);
+  const b = new Uint8Array(32);
+  b[0] = 0x80;
+  const c = new Uint8Array(32);
+  c[1] = 0x20;
+  const depth1Key = Uint8Array.of(0x00, 1);
+  for (const [g, deletes] of [
+    [1, []],
+    [5, [hex(depth1Key)]],
+  ] as const) {
+    for (const keyPrefix of [new Uint8Array(0), Uint8Array.of(0x6e, 0x01)]) {
+      it(`g=${g}, prefix of ${keyPrefix.length} bytes: a stem pushed deeper deletes its old path unless it is rewritten`, async () => {
+        const tree = new BinaryTree({ groupDepth: g, store: new MemoryStore(), keyPrefix });
+        tree.put(a, new Uint8Array(32).fill(1));
+        tree.put(b, new Uint8Array(32).fill(2));
+        await tree.persist();
+        tree.put(c, new Uint8Array(32).fill(3));
+        const set = tree.commit();
+        expect(set.deletes.map(hex)).toEqual(deletes);
+        expect(set.writes.some((w) => hex(w.path) === hex(depth1Key))).toBe(g === 1);
+      });
+    }
+  }
+
+  it("a root stem pushed deeper: its old path (the root's, an empty key) is rewritten, not deleted", async () => {
+    for (const g of [0, 5]) {
+      for (const keyPrefix of [new Uint8Array(0), Uint8Array.of(0x6e, 0x01)]) {
+        const tree = new BinaryTree({ groupDepth: g, store: new MemoryStore(), keyPrefix });
+        tree.put(a, new Uint8Array(32).fill(1));
+        await tree.persist();
+        tree.put(b, new Uint8Array(32).fill(2));
+        const set = tree.commit();
+        expect(set.deletes).toEqual([]);
+        expect(set.writes.at(-1)!.path.length).toBe(0);
+      }
+    }
+  });
+});
+
 describe("node set chunks reused across persists", () => {
   it("blocks of persists leave the store as a fresh build, and a held commit() set never changes", async () => {
     const rand = prng(0x1eaf);
@@ -241,6 +285,36 @@ describe("node set chunks reused across persists", () => {
       expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, 5));
     }
     expect(heldSet!.writes.map((w) => ({ path: hex(w.path), blob: hex(w.blob) }))).toEqual(held);
+  });
+
+  it("commit() makes nodes clean as it collects them: the next commit writes nothing, and the sets rebuild the tree", async () => {
+    const rand = prng(0xc0de);
+    const keys = adversarialKeys(93, 3000);
+    for (const g of [0, 5]) {
+      const store = new MemoryStore();
+      const content = new Map<string, Uint8Array>();
+      const tree = new BinaryTree({ groupDepth: g });
+      const commitToStore = async () => {
+        const set = tree.commit();
+        await store.batch(tree.nodeSetOperations(set));
+        return set.writes.length;
+      };
+      for (const key of keys) {
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      expect(await commitToStore()).toBeGreaterThan(g === 0 ? 6000 : 3000);
+      expect(tree.commit().writes).toEqual([]);
+      for (const key of [...keys.slice(0, 700), ...adversarialKeys(94, 50)]) {
+        const v = rand(32);
+        tree.put(key, v);
+        content.set(hex(key), v);
+      }
+      expect(await commitToStore()).toBeGreaterThan(700);
+      expect(tree.commit().writes).toEqual([]);
+      expect(await storedNodes(store)).toEqual(freshNodes(content, bytes, g));
+    }
   });
 
   it("a persist leaves nothing stale: the next one writes only the root record", async () => {

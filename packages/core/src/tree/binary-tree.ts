@@ -383,7 +383,8 @@ export class BinaryTree {
       );
     }
     const root = this.hash();
-    const { set, marks } = this.#collector.collect(this.groupDepth, root, this.keyPrefix);
+    // Taken over at once: each node is made clean as it is collected.
+    const { set, marks } = this.#collector.collect(this.groupDepth, root, this.keyPrefix, true);
     marks.apply(this.#arena);
     return set;
   }

@@ -28,6 +28,7 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
+import type { U32Stack } from "./u32-stack.js";
 
 /** Flags of an inner node of a group that a commit clears (see CommitMarks.inner). */
 const INNER_MARKED = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN;
@@ -45,6 +46,8 @@ class GroupScratch {
   readonly childDepths: Uint8Array;
   readonly childPaths: Uint8Array;
   readonly childPaths32: Uint32Array;
+  /** Cached groups: where each stale entry's hash sits in the slot's page (patched at emit). */
+  readonly hashAt: Uint32Array;
   readonly walkPath = new Uint8Array(32);
   readonly walkPath32 = new Uint32Array(this.walkPath.buffer);
   /** The path of the child group being collected (a copy: no view object per child). */
@@ -61,6 +64,7 @@ class GroupScratch {
     this.childDepths = new Uint8Array(width);
     this.childPaths = new Uint8Array(width * 32);
     this.childPaths32 = new Uint32Array(this.childPaths.buffer);
+    this.hashAt = new Uint32Array(width);
   }
 }
 
@@ -84,12 +88,16 @@ export class CommitCollector {
   readonly #stemBits = new Uint8Array(32);
   /** #orphanDeletes' filter of orphan path hashes. */
   readonly #orphanFilter = new Uint32Array(1 << 11);
+  /** #orphanDeletes' set of orphan depths (0..248). */
+  readonly #orphanDepths = new Uint32Array(8);
   /** Undefined for trees with a memory bound: the cache holds memory the bound does not count. */
   readonly #cache: GroupBlobCache | undefined;
   /** What the touching reads read (kept so they are not optimised away). */
   #loads = 0;
   /** Collections so far (a checkpoint revert after one must drop the cache: see forgetGroups). */
   collections = 0;
+  /** This collection makes each node clean as it is written (see `collect`). */
+  #cleanNow = false;
 
   constructor(arena: Arena, cache?: GroupBlobCache) {
     this.#arena = arena;
@@ -118,10 +126,17 @@ export class CommitCollector {
     this.#out.recycle(set.chunks);
   }
 
+  /**
+   * `cleanNow`: make each node clean as soon as its write is in the set (its flags are in cache
+   * then), for a caller that takes the set over at once (`commit()`): the marks returned then
+   * hold only the orphans. Otherwise the tree is not changed and the marks say what to clean
+   * once the set is durable.
+   */
   collect(
     groupDepth: number,
     rootHash: Uint8Array,
     keyPrefix: Uint8Array,
+    cleanNow = false,
   ): { set: PackedNodeSet; marks: CommitMarks } {
     if (!Number.isInteger(groupDepth) || groupDepth < 0 || groupDepth > MAX_GROUP_DEPTH) {
       throw new TreeError(
@@ -141,6 +156,7 @@ export class CommitCollector {
     this.collections++;
     this.#groupDepth = groupDepth;
     this.#prefix = keyPrefix;
+    this.#cleanNow = cleanNow;
     const out = this.#out;
     out.reset();
     this.#path.fill(0);
@@ -167,7 +183,8 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      this.#marks.stems.push(index);
+      if (this.#cleanNow) cleanStem(this.#arena, index);
+      else this.#marks.stems.push(index);
       return;
     }
     if (kind !== KIND_INTERNAL) return;
@@ -185,7 +202,8 @@ export class CommitCollector {
       if ((flags & FLAG_STALE_RIGHT) !== 0)
         this.#collectNode(internals.getRight(index), depth + 1, path);
       this.#emitInternal(index, path, depth);
-      this.#marks.stored.push(index);
+      if (this.#cleanNow) cleanStored(this.#arena, index);
+      else this.#marks.stored.push(index);
       return;
     }
     const level = Math.floor(depth / g);
@@ -194,8 +212,13 @@ export class CommitCollector {
       scratch = new GroupScratch(g);
       this.#scratch[level] = scratch;
     }
+    const inner = this.#marks.inner.length;
     const slot = this.#prepareGroup(scratch, ref, index, depth, path);
-    this.#marks.stored.push(index);
+    if (this.#cleanNow) {
+      // Nothing reads this group's own nodes again: its inner nodes and root are clean now.
+      cleanInner(this.#arena, this.#marks.inner, inner);
+      cleanStored(this.#arena, index);
+    } else this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     // The children's paths go through this level's childPath: the groups they root use the
     // next level's scratch, so the buffer holds until the child is done.
@@ -208,7 +231,7 @@ export class CommitCollector {
       copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
       this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
     }
-    if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot);
+    if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot, scratch);
     else this.#emitGroup(index, path, depth, scratch);
   }
 
@@ -238,8 +261,8 @@ export class CommitCollector {
    *
    * A cached blob is patched: only the group's stale nodes are walked. Otherwise the group is
    * gathered (its shape and its entries' hashes); a group with enough entries then gets a slot,
-   * its blob is encoded there and the patch walk lists the stale entries (writing their hashes
-   * again). So a full commit and every later one run the same patch code: the first update
+   * its blob is encoded there and the patch walk lists the stale entries (their hashes are
+   * written again at emit). So a full commit and every later one run the same patch code: the first update
    * commit of a process does not run it for the first time (cold, it costs several times more).
    */
   #prepareGroup(
@@ -315,12 +338,13 @@ export class CommitCollector {
   }
 
   /**
-   * Brings the cached blob of group root `index` up to date by walking only the group's nodes
-   * with a stale blob (every write marks its whole path, so the rest of the group is as it was
-   * when the blob was stored): each stale entry gets its new hash, and is queued for the descent
-   * like #gatherGroup does. Returns false, having changed only the cached bytes, when the walk
-   * meets a change of the group's shape (an entry where there was none, an inner node where
-   * there was an entry, an empty side where there were entries): the caller gathers in full.
+   * Lists what the cached blob of group root `index` needs to be up to date by walking only the
+   * group's nodes with a stale blob (every write marks its whole path, so the rest of the group
+   * is as it was when the blob was stored): each stale entry is queued for the descent like
+   * #gatherGroup does, with where its hash sits in the blob (#emitCachedGroup writes it, after
+   * the descent). Returns false when the walk meets a change of the group's shape (an entry
+   * where there was none, an inner node where there was an entry, an empty side where there
+   * were entries): the caller gathers in full.
    */
   #patchGroup(scratch: GroupScratch, index: number, depth: number, slot: number): boolean {
     const inner = this.#marks.inner.length;
@@ -374,8 +398,8 @@ export class CommitCollector {
       // An entry: a clean one, or a placeholder, keeps its hash.
       if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
-      this.#arena.writeHash(child, page, cache.hashOffset(slot, first));
       const s = scratch.staleCount++;
+      scratch.hashAt[s] = cache.hashOffset(slot, first);
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
       copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);
@@ -474,18 +498,30 @@ export class CommitCollector {
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 
-  /** The group root's write from its cached (patched) blob. */
-  #emitCachedGroup(index: number, path: Uint8Array, depth: number, slot: number): void {
+  /**
+   * The group root's write from its cached blob, patched first with the new hashes of its stale
+   * entries (emitted just before: their hashes are in cache).
+   */
+  #emitCachedGroup(
+    index: number,
+    path: Uint8Array,
+    depth: number,
+    slot: number,
+    scratch: GroupScratch,
+  ): void {
     const cache = this.#cache!;
+    const arena = this.#arena;
     const blobSize = cache.blobSize(slot);
     const blob = cache.blobOffset(slot);
     const page = cache.page(slot);
     // The root's hash and the blob's first line, side by side (two misses, not one after the other).
     this.#loads ^=
-      this.#arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
+      arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
     const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
     this.#copyInternalHash(index, chunk, hashStart);
+    const { children, hashAt } = scratch;
+    for (let k = 0; k < scratch.staleCount; k++) arena.writeHash(children[k]!, page, hashAt[k]!);
     chunk.set(page.subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
@@ -567,8 +603,12 @@ export class CommitCollector {
     // any Map lookup (hashes above 2^31 are heap numbers there).
     const filter = this.#orphanFilter;
     filter.fill(0);
+    // A bit per orphan depth: a write at another depth (most group writes) is not hashed at all.
+    const depths = this.#orphanDepths;
+    depths.fill(0);
     const paths: Uint8Array[] = [];
     for (const orphan of arena.orphans) {
+      depths[orphan.depth >>> 5]! |= 1 << (orphan.depth & 31);
       const path = encodePathKey(orphan.bits, orphan.depth);
       const h = fnv1a(path, 0, path.length);
       filter[(h & 0xffff) >>> 5]! |= 1 << (h & 31);
@@ -586,6 +626,9 @@ export class CommitCollector {
       const chunk = chunks[entries[e]!]!;
       const start = entries[e + 1]! + skip;
       const end = entries[e + 2]!;
+      // A path key ends with its length (the root's is empty).
+      const depth = end > start ? chunk[end - 1]! : 0;
+      if ((depths[depth >>> 5]! & (1 << (depth & 31))) === 0) continue;
       const h = fnv1a(chunk, start, end);
       if ((filter[(h & 0xffff) >>> 5]! & (1 << (h & 31))) === 0) continue;
       const list = candidates.get(h);
@@ -595,6 +638,26 @@ export class CommitCollector {
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
   }
+}
+
+/** A written stem: blob clean, stored at its path (CommitMarks' stems). */
+function cleanStem(arena: Arena, index: number): void {
+  const { stems } = arena;
+  stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
+}
+
+/** A written node with a blob of its own, and all below it: clean (CommitMarks' stored). */
+function cleanStored(arena: Arena, index: number): void {
+  const { internals } = arena;
+  const flags = internals.getFlags(index);
+  internals.setFlags(index, (flags & ~(FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN)) | FLAG_PERSISTED);
+}
+
+/** Clears the inner nodes list[from, length) (CommitMarks' inner) and drops them from it. */
+function cleanInner(arena: Arena, list: U32Stack, from: number): void {
+  const { internals } = arena;
+  for (let k = from; k < list.length; k++) internals.clearFlags(list.data[k]!, INNER_MARKED);
+  list.length = from;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {

@@ -310,26 +310,13 @@ export class WriteLog {
     const firsts = this.stemFirsts;
     let count = 0;
     let previous = 0;
-    let previousBytes = chunks[0]!;
-    let previousAt = 0;
     for (let b = 0; b < buckets; b++) {
       const from = starts[b]!;
       const m = starts[b + 1]! - from;
       if (m === 0) continue;
       const order = this.#sortBucket(from, m, bits);
       const digits = this.#bucketDigits;
-      if (spare !== undefined) {
-        for (let j = 0; j < m; j++) {
-          const source = from + order[j]!;
-          const target = from + j;
-          copy16(
-            sourceWords[source >>> LOG_CHUNK_BITS]!,
-            (source & LOG_CHUNK_MASK) << 4,
-            words[target >>> LOG_CHUNK_BITS]!,
-            (target & LOG_CHUNK_MASK) << 4,
-          );
-        }
-      } else {
+      if (spare === undefined) {
         if (this.#bucketEntries.length < m << 4) this.#bucketEntries = new Uint32Array(m << 4);
         const held = this.#bucketEntries;
         for (let j = 0; j < m; j++) {
@@ -341,29 +328,35 @@ export class WriteLog {
           copy16(held, j << 4, words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4);
         }
       }
-      // The bucket's stems: a new one wherever an entry's stem differs from the previous one's.
+      // Each entry copied back in its order (from the spare chunks), then the bucket's stems: a
+      // new one wherever an entry's stem differs from the previous entry's, which is in place
+      // already (this bucket's, or the last of the one before).
       for (let j = 0; j < m; j++) {
+        const o = order[j]!;
         const e = from + j;
-        const digit = digits[order[j]!]!;
-        const bytes = chunks[e >>> LOG_CHUNK_BITS]!;
-        const at = (e & LOG_CHUNK_MASK) << 6;
+        if (spare !== undefined) {
+          const source = from + o;
+          copy16(
+            sourceWords[source >>> LOG_CHUNK_BITS]!,
+            (source & LOG_CHUNK_MASK) << 4,
+            words[e >>> LOG_CHUNK_BITS]!,
+            (e & LOG_CHUNK_MASK) << 4,
+          );
+        }
+        const digit = digits[o]!;
         if (e === 0) {
-          firsts[0] = 0;
           count = 1;
         } else {
           // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share
           // what those bytes share.
           const x = previous ^ digit;
-          const same =
-            x !== 0 ? Math.clz32(x) : sharedStemBits(previousBytes, previousAt, bytes, at);
+          const same = x !== 0 ? Math.clz32(x) : sharedStemBits(chunks, e - 1, e);
           if (same !== 248) {
             shared[count - 1] = same;
             firsts[count++] = e;
           }
         }
         previous = digit;
-        previousBytes = bytes;
-        previousAt = at;
       }
     }
     firsts[count] = n;
@@ -460,11 +453,16 @@ export class WriteLog {
       if (length === 1) {
         order[start] = scratch[start]!;
       } else if (length > 1 && length <= INSERTION_RUN) {
+        // By the first four key bytes inline (nearly always decisive), the rest only on a tie.
         for (let k = start; k < end; k++) {
           const j = scratch[k]!;
+          const digit = digits[j]!;
           let i = k;
-          while (i > start && this.#compareInBucket(order[i - 1]!, j) > 0) {
-            order[i] = order[i - 1]!;
+          while (i > start) {
+            const before = order[i - 1]!;
+            const other = digits[before]!;
+            if (other < digit || (other === digit && this.#compareInBucket(before, j) < 0)) break;
+            order[i] = before;
             i--;
           }
           order[i] = j;
@@ -498,8 +496,12 @@ export class WriteLog {
   };
 }
 
-/** Leading bits the stems at a[ao..] and b[bo..] share (248 when equal). */
-function sharedStemBits(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+/** Leading bits the stems of entries p and q of `chunks` share (248 when equal). */
+function sharedStemBits(chunks: readonly Uint8Array[], p: number, q: number): number {
+  const a = chunks[p >>> LOG_CHUNK_BITS]!;
+  const b = chunks[q >>> LOG_CHUNK_BITS]!;
+  const ao = (p & LOG_CHUNK_MASK) << 6;
+  const bo = (q & LOG_CHUNK_MASK) << 6;
   for (let i = 0; i < 31; i++) {
     const x = a[ao + i]! ^ b[bo + i]!;
     if (x !== 0) return i * 8 + Math.clz32(x) - 24;
