@@ -28,12 +28,14 @@ function collidingKeys(length: number, same: number, pairs: number): Uint8Array[
   }
   return out;
 }
-// A short key (kept in the record) differing anywhere, one differing past its first word, and a
-// long key (compared in the pages) differing past its first 8 bytes.
+// Keys whose hashes collide: short ones differing anywhere or past their first bytes, and keys of
+// 254 and 300 bytes (one-byte and five-byte length headers in the record) differing at their end.
 const colliding = [
   ...collidingKeys(5, 0, 2),
   ...collidingKeys(9, 4, 2),
   ...collidingKeys(14, 8, 2),
+  ...collidingKeys(254, 250, 1),
+  ...collidingKeys(300, 296, 1),
 ];
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const keyArb = fc.oneof(
@@ -41,6 +43,10 @@ const keyArb = fc.oneof(
     .oneof(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ minLength: 11, maxLength: 14 }))
     .map((k) => k.map((b) => b & (k.length > 6 ? 0x01 : 0x0f))),
   fc.constantFrom(...colliding),
+  // Around the longest one-byte length header (254 bytes) and past it, few distinct ones.
+  fc
+    .tuple(fc.integer({ min: 253, max: 257 }), fc.nat({ max: 3 }))
+    .map(([length, last]) => new Uint8Array(length).fill(0x33).fill(last, length - 1)),
 );
 const valueArb = fc.uint8Array({ minLength: 0, maxLength: 80 });
 /** Puts laid out in chunks as a packed node set is: key, some gap, value; several chunks. */
@@ -61,7 +67,7 @@ const opArb = fc.oneof(
 
 /** Packs `puts` ([key, value, gap, chunk]) into chunks: SPAN_WORDS words per put. */
 function pack(puts: [Uint8Array, Uint8Array, number, number][]) {
-  const chunks = [0, 1, 2].map(() => new Uint8Array(64 + puts.length * 130).fill(0xcc));
+  const chunks = [0, 1, 2].map(() => new Uint8Array(64 + puts.length * 420).fill(0xcc));
   const used = [7, 0, 3];
   const spans = new Uint32Array(puts.length * 5);
   for (const [i, [key, value, gap, c]] of puts.entries()) {
