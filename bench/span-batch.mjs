@@ -4,7 +4,8 @@
 // (DIST_* is a core dist folder). The tree is built with B; its full persist and every block's
 // node set go to both stores, so both tables hold the same entries in the same order.
 // Prints CPU-ms medians of A and B for the span puts and the deletes, the first block's figures
-// (cold: right after the full persist) and the median of the per-block B/A ratios.
+// (cold: right after the full persist) and the median of the per-block B/A ratios. SPAN_TRACE=1
+// prints each block's figures to stderr; SPAN_PROFILE=FILE writes a .cpuprofile of the blocks.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { resolve } from "node:path";
@@ -48,7 +49,6 @@ const res = stores.map(() => ({ spans: [], deletes: [] }));
 const v = new Uint8Array(32);
 let puts = 0;
 let deletes = 0;
-// SPAN_PROFILE=FILE writes a .cpuprofile of the blocks alone (not the tree's build).
 const profile = process.env.SPAN_PROFILE;
 const session = profile ? new Session() : undefined;
 if (session) {
@@ -76,7 +76,8 @@ for (let b = 0; b < blocks; b++) {
     await stores[s].batch(dels);
     const c2 = cpuMs();
     res[s].spans.push(c1 - c0);
-    if (process.env.SPAN_TRACE) console.error(b, s, set.count, dels.length, (c1 - c0).toFixed(2), (c2 - c1).toFixed(2));
+    if (process.env.SPAN_TRACE)
+      console.error(b, s, set.count, dels.length, (c1 - c0).toFixed(2), (c2 - c1).toFixed(2));
     res[s].deletes.push(c2 - c1);
   }
 }
