@@ -17,7 +17,7 @@ const TOMBSTONE = -1;
 const LONG_KEY = 0xff;
 /** Used slots (live and tombstones) per slot before the slots are rebuilt: 5/8. */
 const LOAD_NUMERATOR = 5;
-const LOAD_SHIFT = 3;
+const LOAD_DENOMINATOR = 8;
 /** Compaction starts once this much of the pages is dead, and more of it than is live. */
 const COMPACT_MIN_GARBAGE = 16 << 20;
 /** Puts per run of setSpans: the lines a run touches (two per put) stay in the L1/L2 cache. */
@@ -130,6 +130,11 @@ export class ByteTable {
    * are the run's puts made, on lines now in cache.
    */
   setSpans(chunks: readonly Uint8Array[], spans: Uint32Array, count: number): void {
+    // A batch larger than the table (a first persist) is mostly new keys: room for all of it up
+    // front grows the slots once to their final size, not by doubling after doubling (each of
+    // which reinserts every key so far). A smaller batch grows them run by run (below), so
+    // overwrites do not grow them.
+    if (count > this.#size) this.#reserve(count);
     for (let from = 0; from < count; from += SPAN_RUN) {
       const to = Math.min(count, from + SPAN_RUN);
       // Slots are rebuilt only between runs: a run keeps slot indexes across its puts.
@@ -145,28 +150,7 @@ export class ByteTable {
       const w = (from + k) * SPAN_WORDS;
       scratch[2 * k] = fnv1a(chunks[spans[w]!]!, spans[w + 1]!, spans[w + 2]!) | 0;
     }
-    const slots = this.#slots;
-    const mask = (slots.length >>> SLOT_SHIFT) - 1;
-    // Kept in a field so the touching loads are not optimised away.
-    let loads = this.#loads;
-    for (let k = 0; k < n; k++) loads ^= slots[(scratch[2 * k]! & mask) * SLOT + PAGE]!;
-    const pages = this.#pages;
-    for (let k = 0; k < n; k++) {
-      const h = scratch[2 * k]!;
-      // Slot + 1 of the first live slot with this hash on the probe path, or 0.
-      let candidate = 0;
-      for (let i = h & mask; ; i = (i + 1) & mask) {
-        const page = slots[i * SLOT + PAGE]!;
-        if (page === EMPTY) break;
-        if (page !== TOMBSTONE && slots[i * SLOT + HASH] === h) {
-          candidate = i + 1;
-          loads ^= pages[page - 1]![slots[i * SLOT + AT]!]!;
-          break;
-        }
-      }
-      scratch[2 * k + 1] = candidate;
-    }
-    this.#loads = loads;
+    this.#touchRun(n);
     for (let k = 0; k < n; k++) {
       const w = (from + k) * SPAN_WORDS;
       const chunk = chunks[spans[w]!]!;
@@ -182,6 +166,36 @@ export class ByteTable {
         this.#overwrite(candidate - 1, ke - ks, chunk, vs, ve);
       }
     }
+  }
+
+  /**
+   * For the `n` key hashes of a run in the scratch: loads their slots in a loop of independent
+   * loads, then finds each one's candidate (the first live slot with its hash, + 1, or 0) and
+   * loads the page line its record starts at, so the run's puts or deletes find them in cache.
+   */
+  #touchRun(n: number): void {
+    const scratch = this.#scratch;
+    const slots = this.#slots;
+    const mask = (slots.length >>> SLOT_SHIFT) - 1;
+    // Kept in a field so the touching loads are not optimised away.
+    let loads = this.#loads;
+    for (let k = 0; k < n; k++) loads ^= slots[(scratch[2 * k]! & mask) * SLOT + PAGE]!;
+    const pages = this.#pages;
+    for (let k = 0; k < n; k++) {
+      const h = scratch[2 * k]!;
+      let candidate = 0;
+      for (let i = h & mask; ; i = (i + 1) & mask) {
+        const page = slots[i * SLOT + PAGE]!;
+        if (page === EMPTY) break;
+        if (page !== TOMBSTONE && slots[i * SLOT + HASH] === h) {
+          candidate = i + 1;
+          loads ^= pages[page - 1]![slots[i * SLOT + AT]!]!;
+          break;
+        }
+      }
+      scratch[2 * k + 1] = candidate;
+    }
+    this.#loads = loads;
   }
 
   #put(
@@ -213,15 +227,45 @@ export class ByteTable {
     slots[at * SLOT + HASH] = h;
     this.#append(at, kb, ks, ke, vb, vs, ve);
     this.#size++;
-    this.#reserve(0);
+    if (this.#used * LOAD_DENOMINATOR > (slots.length >>> SLOT_SHIFT) * LOAD_NUMERATOR) {
+      this.#reserve(0);
+    }
   }
 
   delete(key: Uint8Array): void {
     const i = this.find(key);
-    if (i < 0) return;
+    if (i >= 0) this.#deleteAt(i, key.length);
+  }
+
+  /**
+   * Deletes keys[from, to), as `delete` would one by one: in runs of SPAN_RUN whose slots and
+   * record lines are loaded first (see setSpans).
+   */
+  deleteMany(keys: readonly Uint8Array[], from: number, to: number): void {
+    const scratch = this.#scratch;
+    for (let start = from; start < to; start += SPAN_RUN) {
+      const n = Math.min(to - start, SPAN_RUN);
+      for (let k = 0; k < n; k++) {
+        const key = keys[start + k]!;
+        scratch[2 * k] = fnv1a(key, 0, key.length) | 0;
+      }
+      this.#touchRun(n);
+      for (let k = 0; k < n; k++) {
+        const key = keys[start + k]!;
+        // A delete moves no slot, so the candidates stay slots (maybe since deleted: check).
+        const candidate = scratch[2 * k + 1]!;
+        const live = candidate !== 0 && this.#slots[(candidate - 1) * SLOT + PAGE]! !== TOMBSTONE;
+        const i =
+          live && this.#matches(candidate - 1, key, 0, key.length) ? candidate - 1 : this.find(key);
+        if (i >= 0) this.#deleteAt(i, key.length);
+      }
+    }
+  }
+
+  #deleteAt(i: number, keyLength: number): void {
     const s = i * SLOT;
     const slots = this.#slots;
-    const size = recordBytes(key.length, slots[s + VALUE_LENGTH]!);
+    const size = recordBytes(keyLength, slots[s + VALUE_LENGTH]!);
     slots[s + PAGE] = TOMBSTONE;
     this.#deadBytes += size;
     this.#liveBytes -= size;
@@ -337,10 +381,14 @@ export class ByteTable {
   /** Rebuilds the slots if `more` new keys could push the used slots past the load limit. */
   #reserve(more: number): void {
     const count = this.#slots.length >>> SLOT_SHIFT;
-    if ((this.#used + more) * 2 ** LOAD_SHIFT <= count * LOAD_NUMERATOR) return;
-    // Double while live keys (and the room asked for) fill more than half; else clear tombstones.
+    if ((this.#used + more) * LOAD_DENOMINATOR <= count * LOAD_NUMERATOR) return;
+    // Double while the live keys fill more than half or leave no room for `more` under the load
+    // limit; else rebuild at the same size (which clears the tombstones).
     let length = count;
-    while ((this.#size + more) * 2 > length) length *= 2;
+    const size = this.#size;
+    while (size * 2 > length || (size + more) * LOAD_DENOMINATOR > length * LOAD_NUMERATOR) {
+      length *= 2;
+    }
     this.#rehash(length);
   }
 
