@@ -11,7 +11,8 @@ import { encodeRootRecord } from "../store/root-record.js";
 import type { PackedEntries } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";
 import { type PackedBatch, PackedRecords, writePackedBatch } from "./packed-records.js";
-import { PARTITION_STEM, type PartitionOutput, partitionDepth } from "./partition-build.js";
+import { type PartitionOutput, partitionDepth } from "./partition-build.js";
+import { PARTITION_STEM } from "./partition-kind.js";
 import type { PartitionPool } from "./partition-pool.js";
 import { emitTopRecords } from "./top-records.js";
 

@@ -2,14 +2,8 @@ import { NODE_TYPE_STEM } from "@bintrie/codec";
 import type { KeyScheme } from "../embedding/key-scheme.js";
 import type { Hasher } from "../hash/hasher.js";
 import { type PackedBatch, PackedRecords } from "./packed-records.js";
+import { PARTITION_EMPTY, PARTITION_STEM, PARTITION_SUBTREE } from "./partition-kind.js";
 import { StreamingBuilder } from "./streaming-builder.js";
-
-/** What a depth-k partition (the entries whose first k key bits are one value) holds. */
-export const PARTITION_EMPTY = 0;
-/** Exactly one stem: its depth depends on the neighbouring partitions, so the top places it. */
-export const PARTITION_STEM = 1;
-/** Two or more stems: an internal node at depth k, its subtree complete. */
-export const PARTITION_SUBTREE = 2;
 
 /** Records shallower than this wait for the final batch (see BatchWriter: depth-8 ranges). */
 export const HELD_DEPTH = 8;

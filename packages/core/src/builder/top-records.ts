@@ -2,7 +2,7 @@ import type { Hasher } from "../hash/hasher.js";
 import { ByteSlab } from "./byte-slab.js";
 import { EMPTY_SLOT, HashSlots } from "./hash-slots.js";
 import { NodeEmitter, type RecordCallback } from "./node-emitter.js";
-import { PARTITION_STEM, PARTITION_SUBTREE } from "./partition-build.js";
+import { PARTITION_STEM, PARTITION_SUBTREE } from "./partition-kind.js";
 
 /** The built partitions of one tree, by partition index (2^depth of them). */
 export interface PartitionTops {

@@ -1,5 +1,5 @@
+import { PARTITION_EMPTY, PARTITION_STEM, PARTITION_SUBTREE } from "../builder/partition-kind.js";
 import type { Hasher } from "../hash/hasher.js";
-import { PART_EMPTY, PART_INTERNAL, PART_STEM } from "./partition-results.js";
 
 /**
  * The root hash of a tree from its 2^k depth-k partitions, level by level up to the root: two
@@ -24,14 +24,17 @@ export function mergePartitions(
     for (let i = 0; i < half; i++) {
       const a = kind[2 * i]!;
       const b = kind[2 * i + 1]!;
-      if (a === PART_EMPTY && b === PART_EMPTY) continue;
-      if ((a === PART_EMPTY && b === PART_STEM) || (a === PART_STEM && b === PART_EMPTY)) {
-        const from = a === PART_STEM ? 2 * i : 2 * i + 1;
-        nextKind[i] = PART_STEM;
+      if (a === PARTITION_EMPTY && b === PARTITION_EMPTY) continue;
+      if (
+        (a === PARTITION_EMPTY && b === PARTITION_STEM) ||
+        (a === PARTITION_STEM && b === PARTITION_EMPTY)
+      ) {
+        const from = a === PARTITION_STEM ? 2 * i : 2 * i + 1;
+        nextKind[i] = PARTITION_STEM;
         nextHash.set(hash.subarray(from * 32, from * 32 + 32), i * 32);
         continue;
       }
-      nextKind[i] = PART_INTERNAL;
+      nextKind[i] = PARTITION_SUBTREE;
       // Empty children hash as 32 zero bytes (the slot holds zeros).
       message.set(hash.subarray(2 * i * 32, 2 * i * 32 + 64), pending.length * 64);
       pending.push(i);
@@ -47,5 +50,5 @@ export function mergePartitions(
     hash = nextHash;
     width = half;
   }
-  return kind[0] === PART_EMPTY ? new Uint8Array(32) : hash.slice(0, 32);
+  return kind[0] === PARTITION_EMPTY ? new Uint8Array(32) : hash.slice(0, 32);
 }

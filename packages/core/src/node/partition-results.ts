@@ -1,13 +1,7 @@
+import { PARTITION_EMPTY, PARTITION_STEM, PARTITION_SUBTREE } from "../builder/partition-kind.js";
 import type { Arena } from "../tree/arena.js";
 import { KIND_EMPTY, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "../tree/node-ref.js";
 import { TreeError } from "../tree/tree-error.js";
-
-/** What a depth-k partition (all stems whose first k bits are p) contributes to the top. */
-export const PART_EMPTY = 0;
-/** Exactly one stem: its hash (a stem's hash does not depend on the depth it ends up at). */
-export const PART_STEM = 1;
-/** Two or more stems: the internal node at depth k, by its hash. */
-export const PART_INTERNAL = 2;
 
 /**
  * Reads, for partitions lo..hi-1, their kind and 32-byte hash out of a hashed arena holding
@@ -31,17 +25,17 @@ export function readPartitions(
       depth++;
     }
     const kind = refKind(ref);
-    let result = PART_EMPTY;
-    if (kind === KIND_INTERNAL) result = PART_INTERNAL;
+    let result = PARTITION_EMPTY;
+    if (kind === KIND_INTERNAL) result = PARTITION_SUBTREE;
     else if (
       kind === KIND_STEM &&
       topBits(stems.stemChunk(refIndex(ref)), stems.stemOffset(refIndex(ref)), k) === p
     )
-      result = PART_STEM;
+      result = PARTITION_STEM;
     else if (kind !== KIND_EMPTY && kind !== KIND_STEM)
       throw new TreeError("MISSING_NODE", `partition ${p}: node not in memory`);
     kinds[p] = result;
-    if (result !== PART_EMPTY) arena.writeHash(ref, hashes, p << 5);
+    if (result !== PARTITION_EMPTY) arena.writeHash(ref, hashes, p << 5);
   }
 }
 

@@ -31,7 +31,7 @@ export interface PartitionWork {
   readonly units: Uint32Array;
   /** NEXT, READY and STOP (Int32, for Atomics). */
   readonly control: Int32Array;
-  /** Per partition: its kind (PART_*) and its 32-byte hash. */
+  /** Per partition: its kind (PARTITION_*) and its 32-byte hash. */
   readonly kinds: Uint8Array;
   readonly hashes: Uint8Array;
   readonly scheme: KeyScheme;
