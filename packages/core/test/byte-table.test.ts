@@ -28,12 +28,14 @@ function collidingKeys(length: number, same: number, pairs: number): Uint8Array[
   }
   return out;
 }
-// A short key (kept in the record) differing anywhere, one differing past its first word, and a
-// long key (compared in the pages) differing past its first 8 bytes.
+// Keys whose hashes collide: short ones differing anywhere or past their first bytes, and keys of
+// 254 and 300 bytes (one-byte and five-byte length headers in the record) differing at their end.
 const colliding = [
   ...collidingKeys(5, 0, 2),
   ...collidingKeys(9, 4, 2),
   ...collidingKeys(14, 8, 2),
+  ...collidingKeys(254, 250, 1),
+  ...collidingKeys(300, 296, 1),
 ];
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const keyArb = fc.oneof(
@@ -41,6 +43,10 @@ const keyArb = fc.oneof(
     .oneof(fc.uint8Array({ maxLength: 6 }), fc.uint8Array({ minLength: 11, maxLength: 14 }))
     .map((k) => k.map((b) => b & (k.length > 6 ? 0x01 : 0x0f))),
   fc.constantFrom(...colliding),
+  // Around the longest one-byte length header (254 bytes) and past it, few distinct ones.
+  fc
+    .tuple(fc.integer({ min: 253, max: 257 }), fc.nat({ max: 3 }))
+    .map(([length, last]) => new Uint8Array(length).fill(0x33).fill(last, length - 1)),
 );
 const valueArb = fc.uint8Array({ minLength: 0, maxLength: 80 });
 /** Puts laid out in chunks as a packed node set is: key, some gap, value; several chunks. */
@@ -55,13 +61,18 @@ const longSpansArb = fc.array(fc.tuple(keyArb, valueArb, fc.nat({ max: 33 }), fc
 const opArb = fc.oneof(
   { weight: 15, arbitrary: fc.tuple(fc.constant("put" as const), keyArb, valueArb) },
   { weight: 5, arbitrary: fc.tuple(fc.constant("del" as const), keyArb) },
+  // deleteMany over runs of 64: repeated keys, keys never put, more than one run.
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constant("dels" as const), fc.array(keyArb, { maxLength: 140 })),
+  },
   { weight: 5, arbitrary: fc.tuple(fc.constant("spans" as const), spansArb) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("spans" as const), longSpansArb) },
 );
 
 /** Packs `puts` ([key, value, gap, chunk]) into chunks: SPAN_WORDS words per put. */
 function pack(puts: [Uint8Array, Uint8Array, number, number][]) {
-  const chunks = [0, 1, 2].map(() => new Uint8Array(64 + puts.length * 130).fill(0xcc));
+  const chunks = [0, 1, 2].map(() => new Uint8Array(64 + puts.length * 420).fill(0xcc));
   const used = [7, 0, 3];
   const spans = new Uint32Array(puts.length * 5);
   for (const [i, [key, value, gap, c]] of puts.entries()) {
@@ -95,6 +106,7 @@ function check(table: ByteTable, model: Map<string, Uint8Array>): void {
 type Op =
   | [op: "put", key: Uint8Array, value: Uint8Array]
   | [op: "del", key: Uint8Array]
+  | [op: "dels", keys: Uint8Array[]]
   | [op: "spans", puts: [Uint8Array, Uint8Array, number, number][]];
 
 function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
@@ -109,6 +121,12 @@ function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
     } else if (op[0] === "del") {
       table.delete(op[1]);
       model.delete(hex(op[1]));
+    } else if (op[0] === "dels") {
+      // A range of the array: stored keys before `from` and at `to` stay.
+      const [first, second] = [...model.keys()].map((k) => Buffer.from(k, "hex"));
+      const keys = [first ?? Uint8Array.of(1), ...op[1], second ?? Uint8Array.of(2)];
+      table.deleteMany(keys, 1, keys.length - 1);
+      for (const key of op[1]) model.delete(hex(key));
     } else {
       const { chunks, spans } = pack(op[1]);
       table.setSpans(chunks, spans, op[1].length);
@@ -182,6 +200,28 @@ describe("ByteTable", () => {
       const expected = i === 39 ? 0xab : (39 + i) & 255;
       expect(Array.from(value)).toEqual(new Array(20 + (i % 90)).fill(expected));
     }
+  });
+
+  it("grows its slots once for a span batch of new keys, to the size that holds them", () => {
+    const table = new ByteTable({ slots: 8 });
+    const puts = (round: number): [Uint8Array, Uint8Array, number, number][] =>
+      Array.from({ length: 300 }, (_, i) => [
+        Uint8Array.of(i >>> 8, i & 255),
+        Uint8Array.of(round),
+        0,
+        0,
+      ]);
+    const first = pack(puts(0));
+    table.setSpans(first.chunks, first.spans, 250);
+    // 250 keys at most 5/8 full: 512 slots of 16 bytes (doubling one put at a time would stop
+    // at the same size; reserving the batch's room must not overshoot to 1024).
+    expect(table.slotBytes).toBe(512 * 16);
+    // The same keys again: overwrites, and the slots stay as they are (250 + 250 would not fit).
+    const second = pack(puts(1));
+    table.setSpans(second.chunks, second.spans, 250);
+    expect(table.slotBytes).toBe(512 * 16);
+    expect(table.size).toBe(250);
+    expect(Array.from(table.valueOf(table.find(Uint8Array.of(0, 200))))).toEqual([1]);
   });
 
   it("keeps its pages bounded under overwrites that change value sizes", () => {

@@ -87,10 +87,24 @@ export class MemoryStore implements KVStore {
 
   #apply(operations: readonly BatchOperation[], from: number, to: number): void {
     const table = this.#table;
-    for (let i = from; i < to; i++) {
+    for (let i = from; i < to; ) {
       const op = operations[i]!;
-      if (op.type === "put") table.set(op.key, op.value);
-      else table.delete(op.key);
+      if (op.type === "put") {
+        table.set(op.key, op.value);
+        i++;
+        continue;
+      }
+      // Deletes in a row (a persist's orphans) go together: their table misses overlap.
+      let end = i + 1;
+      while (end < to && operations[end]!.type === "del") end++;
+      if (end === i + 1) {
+        table.delete(op.key);
+      } else {
+        const keys: Uint8Array[] = new Array(end - i);
+        for (let k = i; k < end; k++) keys[k - i] = operations[k]!.key;
+        table.deleteMany(keys, 0, keys.length);
+      }
+      i = end;
     }
   }
 
