@@ -9,14 +9,18 @@ import {
 import { fnv1a } from "../bytes/fnv1a.js";
 import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
-import { CommitMarks } from "./commit-marks.js";
+import {
+  CommitMarks,
+  cleanWrittenInner,
+  cleanWrittenNode,
+  cleanWrittenStem,
+  INNER_WRITTEN,
+} from "./commit-marks.js";
 import { CACHED_GROUP_MIN_ENTRIES, type GroupBlobCache } from "./group-blob-cache.js";
 import {
   FLAG_BLOB_STALE,
-  FLAG_PERSISTED,
   FLAG_STALE_LEFT,
   FLAG_STALE_RIGHT,
-  FLAGS_STALE_CHILDREN,
   KIND_EMPTY,
   KIND_INTERNAL,
   KIND_STEM,
@@ -28,10 +32,6 @@ import { PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 import { PackedWrites } from "./packed-writes.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
-import type { U32Stack } from "./u32-stack.js";
-
-/** Flags of an inner node of a group that a commit clears (see CommitMarks.inner). */
-const INNER_MARKED = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN;
 
 /** Scratch for one group blob; one per group level, since group collection nests. */
 class GroupScratch {
@@ -183,7 +183,7 @@ export class CommitCollector {
       const { stems } = this.#arena;
       if ((stems.getFlags(index) & FLAG_BLOB_STALE) === 0) return;
       this.#emitStem(index);
-      if (this.#cleanNow) cleanStem(this.#arena, index);
+      if (this.#cleanNow) cleanWrittenStem(this.#arena, index);
       else this.#marks.stems.push(index);
       return;
     }
@@ -202,7 +202,7 @@ export class CommitCollector {
       if ((flags & FLAG_STALE_RIGHT) !== 0)
         this.#collectNode(internals.getRight(index), depth + 1, path);
       this.#emitInternal(index, path, depth);
-      if (this.#cleanNow) cleanStored(this.#arena, index);
+      if (this.#cleanNow) cleanWrittenNode(this.#arena, index);
       else this.#marks.stored.push(index);
       return;
     }
@@ -216,8 +216,8 @@ export class CommitCollector {
     const slot = this.#prepareGroup(scratch, ref, index, depth, path);
     if (this.#cleanNow) {
       // Nothing reads this group's own nodes again: its inner nodes and root are clean now.
-      cleanInner(this.#arena, this.#marks.inner, inner);
-      cleanStored(this.#arena, index);
+      cleanWrittenInner(this.#arena, this.#marks.inner, inner);
+      cleanWrittenNode(this.#arena, index);
     } else this.#marks.stored.push(index);
     // Children first (they were gathered left to right), then the group root itself.
     // The children's paths go through this level's childPath: the groups they root use the
@@ -369,7 +369,7 @@ export class CommitCollector {
     const flags = internals.getFlags(index);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
-    if (remaining < g && (flags & INNER_MARKED) !== 0) this.#marks.inner.push(index);
+    if (remaining < g && (flags & INNER_WRITTEN) !== 0) this.#marks.inner.push(index);
     const path = scratch.walkPath;
     const below = remaining - 1;
     for (let bit = 0; bit < 2; bit++) {
@@ -431,7 +431,7 @@ export class CommitCollector {
       // Inner nodes of a group have no blob of their own: the group blob covers them.
       const flags = internals.getFlags(index);
       // Recorded only where there is something to clear (not the group root itself).
-      if (remaining < this.#groupDepth && (flags & INNER_MARKED) !== 0)
+      if (remaining < this.#groupDepth && (flags & INNER_WRITTEN) !== 0)
         this.#marks.inner.push(index);
       // One path buffer for the whole walk: bits below `depth` stay put while a subtree is
       // walked, so setting bit `depth` before each side is enough (no buffer per node).
@@ -638,26 +638,6 @@ export class CommitCollector {
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
   }
-}
-
-/** A written stem: blob clean, stored at its path (CommitMarks' stems). */
-function cleanStem(arena: Arena, index: number): void {
-  const { stems } = arena;
-  stems.setFlags(index, (stems.getFlags(index) & ~FLAG_BLOB_STALE) | FLAG_PERSISTED);
-}
-
-/** A written node with a blob of its own, and all below it: clean (CommitMarks' stored). */
-function cleanStored(arena: Arena, index: number): void {
-  const { internals } = arena;
-  const flags = internals.getFlags(index);
-  internals.setFlags(index, (flags & ~(FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN)) | FLAG_PERSISTED);
-}
-
-/** Clears the inner nodes list[from, length) (CommitMarks' inner) and drops them from it. */
-function cleanInner(arena: Arena, list: U32Stack, from: number): void {
-  const { internals } = arena;
-  for (let k = from; k < list.length; k++) internals.clearFlags(list.data[k]!, INNER_MARKED);
-  list.length = from;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {

@@ -2,10 +2,19 @@ import type { Arena } from "./arena.js";
 import { FLAG_BLOB_STALE, FLAG_PERSISTED, FLAGS_STALE_CHILDREN } from "./node-ref.js";
 import { U32Stack } from "./u32-stack.js";
 
+/** The flags a written stem loses (it also gains FLAG_PERSISTED). */
+const STEM_WRITTEN = FLAG_BLOB_STALE;
+/** The flags a written node with a blob of its own loses: everything below it is written too. */
+const NODE_WRITTEN = FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN;
+/** The flags an inner node of a written group loses (its group's blob covers it). */
+export const INNER_WRITTEN = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN;
+
 /**
- * What a commit changes in the flags once its node set is durable, recorded during collection
- * instead of done there: collection stays a pure read of the tree, and a persist whose store
- * batch rejects leaves every node exactly as dirty as before.
+ * What a persist changes in the flags once its node set is durable, recorded during collection
+ * instead of done there: the collection stays a pure read of the tree, and a persist whose
+ * store batch rejects leaves every node exactly as dirty as before. (`commit()` hands its set
+ * to the caller at once: it cleans each node as it is collected, with the functions at the end
+ * of this file.)
  */
 export class CommitMarks {
   /** Stems whose blob was written: blob clean, stored at their path. */
@@ -21,9 +30,8 @@ export class CommitMarks {
 
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
-    let loads = markStored(arena.stems, this.stems, FLAG_BLOB_STALE);
-    // Everything below a written node is written too: its children's hints go with it.
-    loads ^= markStored(arena.internals, this.stored, FLAG_BLOB_STALE | FLAGS_STALE_CHILDREN);
+    let loads = markStored(arena.stems, this.stems, STEM_WRITTEN);
+    loads ^= markStored(arena.internals, this.stored, NODE_WRITTEN);
     loads ^= clearInner(arena.internals, this.inner);
     // Kept so the touching loads are not optimised away.
     this.loads = loads;
@@ -76,8 +84,26 @@ function clearInner(pool: FlagPool, list: U32Stack): number {
   for (let from = 0; from < list.length; from += RUN) {
     const to = Math.min(list.length, from + RUN);
     loads ^= touchFlags(pool, list, from, to);
-    for (let k = from; k < to; k++)
-      pool.clearFlags(list.data[k]!, FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHILDREN);
+    for (let k = from; k < to; k++) pool.clearFlags(list.data[k]!, INNER_WRITTEN);
   }
   return loads;
+}
+
+/** A stem just collected by a commit: what `apply` does to `stems`, for one. */
+export function cleanWrittenStem(arena: Arena, index: number): void {
+  const { stems } = arena;
+  stems.setFlags(index, (stems.getFlags(index) & ~STEM_WRITTEN) | FLAG_PERSISTED);
+}
+
+/** A node with a blob of its own just collected by a commit: what `apply` does to `stored`. */
+export function cleanWrittenNode(arena: Arena, index: number): void {
+  const { internals } = arena;
+  internals.setFlags(index, (internals.getFlags(index) & ~NODE_WRITTEN) | FLAG_PERSISTED);
+}
+
+/** The inner nodes list[from, length) of a group just collected by a commit; drops them from it. */
+export function cleanWrittenInner(arena: Arena, list: U32Stack, from: number): void {
+  const { internals } = arena;
+  for (let k = from; k < list.length; k++) internals.clearFlags(list.data[k]!, INNER_WRITTEN);
+  list.length = from;
 }
