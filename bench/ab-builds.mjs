@@ -4,19 +4,10 @@
 // (DIST_* is a core dist folder, e.g. a copy of packages/core/dist taken before a change).
 // Prints the medians of A and B and the median of the per-block B/A ratios. Both trees share the
 // process's allocator and garbage collector, so effects on either are split between the two.
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { blockKeyGenerator, cpuMs, workload } from "./rows/workload.mjs";
+import { loadTwoBuilds, median } from "./two-builds.mjs";
 
-const [distA, distB] = [process.argv[2], process.argv[3]];
-if (distA === undefined || distB === undefined) {
-  console.error("usage: node bench/ab-builds.mjs DIST_A DIST_B [N] [BLOCKS]");
-  process.exit(2);
-}
-const n = Number(process.argv[4] ?? 200_000);
-const blocks = Number(process.argv[5] ?? 30);
-const load = (dist) => import(pathToFileURL(resolve(dist, "index.js")).href);
-const libs = [await load(distA), await load(distB)];
+const { libs, n, blocks } = await loadTwoBuilds("ab-builds.mjs");
 const { key, value } = workload(n, 0);
 const trees = [];
 for (const lib of libs) {
@@ -61,7 +52,6 @@ for (let b = 0; b < blocks + warm; b++) {
   }
   if (roots[0] !== roots[1]) throw new Error(`block ${b}: roots differ`);
 }
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 const out = { n, blocks };
 for (const p of phases) {
   out[`${p}_ms_a`] = median(res[0][p]);

@@ -8,19 +8,10 @@
 // prints each block's figures to stderr; SPAN_PROFILE=FILE writes a .cpuprofile of the blocks.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { blockKeyGenerator, cpuMs, workload } from "./rows/workload.mjs";
+import { loadTwoBuilds, median } from "./two-builds.mjs";
 
-const [distA, distB] = [process.argv[2], process.argv[3]];
-if (distA === undefined || distB === undefined) {
-  console.error("usage: node bench/span-batch.mjs DIST_A DIST_B [N] [BLOCKS]");
-  process.exit(2);
-}
-const n = Number(process.argv[4] ?? 200_000);
-const blocks = Number(process.argv[5] ?? 30);
-const load = (dist) => import(pathToFileURL(resolve(dist, "index.js")).href);
-const libs = [await load(distA), await load(distB)];
+const { libs, n, blocks } = await loadTwoBuilds("span-batch.mjs");
 const stores = libs.map((lib) => new lib.MemoryStore());
 
 /** Forwards every write to both stores (reads from the first). */
@@ -86,7 +77,6 @@ if (session) {
   writeFileSync(profile, JSON.stringify(data));
 }
 if (stores[0].size !== stores[1].size) throw new Error("the stores differ in size");
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
 const out = {
   n,
   blocks,
