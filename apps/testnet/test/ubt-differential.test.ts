@@ -17,10 +17,12 @@ import { transition } from "../src/t8n/transition.js";
 import { dataPath, GETH_EVM, HAS_GETH_TOOLS } from "./shared-paths.js";
 
 /**
- * Differential runs against geth's `evm t8n` (only where ../shared/tools/geth-evm exists): a
- * transaction mix drawn from the example scenarios' transactions (all contracts in one alloc,
- * one sender, consecutive nonces, random order, values and gas limits — some run out of gas),
- * executed by geth and by `transition`; result.json and alloc.json must be equal as JSON values.
+ * Differential runs against geth's `evm t8n`: a transaction mix drawn from the example
+ * scenarios' transactions (all contracts in one alloc, one sender, consecutive nonces, random
+ * order, values and gas limits — some run out of gas), executed by geth and by `transition`;
+ * result.json and alloc.json must be equal as JSON values. Fresh mixes run where
+ * ../shared/tools/geth-evm exists; six fixed mixes per fork with geth's outputs are vendored
+ * (data/geth-ubt/t8n-mixes, see PROVENANCE.md) and run everywhere.
  */
 /** geth tools run asynchronously: a blocking child would stall the test worker. */
 const run = promisify(execFile);
@@ -94,22 +96,57 @@ function transactions(picks: { template: number; value: string; gas: string }[])
   });
 }
 
+/** Our transition of `txs` on the merged alloc of `fork`, as JSON values (geth's file form). */
+async function ourT8n(
+  fork: "Verkle" | "Binary",
+  alloc: unknown,
+  txs: unknown,
+): Promise<{ result: unknown; alloc: unknown }> {
+  const ours = await transition({
+    alloc: alloc as never,
+    env: ENV as never,
+    txs: txs as never,
+    fork,
+  });
+  return {
+    result: JSON.parse(JSON.stringify(ours.result)),
+    alloc: JSON.parse(JSON.stringify(ours.alloc)),
+  };
+}
+
+const allocOf = (fork: "Verkle" | "Binary") =>
+  mergedAlloc(fork === "Binary" ? "alloc_sys.json" : "alloc.json");
+
+describe("t8n gives geth's outputs on vendored transaction mixes", () => {
+  for (const fork of ["Verkle", "Binary"] as const) {
+    const mixes = JSON.parse(readFileSync(dataPath(`geth-ubt/t8n-mixes/${fork}.json`), "utf8")) as {
+      txs: Tx[];
+      result: unknown;
+      alloc: unknown;
+    }[];
+    it(`${fork}: ${mixes.length} mixes give geth's result.json and alloc.json`, async () => {
+      expect(mixes.length).toBe(6);
+      const alloc = allocOf(fork);
+      for (const mixed of mixes) {
+        const ours = await ourT8n(fork, alloc, mixed.txs);
+        expect(ours.result).toEqual(mixed.result);
+        expect(ours.alloc).toEqual(mixed.alloc);
+      }
+    });
+  }
+});
+
 describe.runIf(HAS_GETH_TOOLS)("t8n against geth's evm t8n on generated transaction mixes", () => {
   for (const fork of ["Verkle", "Binary"] as const) {
     it(`${fork}: 12 mixes give geth's result.json and alloc.json`, async () => {
-      const alloc = mergedAlloc(fork === "Binary" ? "alloc_sys.json" : "alloc.json");
+      const alloc = allocOf(fork);
       await fc.assert(
         fc.asyncProperty(mix, async (picks) => {
           const txs = transactions(picks);
           const geth = await gethT8n(fork, alloc, txs);
-          const ours = await transition({
-            alloc: alloc as never,
-            env: ENV as never,
-            txs: txs as never,
-            fork,
-          });
-          expect(JSON.parse(JSON.stringify(ours.result))).toEqual(geth.result);
-          expect(JSON.parse(JSON.stringify(ours.alloc))).toEqual(geth.alloc);
+          const ours = await ourT8n(fork, alloc, txs);
+          expect(ours.result).toEqual(geth.result);
+          expect(ours.alloc).toEqual(geth.alloc);
         }),
         // UBT_DIFF_RUNS=N runs N fresh mixes (random seed) instead of the 12 fixed ones.
         process.env.UBT_DIFF_RUNS === undefined
