@@ -162,14 +162,7 @@ export class StaleHasher implements BulkWindowHasher {
       records[(m << 6) + 31] = heap.subsPage(address)[heap.slot(address)]!;
       singles[m++] = index;
     }
-    if (m > 0) {
-      this.#oneValue.hashOneValueStems(records, 0, m, records, 0);
-      for (let j = 0; j < m; j++) {
-        const index = singles[j]!;
-        copy8(records32, j << 3, stems.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
-        stems.clearFlags(index, FLAG_HASH_STALE);
-      }
-    }
+    if (m > 0) this.hashStemRecords(records, records32, singles, m);
     return rest;
   }
 
@@ -244,10 +237,10 @@ export class StaleHasher implements BulkWindowHasher {
   ): void {
     const pool = this.#arena.stems;
     this.#oneValue.hashOneValueStems(records, 0, count, records, 0);
-    const digests = records32;
+    // The digests land in place, 32 bytes each: digest j at records[32 j].
     for (let j = 0; j < count; j++) {
       const index = stems[j]!;
-      copy8(digests, j << 3, pool.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
+      copy8(records32, j << 3, pool.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
       pool.clearFlags(index, FLAG_HASH_STALE);
     }
   }
