@@ -3,8 +3,10 @@
 // `new BinaryTree({ groupDepth: 5 })`, hash, commit; then the shared workload's 1,000 updates,
 // hash, commit, timed. Medians over the processes. (`block.mjs` times the same block after a
 // warm-up tree and a persist; this row is the first time any of that code runs.)
-// Usage: node rows/first-block.mjs [RUNS] [N]
-// Diagnosis (child only): node rows/first-block.mjs --child N [--prewarm=update|commit]
+// Usage: node rows/first-block.mjs [RUNS] [N] [--core=DIST_A,DIST_B]
+// --core: core dist folders (e.g. a copy of packages/core/dist taken before a change) the runs
+// alternate between, a median per build (`builds`); default the workspace's @bintrie/core.
+// Diagnosis (child only): node rows/first-block.mjs --child N [--core=DIST] [--prewarm=update|commit]
 //   [--mark] [--profile FILE]. --prewarm runs the update path (and the update commit) on a small
 //   throwaway tree first, to show what running code for the first time costs the block; --mark
 //   prints hrtime markers (for --trace-opt/--trace-deopt or a --cpu-prof window); --profile
@@ -12,11 +14,16 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { fileURLToPath } from "node:url";
-import { BinaryTree } from "@bintrie/core";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { hex, workload } from "./workload.mjs";
 
+const coreArg = process.argv.find((a) => a.startsWith("--core="))?.slice(7);
+
 if (process.argv[2] === "--child") {
+  const { BinaryTree } = await import(
+    coreArg === undefined ? "@bintrie/core" : pathToFileURL(resolve(coreArg, "index.js")).href
+  );
   const n = Number(process.argv[3] ?? 1_000_000);
   const mark = process.argv.includes("--mark");
   const { key, value, updates } = workload(n, 1000);
@@ -75,22 +82,26 @@ if (process.argv[2] === "--child") {
     }),
   );
 } else {
-  const runs = Number(process.argv[2] ?? 3);
-  const n = Number(process.argv[3] ?? 1_000_000);
+  const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const runs = Number(positional[0] ?? 3);
+  const n = Number(positional[1] ?? 1_000_000);
   const self = fileURLToPath(import.meta.url);
-  const samples = [];
+  const cores = coreArg === undefined ? [undefined] : coreArg.split(",");
+  const byCore = cores.map(() => []);
   for (let r = 0; r < runs; r++) {
-    const out = execFileSync(
-      process.execPath,
-      ["--max-old-space-size=8192", self, "--child", String(n)],
-      { encoding: "utf8" },
-    );
-    samples.push(JSON.parse(out.trim().split("\n").at(-1)));
+    for (const [c, core] of cores.entries()) {
+      const args = ["--max-old-space-size=8192", self, "--child", String(n)];
+      if (core !== undefined) args.push(`--core=${core}`);
+      const out = execFileSync(process.execPath, args, { encoding: "utf8" });
+      byCore[c].push(JSON.parse(out.trim().split("\n").at(-1)));
+    }
   }
-  const median = (k) => {
-    const xs = samples.map((s) => s[k]).sort((a, b) => a - b);
+  const samples = byCore[0];
+  const medianOf = (list, k) => {
+    const xs = list.map((s) => s[k]).sort((a, b) => a - b);
     return xs[xs.length >> 1];
   };
+  const median = (k) => medianOf(samples, k);
   const res = { row: "first_block", runs, n, group_depth: 5, node: process.version };
   for (const k of ["insert_root_ms", "full_commit_ms", "update_root_ms", "commit_ms", "block_ms"]) {
     res[k] = median(k);
@@ -102,5 +113,16 @@ if (process.argv[2] === "--child") {
   res.roots_same_every_run = samples.every(
     (s) => s.root === res.root && s.root_after === res.root_after,
   );
+  if (cores.length > 1) {
+    res.builds = cores.map((core, c) => ({
+      core,
+      update_root_ms: medianOf(byCore[c], "update_root_ms"),
+      commit_ms: medianOf(byCore[c], "commit_ms"),
+      block_ms: medianOf(byCore[c], "block_ms"),
+      block_ms_samples: byCore[c].map((s) => Math.round(s.block_ms * 100) / 100),
+      update_root_ms_samples: byCore[c].map((s) => Math.round(s.update_root_ms * 100) / 100),
+      roots_same: byCore[c].every((s) => s.root === res.root && s.root_after === res.root_after),
+    }));
+  }
   console.log(JSON.stringify(res));
 }

@@ -3,6 +3,7 @@ import type { Arena } from "./arena.js";
 import { NodeDepthList } from "./node-depth-list.js";
 import { FLAG_HASH_STALE } from "./node-ref.js";
 import type { StaleHasher } from "./stale-hasher.js";
+import { sharedPrefixBits } from "./tree-walker.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** Writes applied before the nodes they closed are hashed: their paths are still in cache. */
@@ -59,39 +60,57 @@ export class ClosingHasher {
   }
 
   /**
-   * After the write of the log entry at words[entry..entry + 16) (key ‖ value) to `stem`, whose
-   * path (root first, down to the stem's parent) is `path`: `nextShared` is the number of leading
-   * bits its key shares with the next write's key (-1 for the last write). Closes the stem unless
-   * the next write is to it too, and every path node deeper than `nextShared`; hashes the window
-   * when it is full.
+   * After writeLanes applied the log entries from..from + n (`bytes`/`words`: the log, key ‖
+   * value, 64 bytes each, `count` entries in all) to stems[0..n), whose paths (root first, down
+   * to the stem's parent) are paths[0..n): for each write, closes its stem unless the next write
+   * is to it too, and every path node deeper than the bits its key shares with the next write's
+   * key; hashes the window whenever it is full. One call per batch of writes (see writeLanes).
    */
-  closeWrite(
-    stem: number,
-    path: U32Stack,
-    nextShared: number,
+  closeLanes(
+    stems: Uint32Array,
+    paths: readonly U32Stack[],
+    bytes: Uint8Array,
     words: Uint32Array,
-    entry: number,
+    from: number,
+    n: number,
+    count: number,
   ): void {
-    const { internals, stems } = this.#arena;
-    if (nextShared < SAME_STEM && (stems.getFlags(stem) & FLAG_HASH_STALE) !== 0) {
-      if (stems.getCount(stem) === 1) {
-        copy16(words, entry, this.#records32, this.#single.length << 4);
-        this.#single.push(stem);
-      } else {
-        this.#stems.push(stem);
+    const { internals, stems: pool } = this.#arena;
+    const nodes = this.#nodes;
+    let room = 0;
+    for (let k = 0; k < n; k++) room += paths[k]!.length;
+    nodes.reserve(room);
+    let end = nodes.length;
+    for (let k = 0; k < n; k++) {
+      const e = from + k;
+      const at = e << 6;
+      const nextShared = e + 1 < count ? sharedPrefixBits(bytes, at, at + 64) : -1;
+      const stem = stems[k]!;
+      if (nextShared < SAME_STEM && (pool.getFlags(stem) & FLAG_HASH_STALE) !== 0) {
+        if (pool.getCount(stem) === 1) {
+          // Its only value is this write's: the log entry is the stem's record.
+          copy16(words, at >>> 2, this.#records32, this.#single.length << 4);
+          this.#single.push(stem);
+        } else {
+          this.#stems.push(stem);
+        }
+      }
+      const path = paths[k]!;
+      end = internals.staleBelow(
+        path.data,
+        path.length,
+        nextShared,
+        nodes.nodes.data,
+        nodes.depths,
+        end,
+      );
+      if (++this.#writes === WINDOW) {
+        nodes.length = end;
+        this.#hashWindow();
+        end = 0;
       }
     }
-    const nodes = this.#nodes;
-    nodes.reserve(path.length);
-    nodes.length = internals.staleBelow(
-      path.data,
-      path.length,
-      nextShared,
-      nodes.nodes.data,
-      nodes.depths,
-      nodes.length,
-    );
-    if (++this.#writes === WINDOW) this.#hashWindow();
+    nodes.length = end;
   }
 
   /** After the last write: hashes what is left; nothing in the tree is hash-stale then. */

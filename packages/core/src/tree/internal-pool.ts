@@ -176,16 +176,15 @@ export class InternalPool {
 
   /**
    * Walks, changing nothing, the descents from internal node `root` of the write-log keys at
-   * bytes[order[from + k] << 6] for k in [0, n): one level of every descent per round. A descent
-   * is a chain of dependent loads, each a likely cache miss on a large tree; run side by side,
-   * the chains' misses overlap. Descent k's internal nodes go to paths[k * room..], their count
-   * to lengths[k], and the first child that is not an internal node to ends[k]: the writes then
-   * use these paths instead of descending again.
+   * bytes[(from + k) << 6] for k in [0, n): one level of every descent per round. A descent is a
+   * chain of dependent loads, each a likely cache miss on a large tree; run side by side, the
+   * chains' misses overlap. Descent k's internal nodes go to paths[k * room..], their count to
+   * lengths[k], and the first child that is not an internal node to ends[k]: the writes then use
+   * these paths instead of descending again.
    */
   descendLanes(
     root: number,
     bytes: Uint8Array,
-    order: Uint32Array,
     from: number,
     n: number,
     paths: Uint32Array,
@@ -209,7 +208,7 @@ export class InternalPool {
         const words = chunks[node >>> CHUNK_BITS]!;
         const at = (node & CHUNK_MASK) * WORDS;
         const depth = words[at + META]! & 0xff;
-        const ko = order[from + k]! << 6;
+        const ko = (from + k) << 6;
         const child = words[at + ((bytes[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1)]!;
         paths[k * room + lengths[k]!++] = node;
         ends[k] = child;

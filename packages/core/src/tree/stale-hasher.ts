@@ -241,8 +241,8 @@ export class StaleHasher implements BulkWindowHasher {
     for (let j = 0; j < count; j++) {
       const index = stems[j]!;
       copy8(records32, j << 3, pool.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
-      pool.clearFlags(index, FLAG_HASH_STALE);
     }
+    pool.clearFlagsOf(stems, count, FLAG_HASH_STALE);
   }
 
   /**

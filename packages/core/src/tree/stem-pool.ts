@@ -1,11 +1,11 @@
 import { copy8 } from "../hash/word-copy.js";
-import { MAX_POOL_INDEX } from "./node-ref.js";
+import { FLAG_HASH_STALE, FLAGS_STALE, KIND_STEM, MAX_POOL_INDEX } from "./node-ref.js";
 import { assertPoolIndex, CHUNK_BITS, CHUNK_MASK, CHUNK_SIZE } from "./pool-chunks.js";
 import type { PoolJournal } from "./pool-journal.js";
 import { SharedChunks } from "./shared-chunks.js";
 import { type SlabRecycler, wordsOf } from "./slab-recycler.js";
 import { U32Stack } from "./u32-stack.js";
-import { MAX_BLOCK_CLASS, ValueHeap } from "./value-heap.js";
+import { MAX_BLOCK_CLASS, PAGE_BITS, PAGE_MASK, ValueHeap } from "./value-heap.js";
 
 /** Block class of a stem without values (classes are 0..8; 4 bits in the meta word). */
 const NO_BLOCK = 15;
@@ -189,6 +189,17 @@ export class StemPool {
     );
   }
 
+  /** clearFlags of the stems list[0..count), in one call (a hashing window's stems). */
+  clearFlagsOf(list: Uint32Array, count: number, flags: number): void {
+    const direct = this.#shared === undefined && this.journal === undefined;
+    const keep = ~(flags << 8);
+    for (let k = 0; k < count; k++) {
+      const index = list[k]!;
+      if (!direct) this.#prepare(index);
+      this.meta[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 1) + 1]! &= keep;
+    }
+  }
+
   getCount(index: number): number {
     return (this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) >>> 20) & 0x1ff;
   }
@@ -259,7 +270,9 @@ export class StemPool {
    * Writes the 32 bytes at source[offset] as the value at `subindex`. Returns true when the
    * stored content changed (a new slot, or different bytes). `words`, a word view of source's
    * buffer (offset then a multiple of 4), lets an existing value be compared and replaced word
-   * by word.
+   * by word. Replacing a present value (a block's common write) reads the stem's two meta words
+   * and the value heap's arrays inline: the first block after a bulk build runs this before V8
+   * has compiled it, where every call costs; adding a value goes out of line.
    */
   setValue(
     index: number,
@@ -270,33 +283,59 @@ export class StemPool {
   ): boolean {
     const c = index >>> CHUNK_BITS;
     const i = index & CHUNK_MASK;
+    const meta = this.meta[c]!;
+    const n = (meta[(i << 1) + 1]! >>> 20) & 0x1ff;
+    if (n === 0) return this.#insertValue(index, subindex, source, offset, 0, 0);
     const heap = this.values;
-    const n = (this.#info(c, i) >>> 20) & 0x1ff;
-    const cls = (this.#info(c, i) >>> 16) & 0xf;
-    let r = 0;
-    if (n > 0) {
-      const address = this.#block(c, i);
-      const subs = heap.subsPage(address);
-      const slot = heap.slot(address);
-      r = lowerBound(subs, slot, n, subindex);
-      if (r < n && subs[slot + r] === subindex) {
-        if (words !== undefined) return this.#replaceWords(index, address, r, words, offset >>> 2);
-        const page = heap.page(address);
-        const at = heap.offset(address) + (r << 5);
-        let same = true;
-        for (let k = 0; k < 32; k++) {
-          if (page[at + k] !== source[offset + k]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return false;
-        this.#prepare(index);
-        const target = heap.writablePage(address);
-        for (let k = 0; k < 32; k++) target[at + k] = source[offset + k]!;
-        return true;
+    const address = meta[i << 1]!;
+    const slot = address & PAGE_MASK;
+    const subs = heap.subs[address >>> PAGE_BITS]!;
+    const r = n === 1 ? (subs[slot]! < subindex ? 1 : 0) : lowerBound(subs, slot, n, subindex);
+    if (r === n || subs[slot + r] !== subindex) {
+      return this.#insertValue(index, subindex, source, offset, n, r);
+    }
+    if (words !== undefined) {
+      const page = heap.pages32[address >>> PAGE_BITS]!;
+      const at = (slot + r) << 3;
+      const w = offset >>> 2;
+      let k = 0;
+      while (k < 8 && page[at + k] === words[w + k]) k++;
+      if (k === 8) return false;
+      if (this.#shared !== undefined || this.journal !== undefined) this.#prepare(index);
+      // Made private first when shared with a copy (the page array may be replaced).
+      heap.writablePage(address);
+      copy8(words, w, heap.pages32[address >>> PAGE_BITS]!, at);
+      return true;
+    }
+    const page = heap.page(address);
+    const at = heap.offset(address) + (r << 5);
+    let same = true;
+    for (let k = 0; k < 32; k++) {
+      if (page[at + k] !== source[offset + k]) {
+        same = false;
+        break;
       }
     }
+    if (same) return false;
+    this.#prepare(index);
+    const target = heap.writablePage(address);
+    for (let k = 0; k < 32; k++) target[at + k] = source[offset + k]!;
+    return true;
+  }
+
+  /** setValue of an absent subindex: its rank r among the stem's n values; the block grows when full. */
+  #insertValue(
+    index: number,
+    subindex: number,
+    source: Uint8Array,
+    offset: number,
+    n: number,
+    r: number,
+  ): boolean {
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    const heap = this.values;
+    const cls = (this.#info(c, i) >>> 16) & 0xf;
     this.#prepare(index);
     const capacity = cls === NO_BLOCK ? 0 : 1 << cls;
     if (n < capacity) {
@@ -338,18 +377,47 @@ export class StemPool {
     return true;
   }
 
-  /** setValue of a present value (rank r in the block at `address`) from words[w..w + 8). */
-  #replaceWords(index: number, address: number, r: number, words: Uint32Array, w: number): boolean {
+  /**
+   * Marks the stem hash- and blob-stale (FLAGS_STALE); true when its hash was not stale before
+   * (a write's bookkeeping in one call: the stale log records it then).
+   */
+  markStale(index: number): boolean {
+    if (this.#shared !== undefined || this.journal !== undefined) this.#prepare(index);
+    const meta = this.meta[index >>> CHUNK_BITS]!;
+    const at = ((index & CHUNK_MASK) << 1) + 1;
+    const info = meta[at]!;
+    meta[at] = info | (FLAGS_STALE << 8);
+    return ((info >>> 8) & FLAG_HASH_STALE) === 0;
+  }
+
+  /**
+   * Reads the records and the first value word of the stems among refs[0..n) (node refs; other
+   * kinds are skipped), side by side so their cache misses overlap: the writes applied next find
+   * them in cache. Returns a sum of bits of what it read (the caller keeps it, so the loads stay).
+   */
+  touch(refs: Uint32Array, n: number): number {
     const heap = this.values;
-    const page = heap.page32(address);
-    const at = (heap.offset(address) >>> 2) + (r << 3);
-    let k = 0;
-    while (k < 8 && page[at + k] === words[w + k]) k++;
-    if (k === 8) return false;
-    this.#prepare(index);
-    heap.writablePage(address);
-    copy8(words, w, heap.page32(address), at);
-    return true;
+    let loads = 0;
+    for (let k = 0; k < n; k++) {
+      const ref = refs[k]!;
+      if (ref >>> 30 !== KIND_STEM) continue;
+      const index = ref & MAX_POOL_INDEX;
+      loads += this.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
+      loads += this.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
+    }
+    // Then the value blocks, where the records loaded above say they are.
+    for (let k = 0; k < n; k++) {
+      const ref = refs[k]!;
+      if (ref >>> 30 !== KIND_STEM) continue;
+      const index = ref & MAX_POOL_INDEX;
+      const meta = this.meta[index >>> CHUNK_BITS]!;
+      const i = (index & CHUNK_MASK) << 1;
+      if (((meta[i + 1]! >>> 20) & 0x1ff) === 0) continue;
+      const address = meta[i]!;
+      loads += heap.subs[address >>> PAGE_BITS]![address & PAGE_MASK]! & 1;
+      loads += heap.pages32[address >>> PAGE_BITS]![(address & PAGE_MASK) << 3]! & 1;
+    }
+    return loads;
   }
 
   /** Removes the value at `subindex`; returns false when it was not present. */

@@ -12,12 +12,12 @@ import {
   KIND_HASHED,
   KIND_INTERNAL,
   KIND_STEM,
+  MAX_POOL_INDEX,
   makeRef,
   type NodeRef,
   refIndex,
   refKind,
 } from "./node-ref.js";
-import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { TreeError } from "./tree-error.js";
 import { U32Stack } from "./u32-stack.js";
 import type { WalkRecorder } from "./walk-recorder.js";
@@ -42,7 +42,7 @@ export class TreeWalker {
   readonly #arena: Arena;
   /** The path of single writes and removals. */
   readonly #ownPath = new U32Stack(64);
-  /** The path of the last walk: #ownPath, or the lane of the last stemForLane. */
+  /** The path of the last walk: #ownPath, or the lane of the last write of writeLanes. */
   #path: U32Stack = this.#ownPath;
   /** descendLanes' paths (lane k at k * LANE_ROOM), as stacks viewing that buffer. */
   readonly #laneBuffer = new Uint32Array(LANES * LANE_ROOM);
@@ -50,6 +50,9 @@ export class TreeWalker {
   readonly #laneLengths = new Uint32Array(LANES);
   /** Where each lane's descent ended (the first child that is not an internal node). */
   readonly #laneEnds = new Uint32Array(LANES);
+  /** After writeLanes: the stem each lane wrote to, and how many lanes it applied. */
+  readonly laneStems = new Uint32Array(LANES);
+  lanesWritten = 0;
   readonly #sides = new U32Stack(64);
   readonly #splitNodes = new U32Stack(64);
   /** Internal nodes the last stemForWrite's split created (0: it split nothing). */
@@ -78,6 +81,11 @@ export class TreeWalker {
   /** Internal nodes of the last walk, root first. */
   get path(): U32Stack {
     return this.#path;
+  }
+
+  /** writeLanes' paths: lane k's, root first, down to the parent of the stem it wrote. */
+  get lanePaths(): readonly U32Stack[] {
+    return this.#lanes;
   }
 
   /**
@@ -129,37 +137,13 @@ export class TreeWalker {
   }
 
   /**
-   * stemForWrite for the key at key[ko] (`words`: a word view of key's buffer) whose descent descendLanes walked as lane `lane`: takes
-   * that path, and descends further only where an earlier write since then changed the node it
-   * ended at (a new stem where it was empty, a split). Internal nodes are never unlinked by a
-   * write, so only the end of a path can have changed.
-   */
-  stemForLane(lane: number, key: Uint8Array, ko: number, words: Uint32Array): number {
-    if (this.recorder !== undefined) this.recorder.write(key, ko);
-    const { internals } = this.#arena;
-    const path = this.#lanes[lane]!;
-    this.#path = path;
-    let ref: NodeRef;
-    if (path.length > 0) {
-      const last = path.data[path.length - 1]!;
-      const depth = internals.getDepth(last);
-      ref = internals.getChild(last, (key[ko + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1);
-    } else {
-      ref = this.#arena.root;
-    }
-    if (refKind(ref) === KIND_INTERNAL) ref = internals.descend(refIndex(ref), key, ko, path);
-    return this.#stemBelowPath(ref, key, ko, words);
-  }
-
-  /**
    * Walks, side by side and changing nothing, the descents of the write-log keys at
-   * bytes[order[k] << 6] for k in [from, to) (at most LANES; see InternalPool.descendLanes),
-   * keeping each one's path for stemForLane(k - from), and reads the records and value blocks
-   * of the stems they end at: the writes applied next then find their nodes in cache.
+   * bytes[(from + k) << 6] for k in [0, n) (at most LANES; see InternalPool.descendLanes),
+   * keeping each one's path as lane k for writeLanes, and reads the records and value blocks of
+   * the stems they end at: the writes applied next then find their nodes in cache.
    */
-  descendLanes(bytes: Uint8Array, order: Uint32Array, from: number, to: number): void {
+  descendLanes(bytes: Uint8Array, from: number, n: number): void {
     const { internals, stems, root } = this.#arena;
-    const n = to - from;
     const lanes = this.#lanes;
     const ends = this.#laneEnds;
     if (refKind(root) !== KIND_INTERNAL) {
@@ -170,7 +154,6 @@ export class TreeWalker {
     internals.descendLanes(
       refIndex(root),
       bytes,
-      order,
       from,
       n,
       this.#laneBuffer,
@@ -178,27 +161,60 @@ export class TreeWalker {
       lengths,
       ends,
     );
-    let loads = 0;
+    for (let k = 0; k < n; k++) lanes[k]!.length = lengths[k]!;
+    this.#touchLoads += stems.touch(ends, n);
+  }
+
+  /**
+   * Applies, in order, the writes at entries from..from + n of a stem-ordered write log
+   * (`bytes`: key ‖ value, 64 bytes each; `words`: its word view) whose descents descendLanes
+   * walked as lanes 0..n-1: each takes its lane's path, finds its stem below it, sets the value
+   * and marks what changed stale. An earlier write of the batch may have changed the node a path
+   * ended at (a new stem there, a split), never a node above it (internal nodes are never
+   * unlinked by a write), so only the end is read again. Leaves lane k's stem in laneStems[k]
+   * and its path, down to the stem's parent with split nodes included, in lanePaths[k] (see
+   * ClosingHasher.closeLanes); after a throw, lanesWritten lanes are applied. One loop per batch
+   * with the common case (an existing stem) inline: the first block after a bulk build runs
+   * this before V8 has compiled it, where each call per write costs.
+   */
+  writeLanes(bytes: Uint8Array, words: Uint32Array, from: number, n: number): void {
+    const arena = this.#arena;
+    const { internals, stems, staleLog } = arena;
+    const lanes = this.#lanes;
+    const laneStems = this.laneStems;
+    const recorder = this.recorder;
+    this.lanesWritten = 0;
     for (let k = 0; k < n; k++) {
-      lanes[k]!.length = lengths[k]!;
-      const ref = ends[k]!;
-      if (refKind(ref) !== KIND_STEM) continue;
-      const index = refIndex(ref);
-      loads += stems.stem32[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 3]! & 1;
-      loads += stems.meta[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 1]! & 1;
+      const at = (from + k) << 6;
+      if (recorder !== undefined) recorder.write(bytes, at);
+      const path = lanes[k]!;
+      this.#path = path;
+      let ref: NodeRef = arena.root;
+      let side = 0;
+      if (path.length > 0) {
+        const last = path.data[path.length - 1]!;
+        const depth = internals.getDepth(last);
+        side = (bytes[at + (depth >>> 3)]! >>> (7 - (depth & 7))) & 1;
+        ref = internals.getChild(last, side);
+      }
+      let stem: number;
+      if (ref >>> 30 === KIND_STEM && stems.matchesWords(ref & MAX_POOL_INDEX, bytes, words, at)) {
+        stem = ref & MAX_POOL_INDEX;
+        this.#lastSide = side;
+        this.#splitLength = 0;
+      } else {
+        if (refKind(ref) === KIND_INTERNAL) ref = internals.descend(refIndex(ref), bytes, at, path);
+        stem = this.#stemBelowPath(ref, bytes, at, words);
+      }
+      if (stems.setValue(stem, bytes[at + 31]!, bytes, at + 32, words)) {
+        arena.mutations++;
+        if (stems.markStale(stem) && staleLog.valid) staleLog.stem(stem);
+        internals.markPathStale(path.data, path.length, this.#lastSide, staleLog);
+      }
+      if (this.#splitLength > 0) this.#joinSplitToPath();
+      laneStems[k] = stem;
+      this.lanesWritten = k + 1;
     }
-    // Then the stems' value blocks (where their records, loaded above, say they are).
-    const heap = stems.values;
-    for (let k = 0; k < n; k++) {
-      const ref = ends[k]!;
-      if (refKind(ref) !== KIND_STEM) continue;
-      const index = refIndex(ref);
-      if (stems.getCount(index) === 0) continue;
-      const address = stems.blockAddress(index);
-      loads += heap.subsPage(address)[heap.slot(address)]! & 1;
-      loads += heap.page32(address)[heap.offset(address) >>> 2]! & 1;
-    }
-    this.#touchLoads += loads;
   }
 
   /** The write's stem below the walked #path, whose next child is `ref`: found, made or split off. */
@@ -452,13 +468,12 @@ export class TreeWalker {
   }
 
   /**
-   * Appends the internal nodes the last write's split created to the path, once finishWrite has
-   * marked it: the path then reaches the written stem's parent, as a descent after the split
-   * would have found it (a sorted flush resumes below them and closes them, see ClosingHasher).
+   * Appends the internal nodes the last write's split created to the path, once it is marked:
+   * the path then reaches the written stem's parent, as a descent after the split would have
+   * found it (a sorted flush resumes below them and closes them, see ClosingHasher).
    */
-  joinSplitToPath(): void {
+  #joinSplitToPath(): void {
     const m = this.#splitLength;
-    if (m === 0) return;
     const path = this.#path;
     const split = this.#splitNodes.data;
     for (let k = 0; k < m; k++) path.push(split[k]!);

@@ -9,9 +9,10 @@ import { U32Stack } from "./u32-stack.js";
  * A stem holds exactly its present values, packed in subindex order, so a one-value stem costs
  * 32 bytes here instead of 256 slots. Freed blocks go to per-size free lists.
  */
-const PAGE_BITS = 13;
+/** Slot address a sits in page a >>> PAGE_BITS at slot a & PAGE_MASK (StemPool's write path reads them inline). */
+export const PAGE_BITS = 13;
 const PAGE_SLOTS = 1 << PAGE_BITS;
-const PAGE_MASK = PAGE_SLOTS - 1;
+export const PAGE_MASK = PAGE_SLOTS - 1;
 export const MAX_BLOCK_CLASS = 8;
 const MAX_SLOT_ADDRESS = 0xffffffff;
 
