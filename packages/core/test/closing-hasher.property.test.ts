@@ -214,6 +214,39 @@ describe("hashing the nodes sorted writes close, window by window", () => {
     });
   }
 
+  it("writes of one batch that meet, at their paths' ends, the stems and splits earlier writes of the batch made: every root is the reference's", () => {
+    // The flush walks the descents of 16 writes before applying any of them; a later write of
+    // the batch finds the node its descent ended at changed: a stem made in an empty slot, a
+    // stem split into a chain (then deeper again), a second value in a stem made just before.
+    const key = (bytes: number[], last = 0): Uint8Array => {
+      const k = new Uint8Array(32);
+      k.set(bytes, 0);
+      k[31] = last;
+      return k;
+    };
+    const { tree, leaves, write } = trackedTree();
+    write(key([0x00]), 1);
+    write(key([0x80]), 2);
+    tree.hash();
+    // All left of the root: every descent of the batch ends at the stem 0x00.., which the first
+    // write (0x00000001, first in stem order) splits; each later write goes below what the
+    // writes before it made.
+    write(key([0x40]), 3);
+    write(key([0x41]), 4);
+    write(key([0x41, 0x80]), 5);
+    write(key([0x41, 0x80], 7), 6);
+    write(key([0x41, 0x80, 0x01]), 7);
+    write(key([0x00, 0x00, 0x00, 0x01]), 8);
+    expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+    // Into an empty slot: right of 0x80.. is a stem; 0xc0 splits it, 0xe0 and 0xe0‖1 follow.
+    write(key([0xc0]), 9);
+    write(key([0xe0]), 10);
+    write(key([0xe0], 1), 11);
+    write(key([0xe0, 0x01]), 12);
+    write(key([0x40]), 13);
+    expect(hex(tree.hash())).toBe(hex(referenceRoot(sha256, leaves)));
+  });
+
   it("a block on a hashed tree hashes as its writes go: stem hashes follow internal ones, window after window", () => {
     const { hasher, calls } = tracingHasher(sha256);
     const tree = new BinaryTree({ hasher });
