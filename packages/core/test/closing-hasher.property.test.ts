@@ -138,11 +138,11 @@ describe("hashing the nodes sorted writes close, window by window", () => {
   });
 
   it("keys sharing their first 4 bytes, out of stem order in the log, at every offset to a window: the root is the reference's", () => {
-    // a2 and a3 share 60 bits (nodes down to depth 60), a1 leaves them at bit 40, b at bit 32.
-    // Applied in call order (a1, b, a2, a3: what a sort by the first 4 bytes only would leave),
-    // a1's nodes at depths 33..40 would close at b, a2 come back below them, and a window ending
-    // after a2 hash them while a3 is still to be written under them; a3's marking would stop at
-    // a2's stale nodes, so they would keep that hash. The flush sorts by whole stems.
+    // The log sorts by the first 4 bytes only, so a1, b, a2, a3 stay in call order. a2 and a3
+    // share 60 bits (nodes down to depth 60), a1 leaves them at bit 40, b at bit 32. Applied in
+    // that order, a1's nodes at depths 33..40 close at b, a2 comes back below them, and a window
+    // ending after a2 would hash them while a3 is still to be written under them; a3's marking
+    // stops at a2's stale nodes, so they would keep that hash.
     const p = [0xff, 0xff, 0xff, 0x00];
     const key = (bytes: number[], last: number): Uint8Array => {
       const k = new Uint8Array(32);
@@ -178,11 +178,11 @@ describe("hashing the nodes sorted writes close, window by window", () => {
 
   for (const [run, label] of [
     [60, "sorted by stem"],
-    [150, "longer than the sort's insertion runs"],
+    [150, "too long to sort: the block is hashed after the flush"],
   ] as const) {
     it(`a run of ${run} keys sharing their first 4 bytes, in shuffled call order, at every offset to the windows (${label}): the root is the reference's`, () => {
-      // Left in call order (a sort by the first 4 bytes only), the run's keys would come back
-      // below nodes an earlier key of the run closed in the same window, still to be written under.
+      // The log sorts by the first 4 bytes only. Unsorted, the run's keys would come back below
+      // nodes an earlier key of the run closed in the same window, still to be written under.
       for (let before = 0; before < 64; before += 9) {
         const rand = prng(run * 64 + before);
         const prefixed = (): Uint8Array => {

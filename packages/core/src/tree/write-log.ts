@@ -11,6 +11,8 @@ const CHUNK_BYTES = 64 << LOG_CHUNK_BITS;
 const FIRST_BYTES = 64 * 1024;
 /** The append histogram counts entries by the key's top 12 bits. */
 const HISTOGRAM_BITS = 12;
+/** Logs shorter than this sort with 8-bit digits (four passes over 256 buckets). */
+const SMALL_LOG = 1 << 14;
 /** The in-place sort's first pass aims at buckets of at most this many entries (64 KiB, in cache still; fewer buckets keep the scatter's write streams within the TLB). */
 const BUCKET_TARGET = 1024;
 /** Top-bit buckets of the in-place sort: at most 2^12 (the log holds at most 2^20 entries). */
@@ -24,8 +26,8 @@ const KEPT = 1024;
 /**
  * Pending single-key writes (key ‖ value, 64 bytes each) in 1 MiB chunks, so growing never
  * copies what the log holds (and a 1M-write log is touched once, not once per doubling), with
- * an in-place sort of the entries themselves by whole stems (the bulk build's and the write
- * flusher's).
+ * two sorts: a stable radix sort of entry indices by the first four key bytes (the write
+ * flusher's), and an in-place sort of the entries themselves by whole stems (the bulk build's).
  */
 export class WriteLog {
   /** The chunks: entry e at chunks[e >>> LOG_CHUNK_BITS], byte (e & LOG_CHUNK_MASK) << 6. */
@@ -49,6 +51,14 @@ export class WriteLog {
   stemFirsts = new Uint32Array(KEPT);
   stemShared = new Uint8Array(KEPT);
   stemCount = 0;
+  #order = new Uint32Array(1024);
+  #scratch = new Uint32Array(1024);
+  #digits = new Uint32Array(1024);
+  #scratchDigits = new Uint32Array(1024);
+  readonly #buckets = new Uint32Array(1 << 11);
+  /** The flusher's copy of the entries in sorted order (inOrder). */
+  #ordered = new Uint8Array(64 * 1024);
+  #ordered32 = new Uint32Array(this.#ordered.buffer);
   // Scratch of sortByStemInPlace, reused across sorts.
   #bucketStarts = new Uint32Array(1);
   #bucketCursors = new Uint32Array(1);
@@ -186,19 +196,96 @@ export class WriteLog {
       this.stemShared = new Uint8Array(KEPT);
     }
     if (this.#bucketEntries.length > KEPT * 16) this.#bucketEntries = new Uint32Array(KEPT * 16);
+    if (this.#ordered.length > KEPT * 64) {
+      this.#ordered = new Uint8Array(KEPT * 64);
+      this.#ordered32 = new Uint32Array(this.#ordered.buffer);
+    }
     this.stemCount = 0;
   }
 
   /**
-   * Keeps only the entries from `from` on (the ones not applied yet, after sortByStemInPlace:
-   * equal stems still in call order), so a later sort reproduces their order; used when
-   * applying the log threw midway.
+   * Keeps only the entries order[from..] (the ones not applied yet), in their call order, so a
+   * later sort reproduces their relative order; used when applying the log threw midway.
    */
-  retainFrom(from: number): void {
+  retainUnapplied(order: Uint32Array, from: number): void {
+    const n = this.count;
+    const keep = order.slice(from, n).sort();
     const bytes = this.bytes;
-    bytes.copyWithin(0, from << 6, this.count << 6);
-    this.count -= from;
+    for (let k = 0; k < keep.length; k++) {
+      // keep[k] >= k (ascending, distinct), so moving entries down never overwrites one still to move.
+      bytes.copyWithin(k << 6, keep[k]! << 6, (keep[k]! << 6) + 64);
+    }
+    this.count = keep.length;
     this.#histogramValid = false;
+  }
+
+  /**
+   * The entries in `order` (their count: this.count), copied one after another into a buffer
+   * kept for the next call (the write flusher then reads them sequentially). 4-byte aligned.
+   */
+  inOrder(order: Uint32Array): Uint8Array {
+    const n = this.count;
+    if (this.#ordered.length < n << 6) {
+      this.#ordered = new Uint8Array(Math.max(n << 6, this.#ordered.length * 2));
+      this.#ordered32 = new Uint32Array(this.#ordered.buffer);
+    }
+    const bytes = this.bytes;
+    const from = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+    const to = this.#ordered32;
+    for (let k = 0; k < n; k++) copy16(from, order[k]! << 4, to, k << 4);
+    return this.#ordered;
+  }
+
+  /** Entry indices ordered by the key's first 4 bytes (big-endian), stable. */
+  sortedOrder(): Uint32Array {
+    const n = this.count;
+    if (this.#order.length < n) {
+      const capacity = Math.max(n, this.#order.length * 2);
+      this.#order = new Uint32Array(capacity);
+      this.#scratch = new Uint32Array(capacity);
+      this.#digits = new Uint32Array(capacity);
+      this.#scratchDigits = new Uint32Array(capacity);
+    }
+    const bytes = this.bytes;
+    let digits = this.#digits;
+    let order = this.#order;
+    for (let e = 0; e < n; e++) {
+      const at = e << 6;
+      digits[e] = readU32BE(bytes, at);
+      order[e] = e;
+    }
+    let toDigits = this.#scratchDigits;
+    let to = this.#scratch;
+    // Stable counting-sort passes from the low digit up (LSD radix), each digit moved along with
+    // its entry so every pass reads sequentially. Bucket tables stay in L1; small logs (a block)
+    // use narrower digits so clearing the table costs nothing.
+    const bits = n < SMALL_LOG ? 8 : 11;
+    const buckets = this.#buckets;
+    for (let shift = 0; shift < 32; shift += bits) {
+      const size = 1 << Math.min(bits, 32 - shift);
+      const mask = size - 1;
+      buckets.fill(0, 0, size);
+      for (let e = 0; e < n; e++) buckets[(digits[e]! >>> shift) & mask]!++;
+      let sum = 0;
+      for (let b = 0; b < size; b++) {
+        const c = buckets[b]!;
+        buckets[b] = sum;
+        sum += c;
+      }
+      for (let e = 0; e < n; e++) {
+        const digit = digits[e]!;
+        const slot = buckets[(digit >>> shift) & mask]!++;
+        to[slot] = order[e]!;
+        toDigits[slot] = digit;
+      }
+      const swapOrder = order;
+      order = to;
+      to = swapOrder;
+      const swapDigits = digits;
+      digits = toDigits;
+      toDigits = swapDigits;
+    }
+    return order;
   }
 
   /**
@@ -302,7 +389,7 @@ export class WriteLog {
     return spare?.chunks ?? NO_CHUNKS;
   }
 
-  /** Entries per top-12-bit prefix counted again (after adopt or retainFrom). */
+  /** Entries per top-12-bit prefix counted again (after adopt or retainUnapplied). */
   #recount(): void {
     const histogram = this.#histogram;
     histogram.fill(0);
