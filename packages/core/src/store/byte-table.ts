@@ -29,6 +29,8 @@ const MAX_DEPTH = 18;
 const COMPACT_MIN_GARBAGE = 16 << 20;
 /** Puts per run of setSpans: the lines a run touches (two per put) stay in the L1/L2 cache. */
 const SPAN_RUN = 64;
+/** A placeholder for #runSlots' entries before a run fills them. */
+const EMPTY_SLOTS = new Int32Array(SLOT);
 /** Below this many bytes a copy is a loop: a view for TypedArray.set costs more. */
 const SHORT_COPY = 48;
 
@@ -80,6 +82,8 @@ export class ByteTable {
   #deadBytes = 0;
   /** setSpans' scratch (reused): key hash and candidate slot + 1 per put of a run. */
   #scratch = new Int32Array(2 * SPAN_RUN);
+  /** #touchRun's scratch: the shard slots of each key of the run. */
+  readonly #runSlots: Int32Array[] = [];
   /** Sum of setSpans' touching loads (kept so they are not optimised away). */
   #loads = 0;
 
@@ -100,6 +104,7 @@ export class ByteTable {
     this.#shardSlots = options.shardSlots ?? SHARD_SLOTS;
     this.#maxDepth = Math.min(options.maxDepth ?? MAX_DEPTH, MAX_DEPTH);
     const slots = options.slots ?? 1024;
+    for (let k = 0; k < SPAN_RUN; k++) this.#runSlots.push(EMPTY_SLOTS);
     this.#addShard(new Int32Array(SLOT * slots), 0);
   }
 
@@ -210,7 +215,8 @@ export class ByteTable {
       const ve = spans[w + 4]!;
       const h = scratch[2 * k]!;
       const candidate = scratch[2 * k + 1]!;
-      const slots = this.#shards[this.#dir[(h >>> this.#dirShift) & this.#dirMask]!]!;
+      // #touchRun found the key's shard (again after a growth below).
+      const slots = this.#runSlots[k]!;
       if (candidate !== 0 && this.#matches(slots, candidate - 1, chunk, ks, ke)) {
         this.#overwrite(slots, candidate - 1, ke - ks, chunk, vs, ve);
         continue;
@@ -239,15 +245,17 @@ export class ByteTable {
     const dirMask = this.#dirMask;
     // Kept in a field so the touching loads are not optimised away.
     let loads = this.#loads;
+    const runSlots = this.#runSlots;
+    for (let k = start; k < n; k++)
+      runSlots[k] = shards[dir[(scratch[2 * k]! >>> dirShift) & dirMask]!]!;
     for (let k = start; k < n; k++) {
-      const h = scratch[2 * k]!;
-      const slots = shards[dir[(h >>> dirShift) & dirMask]!]!;
-      loads ^= slots[(h & ((slots.length >>> SLOT_SHIFT) - 1)) * SLOT + PAGE]!;
+      const slots = runSlots[k]!;
+      loads ^= slots[(scratch[2 * k]! & ((slots.length >>> SLOT_SHIFT) - 1)) * SLOT + PAGE]!;
     }
     const pages = this.#pages;
     for (let k = start; k < n; k++) {
       const h = scratch[2 * k]!;
-      const slots = shards[dir[(h >>> dirShift) & dirMask]!]!;
+      const slots = runSlots[k]!;
       const mask = (slots.length >>> SLOT_SHIFT) - 1;
       let candidate = 0;
       for (let i = h & mask; ; i = (i + 1) & mask) {
