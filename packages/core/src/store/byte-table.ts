@@ -611,6 +611,9 @@ export class ByteTable {
     while (size * 2 > length || (size + more) * LOAD_DENOMINATOR > length * LOAD_NUMERATOR) {
       length *= 2;
     }
+    // Shards laid out together fill together: left at most half full, they reach their limits
+    // (and split) at the puts their own fills pick, not in one wave right after the load.
+    while (length > this.#shardSlots && (size + more) * 2 > length) length *= 2;
     if (this.#shards.length === 1 && length <= this.#shardSlots) {
       this.#rebuild(0, length);
       return;
