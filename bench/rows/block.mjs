@@ -186,6 +186,9 @@ res.block_hash_floor_ms = median(samples.floor);
 res.block_messages = median(samples.msgs);
 res.block_over_hash_floor = median(samples.ratio);
 res.block_ms_samples = samples.block.map((x) => Math.round(x * 100) / 100);
+// The slowest measured block: a store growth or a GC that stalls one block shows here, not in
+// the medians.
+res.block_max_ms = Math.max(...samples.block);
 
 // The geth-comparable block again, on the warm tree: the same 1,000 keys get new values
 // (sha256(value ‖ 0xff)), hash, commit. The shared block above is the first update block of the

@@ -124,6 +124,43 @@ describe("parallelRoot", () => {
     });
   });
 
+  it("lays each call out in the last call's buffer, never in one a running call holds", async () => {
+    const pool = new PartitionWorkerPool(
+      new URL("../dist/node/partition-worker.js", import.meta.url),
+      2,
+    );
+    const setup = { threads: 2, k: 8, scheme: "sha256-be", hasher: getHasher("sha256") } as const;
+    try {
+      const big = sharedWorkload(3000);
+      const small = sharedWorkload(1600);
+      expect(hex(await rootOnThreads(pool, {}, big.keys, big.values, setup))).toBe(
+        singleThreadRoot(big.keys, big.values),
+      );
+      expect(pool.entries.size).toBe(3000 * 64);
+      // Reused (within twice the need): the small call reads none of the big call's stale entries.
+      expect(hex(await rootOnThreads(pool, {}, small.keys, small.values, setup))).toBe(
+        singleThreadRoot(small.keys, small.values),
+      );
+      expect(pool.entries.size).toBe(3000 * 64);
+      // Concurrent calls: one takes the spare, the other lays out in a buffer of its own.
+      const [a, b] = await Promise.all([
+        rootOnThreads(pool, {}, big.keys, big.values, setup),
+        rootOnThreads(pool, {}, small.keys, small.values, setup),
+      ]);
+      expect([hex(a), hex(b)]).toEqual([
+        singleThreadRoot(big.keys, big.values),
+        singleThreadRoot(small.keys, small.values),
+      ]);
+      // A call more than twice smaller allocates its own and keeps that instead.
+      const tiny = sharedWorkload(700);
+      await rootOnThreads(pool, {}, tiny.keys, tiny.values, setup);
+      expect(pool.entries.size).toBe(700 * 64);
+    } finally {
+      await pool.close();
+    }
+    expect(pool.entries.size).toBe(0);
+  });
+
   for (const mode of ["reply", "throw", "exit"]) {
     it(`rejects with WORKER_FAILED and ends the worker when it fails (${mode})`, async () => {
       const script = new URL(

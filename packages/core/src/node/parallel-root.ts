@@ -113,7 +113,10 @@ export async function parallelRoot(
   return rootOnThreads(pool, init, keys, values, { threads, k, scheme, hasher }, options.timings);
 }
 
-/** Ends the worker threads parallelRoot keeps between calls (they do not keep a process alive). */
+/**
+ * Ends the worker threads parallelRoot keeps between calls (they do not keep a process alive)
+ * and frees the entry layout it keeps for the next call (64 bytes per entry of the last call).
+ */
 export function closeParallelWorkers(): Promise<void> {
   return pool.close();
 }
@@ -153,7 +156,7 @@ export async function rootOnThreads(
   const threads = Math.max(1, Math.min(setup.threads, unitCount));
   const shared = threads > 1;
   const work: PartitionWork = {
-    entries: bytes(count * 64, shared),
+    entries: shared ? workers.entries.take(count * 64) : new Uint8Array(count * 64),
     starts: copyOf(starts, shared),
     k,
     units: copyOf(units, shared),
@@ -207,6 +210,8 @@ export async function rootOnThreads(
   const joined = clock();
   const failure = settled.find((s) => s.status === "rejected");
   if (failure !== undefined) throw failure.reason;
+  // Every thread is done reading the entries: the next call may lay its own out there.
+  if (shared) workers.entries.give(work.entries);
   const root = mergePartitions(work.kinds, work.hashes, k, hasher);
   if (timings !== undefined) {
     const total = clock();

@@ -2,6 +2,7 @@
 import { TreeError } from "../tree/tree-error.js";
 import { type JobReply, JobThread } from "./job-thread.js";
 import type { PartitionWork, UnitsDone } from "./partition-work.js";
+import { SpareSharedBytes } from "./spare-shared-bytes.js";
 
 /** The first message of a parallelRoot worker. */
 export interface PartitionWorkerInit {
@@ -23,7 +24,8 @@ interface PartitionReply extends JobReply {
  * The worker threads parallelRoot keeps between calls (warm JIT, instantiated kernel), each
  * lent to one call at a time: concurrent calls get workers of their own. A worker whose job
  * failed, or that failed or exited, is terminated and never lent again; idle workers beyond
- * `maxIdle` are terminated. Workers keep the process alive only while they work.
+ * `maxIdle` are terminated. Workers keep the process alive only while they work. The pool also
+ * keeps the last call's entry layout (`entries`) for the next call; close() frees it.
  */
 export class PartitionWorkerPool {
   readonly #script: URL;
@@ -32,6 +34,8 @@ export class PartitionWorkerPool {
   readonly #all = new Set<JobThread<PartitionReply, UnitsDone>>();
   /** Workers dropped and not known to have ended yet. */
   readonly #ending = new Set<Promise<void>>();
+  /** The shared buffer a call lays its entries out in, kept between calls. */
+  readonly entries = new SpareSharedBytes();
 
   /** `script`: the worker's module (a URL literal in the caller, so the build keeps it an entry). */
   constructor(script: URL, maxIdle: number) {
@@ -81,6 +85,7 @@ export class PartitionWorkerPool {
     const all = [...this.#all];
     this.#all.clear();
     this.#idle.length = 0;
+    this.entries.clear();
     await Promise.all(all.map((t) => t.close()));
   }
 
