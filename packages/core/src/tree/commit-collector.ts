@@ -41,6 +41,11 @@ class GroupScratch {
   readonly childPaths32: Uint32Array;
   /** Cached groups: where each stale entry's hash sits in the slot's page (patched at emit). */
   readonly hashAt: Uint32Array;
+  /** The patch walk's slot: its page, and there its offsetOf and rankOf tables and hashes. */
+  page: Uint8Array = new Uint8Array(0);
+  table = 0;
+  ranks = 0;
+  hashes0 = 0;
   readonly walkPath = new Uint8Array(32);
   readonly walkPath32 = new Uint32Array(this.walkPath.buffer);
   /** The path of the child group being collected (a copy: no view object per child). */
@@ -136,7 +141,7 @@ export class CommitCollector {
         `commit: group depth must be an integer 0..8, got ${groupDepth}`,
       );
     }
-    const marks = new CommitMarks();
+    const marks = new CommitMarks(this.#marks);
     this.#marks = marks;
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) {
@@ -340,7 +345,12 @@ export class CommitCollector {
    */
   #patchGroup(scratch: GroupScratch, index: number, depth: number, slot: number): boolean {
     const inner = this.#marks.inner.length;
-    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0, slot)) return true;
+    const cache = this.#cache!;
+    scratch.page = cache.page(slot);
+    scratch.table = cache.tableOffset(slot);
+    scratch.ranks = cache.rankOffset(slot);
+    scratch.hashes0 = cache.hashesOffset(slot);
+    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0)) return true;
     this.#marks.inner.length = inner;
     return false;
   }
@@ -351,13 +361,10 @@ export class CommitCollector {
     depth: number,
     remaining: number,
     position: number,
-    slot: number,
   ): boolean {
     const g = this.#groupDepth;
     const { internals } = this.#arena;
-    const cache = this.#cache!;
-    const page = cache.page(slot);
-    const table = cache.tableOffset(slot);
+    const { page, table } = scratch;
     const flags = internals.getFlags(index);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
@@ -383,15 +390,14 @@ export class CommitCollector {
       if (kind === KIND_INTERNAL && below > 0) {
         // Inside the group: a clean inner node's part of the blob is unchanged.
         if ((internals.getFlags(childIndex) & FLAG_BLOB_STALE) === 0) continue;
-        if (!this.#patchWalk(scratch, childIndex, depth + 1, below, childPosition, slot))
-          return false;
+        if (!this.#patchWalk(scratch, childIndex, depth + 1, below, childPosition)) return false;
         continue;
       }
       // An entry: a clean one, or a placeholder, keeps its hash.
       if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
       const s = scratch.staleCount++;
-      scratch.hashAt[s] = cache.hashOffset(slot, first);
+      scratch.hashAt[s] = scratch.hashes0 + (page[scratch.ranks + first]! << 5);
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
       copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);

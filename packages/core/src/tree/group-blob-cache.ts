@@ -209,15 +209,15 @@ export class GroupBlobCache {
     return at + HEADER_BYTES + tables + (-this.blobSize(slot) & 3);
   }
 
-  /** Offset in its page of the hash of the entry at bitmap `position` (which must exist). */
-  hashOffset(slot: number, position: number): number {
-    const page = this.#pages[slot >>> PAGE_SHIFT]!;
+  /** Offset in its page of the slot's `rankOf` table (one byte per bitmap position). */
+  rankOffset(slot: number): number {
     const at = (slot & GRANULE_MASK) << GRANULE_BITS;
-    const width = 1 << page[at + 10]!;
-    const rank = page[at + HEADER_BYTES + width + position]!;
-    // The K hashes end the blob, in entry order (and it ends on a word).
-    const blobEnd = this.blobOffset(slot) + this.blobSize(slot);
-    return blobEnd - ((this.count(slot) - rank) << 5);
+    return at + HEADER_BYTES + (1 << this.#pages[slot >>> PAGE_SHIFT]![at + 10]!);
+  }
+
+  /** Offset in its page of the blob's first hash: the K hashes end the blob, in entry order. */
+  hashesOffset(slot: number): number {
+    return this.blobOffset(slot) + this.blobSize(slot) - (this.count(slot) << 5);
   }
 
   /** Entry count of the stored group. */
