@@ -1,6 +1,7 @@
 // ByteTable (MemoryStore's storage) against a Map model: puts of same-length and other-length
-// values, deletes, reinserts into tombstones, growth, compaction of dead records, and span puts
-// (setSpans, the packed batch path) with their prefetch groups.
+// values, deletes, reinserts into tombstones, growth (shards doubling, splitting, the directory
+// doubling), compaction of dead records, and span puts (setSpans, the packed batch path) with
+// their prefetch groups.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fnv1a } from "../src/bytes/fnv1a.js";
@@ -68,7 +69,14 @@ const opArb = fc.oneof(
   },
   { weight: 5, arbitrary: fc.tuple(fc.constant("spans" as const), spansArb) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("spans" as const), longSpansArb) },
+  // Many new keys at once (4-byte keys from a seed, 7 bytes of value): the table must grow.
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constant("fill" as const), fc.nat(), fc.integer({ min: 1, max: 60 })),
+  },
 );
+/** Op lists long enough to grow a table of 16-slot shards well past one shard. */
+const growingOpsArb = fc.array(opArb, { minLength: 40, maxLength: 120 });
 
 /** Packs `puts` ([key, value, gap, chunk]) into chunks: SPAN_WORDS words per put. */
 function pack(puts: [Uint8Array, Uint8Array, number, number][]) {
@@ -103,15 +111,33 @@ function check(table: ByteTable, model: Map<string, Uint8Array>): void {
   );
 }
 
+/** `check` without an assertion per key (cheap enough after every op); throws on a difference. */
+function quickCheck(table: ByteTable, model: Map<string, Uint8Array>): void {
+  if (table.size !== model.size) throw new Error(`size ${table.size} != ${model.size}`);
+  for (const [k, v] of model) {
+    const id = table.find(Buffer.from(k, "hex"));
+    if (id < 0 || hex(table.valueOf(id)) !== hex(v)) throw new Error(`key ${k}`);
+  }
+  const keys = Array.from(table.ids(), (id) => hex(table.keyOf(id)));
+  if (keys.length !== model.size || keys.some((k) => !model.has(k))) throw new Error("ids");
+}
+
 type Op =
   | [op: "put", key: Uint8Array, value: Uint8Array]
   | [op: "del", key: Uint8Array]
   | [op: "dels", keys: Uint8Array[]]
-  | [op: "spans", puts: [Uint8Array, Uint8Array, number, number][]];
+  | [op: "spans", puts: [Uint8Array, Uint8Array, number, number][]]
+  | [op: "fill", seed: number, count: number];
 
-function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
+/** Applies `ops` to `table` and a Map model; `after` sees both after every op. */
+function run(
+  table: ByteTable,
+  ops: Op[],
+  after?: (model: Map<string, Uint8Array>) => void,
+): Map<string, Uint8Array> {
   const model = new Map<string, Uint8Array>();
   for (const op of ops) {
+    after?.(model);
     if (op[0] === "put") {
       const [, key, value] = op;
       table.set(key, value);
@@ -127,6 +153,15 @@ function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
       const keys = [first ?? Uint8Array.of(1), ...op[1], second ?? Uint8Array.of(2)];
       table.deleteMany(keys, 1, keys.length - 1);
       for (const key of op[1]) model.delete(hex(key));
+    } else if (op[0] === "fill") {
+      const [, seed, count] = op;
+      for (let i = 0; i < count; i++) {
+        const key = new Uint8Array(4);
+        new DataView(key.buffer).setUint32(0, Math.imul(seed + i, 0x9e3779b1));
+        const value = Uint8Array.of(i, 1, 2, 3, 4, 5, seed & 255);
+        table.set(key, value);
+        model.set(hex(key), value);
+      }
     } else {
       const { chunks, spans } = pack(op[1]);
       table.setSpans(chunks, spans, op[1].length);
@@ -134,6 +169,7 @@ function run(table: ByteTable, ops: Op[]): Map<string, Uint8Array> {
       for (const chunk of chunks) chunk.fill(0xee);
     }
   }
+  after?.(model);
   return model;
 }
 
@@ -157,6 +193,67 @@ describe("ByteTable", () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("behaves as a Map at every step while its shards split (16-slot shards, 8 initial slots)", () => {
+    // Shards double from 8 to 16 slots, then split by their next hash bit (the directory
+    // doubling as local depths pass it); gets, iteration (ids), deletes, deleteMany, overwrites
+    // and span puts checked after every op, so each sees a table mid-growth.
+    let split = 0;
+    fc.assert(
+      fc.property(growingOpsArb, (ops) => {
+        const table = new ByteTable({ compactMinGarbage: 256, slots: 8, shardSlots: 16 });
+        check(
+          table,
+          run(table, ops as Op[], (model) => quickCheck(table, model)),
+        );
+        if (table.shardCount >= 8) split++;
+      }),
+      { numRuns: 60 },
+    );
+    // Most runs did split shards (a test of splits that never split would pass vacuously).
+    expect(split).toBeGreaterThan(40);
+  });
+
+  it("behaves as a Map where shards cannot split further and grow instead (directory of 4)", () => {
+    let grown = 0;
+    fc.assert(
+      fc.property(growingOpsArb, (ops) => {
+        const table = new ByteTable({ slots: 8, shardSlots: 16, maxDepth: 2 });
+        check(table, run(table, ops as Op[]));
+        expect(table.shardCount).toBeLessThanOrEqual(4);
+        if (table.slotBytes > 4 * 16 * 16) grown++;
+      }),
+      { numRuns: 100 },
+    );
+    expect(grown).toBeGreaterThan(60);
+  });
+
+  it("never rebuilds more than one shard's slots in a put, however large the table", () => {
+    // 200k keys: the slots grow to ~5 MiB in steps of at most one shard (16 Ki slots, 256 KiB);
+    // a single array would double, the last step alone 2 MiB.
+    const table = new ByteTable();
+    const key = new Uint8Array(8);
+    const view = new DataView(key.buffer);
+    let before = table.slotBytes;
+    let step = 0;
+    for (let i = 0; i < 200_000; i++) {
+      view.setUint32(0, i);
+      view.setUint32(4, i * 2654435761);
+      table.set(key, key.subarray(0, i % 9));
+      step = Math.max(step, table.slotBytes - before);
+      before = table.slotBytes;
+    }
+    expect(step).toBeLessThanOrEqual((1 << 14) * 16);
+    expect(table.shardCount).toBeGreaterThanOrEqual(16);
+    expect(table.size).toBe(200_000);
+    for (let i = 0; i < 200_000; i += 7) {
+      view.setUint32(0, i);
+      view.setUint32(4, i * 2654435761);
+      const id = table.find(key);
+      expect(Array.from(table.valueOf(id))).toEqual(Array.from(key.subarray(0, i % 9)));
+    }
+    expect(table.ids().length).toBe(200_000);
   });
 
   it("keeps a key put by setSpans and by set one entry (the last put wins)", () => {

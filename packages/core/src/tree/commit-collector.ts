@@ -1,11 +1,4 @@
-import {
-  encodeGroupBlobInto,
-  encodePathKey,
-  groupBlobSize,
-  MAX_GROUP_DEPTH,
-  pathKeySize,
-  writePathKey,
-} from "@bintrie/codec";
+import { encodeGroupBlobInto, encodePathKey, groupBlobSize, MAX_GROUP_DEPTH } from "@bintrie/codec";
 import { fnv1a } from "../bytes/fnv1a.js";
 import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
@@ -48,6 +41,11 @@ class GroupScratch {
   readonly childPaths32: Uint32Array;
   /** Cached groups: where each stale entry's hash sits in the slot's page (patched at emit). */
   readonly hashAt: Uint32Array;
+  /** The patch walk's slot: its page, and there its offsetOf and rankOf tables and hashes. */
+  page: Uint8Array = new Uint8Array(0);
+  table = 0;
+  ranks = 0;
+  hashes0 = 0;
   readonly walkPath = new Uint8Array(32);
   readonly walkPath32 = new Uint32Array(this.walkPath.buffer);
   /** The path of the child group being collected (a copy: no view object per child). */
@@ -85,7 +83,6 @@ export class CommitCollector {
   #prefix: Uint8Array = new Uint8Array(0);
   readonly #scratch: GroupScratch[] = [];
   readonly #path = new Uint8Array(32);
-  readonly #stemBits = new Uint8Array(32);
   /** #orphanDeletes' filter of orphan path hashes. */
   readonly #orphanFilter = new Uint32Array(1 << 11);
   /** #orphanDeletes' set of orphan depths (0..248). */
@@ -144,7 +141,7 @@ export class CommitCollector {
         `commit: group depth must be an integer 0..8, got ${groupDepth}`,
       );
     }
-    const marks = new CommitMarks();
+    const marks = new CommitMarks(this.#marks);
     this.#marks = marks;
     // Group scratch is sized by the group depth: keep it across commits unless that changes.
     if (groupDepth !== this.#groupDepth) {
@@ -348,7 +345,12 @@ export class CommitCollector {
    */
   #patchGroup(scratch: GroupScratch, index: number, depth: number, slot: number): boolean {
     const inner = this.#marks.inner.length;
-    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0, slot)) return true;
+    const cache = this.#cache!;
+    scratch.page = cache.page(slot);
+    scratch.table = cache.tableOffset(slot);
+    scratch.ranks = cache.rankOffset(slot);
+    scratch.hashes0 = cache.hashesOffset(slot);
+    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0)) return true;
     this.#marks.inner.length = inner;
     return false;
   }
@@ -359,13 +361,10 @@ export class CommitCollector {
     depth: number,
     remaining: number,
     position: number,
-    slot: number,
   ): boolean {
     const g = this.#groupDepth;
     const { internals } = this.#arena;
-    const cache = this.#cache!;
-    const page = cache.page(slot);
-    const table = cache.tableOffset(slot);
+    const { page, table } = scratch;
     const flags = internals.getFlags(index);
     // An inner node that was an entry before (a split stem) needs no check of its own: the
     // first position of its range is then either an empty side or a deeper entry, both checked.
@@ -391,15 +390,14 @@ export class CommitCollector {
       if (kind === KIND_INTERNAL && below > 0) {
         // Inside the group: a clean inner node's part of the blob is unchanged.
         if ((internals.getFlags(childIndex) & FLAG_BLOB_STALE) === 0) continue;
-        if (!this.#patchWalk(scratch, childIndex, depth + 1, below, childPosition, slot))
-          return false;
+        if (!this.#patchWalk(scratch, childIndex, depth + 1, below, childPosition)) return false;
         continue;
       }
       // An entry: a clean one, or a placeholder, keeps its hash.
       if (!this.#blobStale(kind, childIndex)) continue;
       if (page[table + first] !== g - below) return false;
       const s = scratch.staleCount++;
-      scratch.hashAt[s] = cache.hashOffset(slot, first);
+      scratch.hashAt[s] = scratch.hashes0 + (page[scratch.ranks + first]! << 5);
       scratch.children[s] = child;
       scratch.childDepths[s] = depth + 1;
       copy8(scratch.walkPath32, 0, scratch.childPaths32, s << 3);
@@ -483,9 +481,9 @@ export class CommitCollector {
     const g = this.#groupDepth;
     const n = scratch.count;
     const blobSize = groupBlobSize(g, n);
-    const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
+    const hashStart = this.#beginWrite(path, 0, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
-    this.#copyInternalHash(index, chunk, hashStart);
+    this.#copyInternalHash(index, this.#out.chunk32, hashStart);
     encodeGroupBlobInto(
       g,
       n,
@@ -517,20 +515,24 @@ export class CommitCollector {
     // The root's hash and the blob's first line, side by side (two misses, not one after the other).
     this.#loads ^=
       arena.internals.hash[index >>> CHUNK_BITS]![(index & CHUNK_MASK) << 5]! ^ page[blob]!;
-    const hashStart = this.#beginWrite(path, depth, 32 + blobSize);
+    const hashStart = this.#beginWrite(path, 0, depth, 32 + blobSize);
     const chunk = this.#out.chunk;
-    this.#copyInternalHash(index, chunk, hashStart);
+    this.#copyInternalHash(index, this.#out.chunk32, hashStart);
     const { children, hashAt } = scratch;
-    for (let k = 0; k < scratch.staleCount; k++) arena.writeHash(children[k]!, page, hashAt[k]!);
+    // The blob's hashes sit on words (see GroupBlobCache).
+    const page32 = cache.page32(slot);
+    for (let k = 0; k < scratch.staleCount; k++) {
+      arena.writeHashWords(children[k]!, page32, hashAt[k]! >>> 2);
+    }
     chunk.set(page.subarray(blob, blob + blobSize), hashStart + 32);
     this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 
   /** A flat internal blob (group depth 0): 02 | left hash | right hash. */
   #emitInternal(index: number, path: Uint8Array, depth: number): void {
-    const hashStart = this.#beginWrite(path, depth, 32 + 65);
+    const hashStart = this.#beginWrite(path, 0, depth, 32 + 65);
     const chunk = this.#out.chunk;
-    this.#copyInternalHash(index, chunk, hashStart);
+    this.#copyInternalHash(index, this.#out.chunk32, hashStart);
     const { internals } = this.#arena;
     chunk[hashStart + 32] = 2;
     this.#arena.writeHash(internals.getLeft(index), chunk, hashStart + 33);
@@ -543,53 +545,61 @@ export class CommitCollector {
     const { stems } = this.#arena;
     const count = stems.getCount(index);
     const blobSize = 64 + count * 32;
-    const stemChunk = stems.stemChunk(index);
-    const so = stems.stemOffset(index);
-    const hc = stems.hashChunk(index);
-    const ho = stems.hashOffset(index);
+    const c = index >>> CHUNK_BITS;
+    const w = (index & CHUNK_MASK) << 3;
+    const stem32 = stems.stem32[c]!;
+    const hash32 = stems.hash32[c]!;
     // The stem, its hash and its values are apart (each a cache miss on a large tree): all are
     // read here, side by side, before the copies, which would otherwise wait for them in turn.
-    let loads = stemChunk[so]! ^ hc[ho]!;
-    let page = stemChunk;
+    let loads = stem32[w]! ^ hash32[w]!;
+    let values = stem32;
     let at = 0;
     if (count > 0) {
-      page = stems.blockPage(index);
-      at = stems.blockOffset(index);
-      loads ^= page[at]!;
+      const address = stems.blockAddress(index);
+      values = stems.values.page32(address);
+      at = stems.values.offset(address) >>> 2;
+      loads ^= values[at]!;
     }
     this.#loads ^= loads;
-    // The path bits are the stem's: copied to a scratch buffer (no view object per stem).
-    const bits = this.#stemBits;
-    for (let i = 0; i < 31; i++) bits[i] = stemChunk[so + i]!;
-    const hashStart = this.#beginWrite(bits, stems.getDepth(index), 32 + blobSize);
-    const chunk = this.#out.chunk;
-    for (let i = 0; i < 32; i++) chunk[hashStart + i] = hc[ho + i]!;
-    const blob = hashStart + 32;
-    chunk[blob] = 1;
-    for (let i = 0; i < 31; i++) chunk[blob + 1 + i] = bits[i]!;
-    stems.writeBlobBitmap(index, chunk, blob + 32);
-    if (count > 0) {
-      const bytes = count * 32;
-      for (let i = 0; i < bytes; i++) chunk[blob + 64 + i] = page[at + i]!;
-    }
-    this.#out.end(hashStart, blob + blobSize);
+    const depth = stems.getDepth(index);
+    const hashStart = this.#beginWrite(stems.stem[c]!, w << 2, depth, 32 + blobSize);
+    const out = this.#out.chunk32;
+    const h = hashStart >>> 2;
+    copy8(hash32, w, out, h);
+    // 01 ‖ stem: the stem's words moved one byte on (byte 31 of a stem slot is 0).
+    copyTypeAndStem(stem32, w, out, h + 8);
+    stems.writeBlobBitmap(index, this.#out.chunk, hashStart + 64);
+    for (let k = 0; k < count; k++) copy8(values, at + (k << 3), out, h + 24 + (k << 3));
+    this.#out.end(hashStart, hashStart + 32 + blobSize);
   }
 
-  /** Writes `prefix ‖ path key` of the next write and returns where its hash goes. */
-  #beginWrite(bits: Uint8Array, depth: number, rest: number): number {
+  /**
+   * Writes `prefix ‖ path key` of the next write (the first `depth` bits of bits[from..]) and
+   * returns where its hash goes (word-aligned). The path key as codec's writePathKey lays it
+   * out, without its argument checks (depths here are a node's, 0..248).
+   */
+  #beginWrite(bits: Uint8Array, from: number, depth: number, rest: number): number {
     const out = this.#out;
     const prefix = this.#prefix;
-    out.begin(prefix.length + pathKeySize(depth) + rest);
+    const bytes = depth === 0 ? 0 : (depth + 7) >>> 3;
+    const keyBytes = prefix.length + (depth === 0 ? 0 : bytes + 1);
+    const hashStart = out.begin(keyBytes, rest);
     const chunk = out.chunk;
-    const at = out.at;
-    for (let i = 0; i < prefix.length; i++) chunk[at + i] = prefix[i]!;
-    return at + prefix.length + writePathKey(bits, depth, chunk, at + prefix.length);
+    let at = out.at;
+    for (let i = 0; i < prefix.length; i++) chunk[at++] = prefix[i]!;
+    if (depth === 0) return hashStart;
+    for (let i = 0; i < bytes - 1; i++) chunk[at++] = bits[from + i]!;
+    const used = depth & 7;
+    const last = bits[from + bytes - 1]!;
+    chunk[at++] = used === 0 ? last : last & (0xff00 >>> used);
+    chunk[at] = depth;
+    return hashStart;
   }
 
-  #copyInternalHash(index: number, out: Uint8Array, offset: number): void {
-    const src = this.#arena.internals.hash[index >>> CHUNK_BITS]!;
-    const at = (index & CHUNK_MASK) << 5;
-    for (let i = 0; i < 32; i++) out[offset + i] = src[at + i]!;
+  /** The 32-byte hash of internal node `index` at out[offset] (a word boundary). */
+  #copyInternalHash(index: number, out: Uint32Array, offset: number): void {
+    const { internals } = this.#arena;
+    copy8(internals.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3, out, offset >>> 2);
   }
 
   /** Old paths of stored stems that splits pushed deeper, unless this commit rewrote them. */
@@ -637,6 +647,26 @@ export class CommitCollector {
     }
     // First-seen order of the orphan list.
     return paths.filter((p) => !written.has(p));
+  }
+}
+
+/** Whether word views see bytes little-endian first (every platform this runs on; checked). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** to[t..t+8) = the bytes 01 ‖ stem[0..31), from the stem slot's words stem[s..s+8). */
+function copyTypeAndStem(stem: Uint32Array, s: number, to: Uint32Array, t: number): void {
+  if (!LITTLE_ENDIAN) {
+    const from = new Uint8Array(stem.buffer, stem.byteOffset);
+    const out = new Uint8Array(to.buffer, to.byteOffset);
+    out[t << 2] = 1;
+    for (let i = 0; i < 31; i++) out[(t << 2) + 1 + i] = from[(s << 2) + i]!;
+    return;
+  }
+  let previous = 1 << 24;
+  for (let i = 0; i < 8; i++) {
+    const word = stem[s + i]!;
+    to[t + i] = (previous >>> 24) | (word << 8);
+    previous = word;
   }
 }
 

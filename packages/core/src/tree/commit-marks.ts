@@ -18,15 +18,25 @@ export const INNER_WRITTEN = FLAG_BLOB_STALE | FLAG_PERSISTED | FLAGS_STALE_CHIL
  */
 export class CommitMarks {
   /** Stems whose blob was written: blob clean, stored at their path. */
-  readonly stems = new U32Stack(256);
+  readonly stems: U32Stack;
   /** Internal nodes with a blob of their own (group roots, or every node at g = 0). */
-  readonly stored = new U32Stack(256);
+  readonly stored: U32Stack;
   /** Inner nodes of written groups: no blob of their own, so clean and not stored. */
-  readonly inner = new U32Stack(256);
+  readonly inner: U32Stack;
   /** Orphan paths (at the front of the arena's list) the node set deletes. */
   orphans = 0;
   /** What `apply`'s touching loads read (see RUN). */
   loads = 0;
+
+  /**
+   * Lists sized like `like`'s (the last collection's: the next block's are much the same), so
+   * they do not grow by doubling copies while the collection fills them.
+   */
+  constructor(like?: CommitMarks) {
+    this.stems = new U32Stack(capacityLike(like?.stems));
+    this.stored = new U32Stack(capacityLike(like?.stored));
+    this.inner = new U32Stack(capacityLike(like?.inner));
+  }
 
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
@@ -38,6 +48,11 @@ export class CommitMarks {
     arena.orphans.splice(0, this.orphans);
     arena.commits++;
   }
+}
+
+function capacityLike(list: U32Stack | undefined): number {
+  const n = list === undefined ? 0 : list.length;
+  return Math.max(256, n + (n >>> 2));
 }
 
 /** A pool's flag accessors, as both pools have them. */

@@ -17,7 +17,9 @@ const GRANULE_MASK = GRANULES_PER_PAGE - 1;
 /**
  * Slot: owner index (u32), entry count (u16), blob size (u16), slot granules (u16), group depth
  * g (u8), a pad byte; then `offsetOf` and `rankOf` (2^g bytes each: per bitmap position, the
- * entry's depth offset, 0 = no entry, and its index among the entries); then the blob.
+ * entry's depth offset, 0 = no entry, and its index among the entries); then 0..3 bytes of
+ * padding and the blob, placed so that it ends on a word: its hashes, which end it, are words
+ * the collector patches with word copies.
  */
 const HEADER_BYTES = 12;
 /** Owner word of a released slot (internal indexes stay below 2^30). */
@@ -151,7 +153,7 @@ export class GroupBlobCache {
     size: number,
   ): number {
     const width = 1 << groupDepth;
-    const granules = (HEADER_BYTES + 2 * width + size + 63) >>> GRANULE_BITS;
+    const granules = (HEADER_BYTES + 2 * width + size + 3 + 63) >>> GRANULE_BITS;
     let slot = this.#find(index);
     if (slot >= 0 && this.#granulesOf(slot) !== granules) {
       this.#release(slot, this.#granulesOf(slot));
@@ -195,21 +197,27 @@ export class GroupBlobCache {
     return ((slot & GRANULE_MASK) << GRANULE_BITS) + HEADER_BYTES;
   }
 
+  /** The page holding `slot`, as words. */
+  page32(slot: number): Uint32Array {
+    return this.#pages32[slot >>> PAGE_SHIFT]!;
+  }
+
   /** Offset in its page of the slot's blob. */
   blobOffset(slot: number): number {
     const at = (slot & GRANULE_MASK) << GRANULE_BITS;
-    return at + HEADER_BYTES + (2 << this.#pages[slot >>> PAGE_SHIFT]![at + 10]!);
+    const tables = 2 << this.#pages[slot >>> PAGE_SHIFT]![at + 10]!;
+    return at + HEADER_BYTES + tables + (-this.blobSize(slot) & 3);
   }
 
-  /** Offset in its page of the hash of the entry at bitmap `position` (which must exist). */
-  hashOffset(slot: number, position: number): number {
-    const page = this.#pages[slot >>> PAGE_SHIFT]!;
+  /** Offset in its page of the slot's `rankOf` table (one byte per bitmap position). */
+  rankOffset(slot: number): number {
     const at = (slot & GRANULE_MASK) << GRANULE_BITS;
-    const width = 1 << page[at + 10]!;
-    const rank = page[at + HEADER_BYTES + width + position]!;
-    // The K hashes end the blob, in entry order.
-    const blobEnd = at + HEADER_BYTES + 2 * width + this.blobSize(slot);
-    return blobEnd - ((this.count(slot) - rank) << 5);
+    return at + HEADER_BYTES + (1 << this.#pages[slot >>> PAGE_SHIFT]![at + 10]!);
+  }
+
+  /** Offset in its page of the blob's first hash: the K hashes end the blob, in entry order. */
+  hashesOffset(slot: number): number {
+    return this.blobOffset(slot) + this.blobSize(slot) - (this.count(slot) << 5);
   }
 
   /** Entry count of the stored group. */
