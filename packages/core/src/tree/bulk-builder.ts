@@ -49,12 +49,8 @@ export interface BulkWindowHasher {
   hashRecordRun(src: Uint8Array, srcOffset: number, count: number, first: number): void;
   /** Hashes the stems list[start..end) and clears their flag. */
   hashStems(list: Uint32Array, start: number, end: number): void;
-  /**
-   * Hashes the internal nodes nodes[from..to) (depths in depths[k]), deepest first: nodes the
-   * build made with their hash flag clear, each child a stem or internal node hashed already
-   * (or listed too), or empty.
-   */
-  hashBuiltInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void;
+  /** Hashes the internal nodes nodes[from..to) (depths in depths[k]), deepest first. */
+  hashInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void;
 }
 
 export class BulkBuilder {
@@ -158,10 +154,8 @@ export class BulkBuilder {
       const { closedBy } = this;
       const windowStems = this.#windowStems;
       let windowStart = 0;
-      // A one-value stem or an internal node hashed in its window is allocated with its hash
-      // up to date (nothing to clear once hashed).
+      // A one-value stem hashed in its window is allocated with its hash up to date.
       const stemFlags = windows !== undefined ? FLAG_BLOB_STALE : FLAGS_STALE;
-      const nodeFlags = stemFlags;
       const cursor = this.#cursor;
       // The top levels, level by level (a few thousand nodes every descent passes: they stay in
       // cache together); below them, in key order as the stems open them, so a subtree's nodes,
@@ -171,7 +165,7 @@ export class BulkBuilder {
       if (this.#top.length < starts[top]!) this.#top = new Uint32Array(starts[top]!);
       const list = this.#top;
       for (let d = 0; d < top; d++) {
-        for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, nodeFlags);
+        for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
         cursor[d] = starts[d]!;
       }
 
@@ -197,7 +191,7 @@ export class BulkBuilder {
         const at = (first & LOG_CHUNK_MASK) << 6;
         const next = s + 1 < count ? shared[s]! : -1;
         for (let d = previous + 1; d <= next; d++) {
-          const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, nodeFlags);
+          const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
           open[d] = node;
           this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
         }
@@ -229,7 +223,7 @@ export class BulkBuilder {
         windowStems[s - windowStart] = stem;
         if (s + 1 - windowStart === this.#window || s + 1 === count) {
           this.#hashWindow(windows, log, windowStart, s + 1);
-          windows.hashBuiltInternals(closed, closedDepths, 0, done);
+          windows.hashInternals(closed, closedDepths, 0, done);
           done = 0;
           windowStart = s + 1;
         }

@@ -1,18 +1,11 @@
 import type { Hasher } from "../hash/hasher.js";
 import { type OneValueStemHashes, oneValueStemHashes } from "../hash/one-value-stems.js";
 import { StemSubtreeFold } from "../hash/stem-subtree-fold.js";
-import { copy8, zero8 } from "../hash/word-copy.js";
+import { copy8 } from "../hash/word-copy.js";
 import type { Arena } from "./arena.js";
 import type { BulkBuilder, BulkWindowHasher } from "./bulk-builder.js";
 import { NodeDepthList } from "./node-depth-list.js";
-import {
-  FLAG_HASH_STALE,
-  KIND_INTERNAL,
-  KIND_STEM,
-  MAX_POOL_INDEX,
-  refIndex,
-  refKind,
-} from "./node-ref.js";
+import { FLAG_HASH_STALE, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { CHUNK_BITS, CHUNK_MASK } from "./pool-chunks.js";
 import { U32Stack } from "./u32-stack.js";
 
@@ -260,47 +253,6 @@ export class StaleHasher implements BulkWindowHasher {
     this.#hashDeepestFirst(nodes, depths, from, to);
   }
 
-  /**
-   * Hashes the internal nodes nodes[from..to) of a bulk build's window, deepest first: nodes
-   * made with their hash flag clear (nothing to clear after), whose children are the build's
-   * stems and internal nodes (or empty), read straight from the pools in one loop.
-   */
-  hashBuiltInternals(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
-    this.#hashDeepestFirst(nodes, depths, from, to, true);
-  }
-
-  /** One batch of hashBuiltInternals: the children's hashes gathered, hashed, stored. */
-  #hashBuiltRun(list: Uint32Array, start: number, end: number): void {
-    const { internals, stems } = this.#arena;
-    const n = end - start;
-    this.#ensureScratch(n);
-    const msg32 = this.#msg32;
-    const chunks = internals.nodes;
-    const internalHashes = internals.hash32;
-    const stemHashes = stems.hash32;
-    for (let k = 0; k < n; k++) {
-      const index = list[start + k]!;
-      const words = chunks[index >>> CHUNK_BITS]!;
-      const at = (index & CHUNK_MASK) * 3;
-      for (let side = 0; side < 2; side++) {
-        const ref = words[at + side]!;
-        const kind = ref >>> 30;
-        const child = ref & MAX_POOL_INDEX;
-        const to = (k << 4) + (side << 3);
-        if (kind === KIND_STEM)
-          copy8(stemHashes[child >>> CHUNK_BITS]!, (child & CHUNK_MASK) << 3, msg32, to);
-        else if (kind === KIND_INTERNAL)
-          copy8(internalHashes[child >>> CHUNK_BITS]!, (child & CHUNK_MASK) << 3, msg32, to);
-        else zero8(msg32, to);
-      }
-    }
-    this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
-    for (let k = 0; k < n; k++) {
-      const index = list[start + k]!;
-      copy8(msg32, k << 3, internalHashes[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
-    }
-  }
-
   /** Hashes one stem now (used to verify stems decoded from the store). */
   hashStem(index: number): void {
     const one = this.#stack;
@@ -330,13 +282,7 @@ export class StaleHasher implements BulkWindowHasher {
    * batch call per run of equal depth. A bulk build's windows and every incremental hash run
    * this one function, so the first update after a build runs optimised code here.
    */
-  #hashDeepestFirst(
-    nodes: Uint32Array,
-    depths: Uint8Array,
-    from: number,
-    to: number,
-    built = false,
-  ): void {
+  #hashDeepestFirst(nodes: Uint32Array, depths: Uint8Array, from: number, to: number): void {
     if (to === from) return;
     const counts = this.#depthCounts;
     const next = this.#depthStarts;
@@ -361,8 +307,7 @@ export class StaleHasher implements BulkWindowHasher {
       const runEnd = k + counts[d]!;
       while (k < runEnd) {
         const batchEnd = Math.min(runEnd, k + INTERNAL_BATCH);
-        if (built) this.#hashBuiltRun(list, k, batchEnd);
-        else this.#hashInternalRun(list, k, batchEnd);
+        this.#hashInternalRun(list, k, batchEnd);
         k = batchEnd;
       }
     }
