@@ -1,5 +1,6 @@
 import type { Arena } from "./arena.js";
 import { FLAG_BLOB_STALE, FLAG_PERSISTED, FLAGS_STALE_CHILDREN } from "./node-ref.js";
+import { SIZED_WRITES_MAX } from "./packed-writes.js";
 import { U32Stack } from "./u32-stack.js";
 
 /** The flags a written stem loses (it also gains FLAG_PERSISTED). */
@@ -52,7 +53,8 @@ export class CommitMarks {
 
 function capacityLike(list: U32Stack | undefined): number {
   const n = list === undefined ? 0 : list.length;
-  return Math.max(256, n + (n >>> 2));
+  // Capped as the packed set's entries are: a whole tree's collection is not the next block's.
+  return Math.max(256, Math.min(n + (n >>> 2), SIZED_WRITES_MAX));
 }
 
 /** A pool's flag accessors, as both pools have them. */

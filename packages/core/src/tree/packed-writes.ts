@@ -4,6 +4,8 @@ import { PACKED_ENTRY_WORDS } from "./node-set.js";
 const CHUNK_BYTES = 1 << 20;
 /** Spare chunks kept for reuse: a block's node set fits (a full commit's does not need to). */
 const MAX_SPARE_CHUNKS = 16;
+/** The most writes a new set's entry table is sized for from the last set (it grows past). */
+export const SIZED_WRITES_MAX = 1 << 16;
 
 /**
  * Appends writes (`prefix ‖ path ‖ hash ‖ blob`) into fresh 1 MiB chunks for one commit.
@@ -27,8 +29,10 @@ export class PackedWrites {
     // optimised `begin` would deoptimise on its first push of each commit).
     this.chunks = this.chunks.slice(0, 0);
     // Sized for a set like the last one (the next block's is much the same): no growing copies.
-    const words = (this.count + (this.count >>> 2)) * PACKED_ENTRY_WORDS;
-    this.entries = new Uint32Array(Math.max(1024, words));
+    // Capped: after a whole tree's set (a first persist) the next is a block's again, and
+    // zeroing a table for a million writes would cost that block more than growing does.
+    const writes = Math.min(this.count + (this.count >>> 2), SIZED_WRITES_MAX);
+    this.entries = new Uint32Array(Math.max(1024, writes * PACKED_ENTRY_WORDS));
     this.count = 0;
     this.chunk = new Uint8Array(0);
     this.chunk32 = new Uint32Array(0);
