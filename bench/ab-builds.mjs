@@ -5,17 +5,11 @@
 // Prints the medians of A and B and the median of the per-block B/A ratios. Both trees share the
 // process's allocator and garbage collector, so effects on either are split between the two.
 import { blockKeyGenerator, cpuMs, workload } from "./rows/workload.mjs";
-import { loadTwoBuilds, median } from "./two-builds.mjs";
+import { committedTrees, loadTwoBuilds, median } from "./two-builds.mjs";
 
 const { libs, n, blocks } = await loadTwoBuilds("ab-builds.mjs");
 const { key, value } = workload(n, 0);
-const trees = [];
-for (const lib of libs) {
-  const tree = new lib.BinaryTree({ groupDepth: 5, store: new lib.MemoryStore() });
-  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
-  await tree.persist();
-  trees.push(tree);
-}
+const trees = await committedTrees(libs, key, value, n);
 // 900 updates of existing keys and 100 new keys per block, as the other dev tools.
 const blockKeys = blockKeyGenerator(key, n);
 // put_hash_cpu: the process's CPU time over put + hash (a shared host's preemption left out).

@@ -7,17 +7,11 @@
 // A store that stops the world now and then (a table rebuild) shows in max and p99, not in the
 // median. TAIL_TRACE=1 prints each block's figures to stderr.
 import { blockKeyGenerator, workload } from "./rows/workload.mjs";
-import { loadTwoBuilds, median } from "./two-builds.mjs";
+import { committedTrees, loadTwoBuilds, median } from "./two-builds.mjs";
 
 const { libs, n, blocks } = await loadTwoBuilds("block-tail.mjs");
 const { key, value } = workload(n, 0);
-const trees = [];
-for (const lib of libs) {
-  const tree = new lib.BinaryTree({ groupDepth: 5, store: new lib.MemoryStore() });
-  for (let i = 0; i < n; i++) tree.put(key(i), value(i));
-  await tree.persist();
-  trees.push(tree);
-}
+const trees = await committedTrees(libs, key, value, n);
 const blockKeys = blockKeyGenerator(key, n);
 /** Blocks left out of the figures: the JIT's warm-up (a build's first blocks vary most). */
 const WARM = 3;

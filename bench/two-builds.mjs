@@ -20,3 +20,18 @@ export async function loadTwoBuilds(script) {
 
 /** The upper middle of `xs` (both tools' per-block medians). */
 export const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+
+/**
+ * One committed tree per build: the shared workload's first `n` keys put into
+ * `new BinaryTree({ groupDepth: 5 })` over a MemoryStore of the same build, and persisted.
+ */
+export async function committedTrees(libs, key, value, n) {
+  const trees = [];
+  for (const lib of libs) {
+    const tree = new lib.BinaryTree({ groupDepth: 5, store: new lib.MemoryStore() });
+    for (let i = 0; i < n; i++) tree.put(key(i), value(i));
+    await tree.persist();
+    trees.push(tree);
+  }
+  return trees;
+}
