@@ -3,7 +3,6 @@ import { describePath } from "./node-loader.js";
 import {
   EMPTY_REF,
   FLAG_BLOB_STALE,
-  FLAG_HASH_STALE,
   FLAG_PERSISTED,
   FLAG_REFERENCED,
   FLAGS_STALE,
@@ -208,7 +207,7 @@ export class TreeWalker {
       }
       if (stems.setValue(stem, bytes[at + 31]!, bytes, at + 32, words)) {
         arena.mutations++;
-        if (stems.markStale(stem) && staleLog.valid) staleLog.stem(stem);
+        if (stems.markStale(stem)) staleLog.stem(stem);
         internals.markPathStale(path.data, path.length, this.#lastSide, staleLog);
       }
       if (this.#splitLength > 0) this.#joinSplitToPath();
@@ -462,8 +461,7 @@ export class TreeWalker {
     if (!changed) return;
     const { internals, stems, staleLog } = this.#arena;
     this.#arena.mutations++;
-    if ((stems.getFlags(stem) & FLAG_HASH_STALE) === 0) staleLog.stem(stem);
-    stems.addFlags(stem, FLAGS_STALE);
+    if (stems.markStale(stem)) staleLog.stem(stem);
     internals.markPathStale(this.#path.data, this.#path.length, this.#lastSide, staleLog);
   }
 
