@@ -79,8 +79,11 @@ export class BulkBuilder {
   closedDepths: Uint8Array = new Uint8Array(KEPT);
   /** closedBy[s]: how many nodes are complete once stems 0..s-1 are; stemCount + 1 entries. */
   closedBy: Uint32Array = new Uint32Array(KEPT);
-  /** Nodes per depth, then where each depth's nodes start in #top (build scratch). */
-  readonly #levelStarts = new Uint32Array(LEVELS + 1);
+  /**
+   * Nodes per depth d at [d + 1], then where each depth's nodes start in #top (build scratch;
+   * one more entry for the range ends of the count).
+   */
+  readonly #levelStarts = new Int32Array(LEVELS + 2);
   /** The top levels' nodes, allocated level by level before the stems place them. */
   #top = new Uint32Array(KEPT);
   readonly #cursor = new Uint32Array(LEVELS);
@@ -118,17 +121,23 @@ export class BulkBuilder {
     const count = log.stemCount;
 
     // Internal nodes per depth: a node at depth d starts wherever a run of neighbour pairs
-    // sharing at least d bits starts.
+    // sharing at least d bits starts, so a pair sharing more than the one before starts one at
+    // each depth in between: counted as a range (+1 where it starts, -1 past its end), summed
+    // below, instead of once per node.
     const starts = this.#levelStarts;
     starts.fill(0);
     let previous = -1;
     let total = 0;
     for (let s = 0; s + 1 < count; s++) {
       const bits = shared[s]!;
-      for (let d = previous + 1; d <= bits; d++) starts[d + 1]!++;
-      if (bits > previous) total += bits - previous;
+      if (bits > previous) {
+        starts[previous + 2]!++;
+        starts[bits + 2]!--;
+        total += bits - previous;
+      }
       previous = bits;
     }
+    for (let d = 1; d <= LEVELS; d++) starts[d]! += starts[d - 1]!;
     if (stems.room < count || internals.room < total) {
       recycler.clear();
       return false;
@@ -193,7 +202,7 @@ export class BulkBuilder {
         for (let d = previous + 1; d <= next; d++) {
           const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
           open[d] = node;
-          this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node));
+          this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node) | 0);
         }
         const depth = Math.max(previous, next) + 1;
         let stem: number;
@@ -208,7 +217,7 @@ export class BulkBuilder {
             stems.setValue(stem, entryBytes[entry + 31]!, entryBytes, entry + 32);
           }
         }
-        this.#link(bytes, at, depth, makeRef(KIND_STEM, stem));
+        this.#link(bytes, at, depth, makeRef(KIND_STEM, stem) | 0);
         // The next stem leaves every open node deeper than what it shares with this one.
         for (let d = depth - 1; d > next; d--) {
           closed[done] = open[d]!;
@@ -312,10 +321,14 @@ export class BulkBuilder {
     if (this.#top.length > KEPT) this.#top = new Uint32Array(KEPT);
   }
 
-  /** Links the node at `depth` on the path of the stem at bytes[at] to its parent (or the root). */
+  /**
+   * Links the node at `depth` on the path of the stem at bytes[at] to its parent (or the root).
+   * `ref` comes as an int32 (`| 0`): a stem's ref is at least 2^31, which as a uint32 would be
+   * boxed, a heap number per stem; the pools store the same 32 bits either way.
+   */
   #link(bytes: Uint8Array, at: number, depth: number, ref: number): void {
     if (depth === 0) {
-      this.#arena.root = ref;
+      this.#arena.root = ref >>> 0;
       return;
     }
     const d = depth - 1;

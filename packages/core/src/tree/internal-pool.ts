@@ -314,6 +314,18 @@ export class InternalPool {
     this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= ~(flags << 8);
   }
 
+  /** clearFlags of the nodes list[start..end), in one call (a hashing batch's nodes). */
+  clearFlagsOf(list: Uint32Array, start: number, end: number, flags: number): void {
+    const direct = this.#shared === undefined && this.journal === undefined;
+    const keep = ~(flags << 8);
+    const chunks = this.nodes;
+    for (let k = start; k < end; k++) {
+      const index = list[k]!;
+      if (!direct) this.#prepare(index);
+      chunks[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= keep;
+    }
+  }
+
   /** The chunk holding this node's hash; the hash sits at `hashOffset(index)`. */
   hashChunk(index: number): Uint8Array {
     return this.hash[index >>> CHUNK_BITS]!;

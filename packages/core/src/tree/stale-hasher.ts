@@ -330,11 +330,12 @@ export class StaleHasher implements BulkWindowHasher {
       arena.writeHashWords(refs[2 * k + 1]!, msg32, (k << 4) + 8);
     }
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
+    const hashes = internals.hash32;
     for (let k = 0; k < n; k++) {
       const index = list[start + k]!;
-      copy8(msg32, k << 3, internals.hash32[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
-      internals.clearFlags(index, FLAG_HASH_STALE);
+      copy8(msg32, k << 3, hashes[index >>> CHUNK_BITS]!, (index & CHUNK_MASK) << 3);
     }
+    internals.clearFlagsOf(list, start, end, FLAG_HASH_STALE);
   }
 
   #ensureScratch(messages: number): void {

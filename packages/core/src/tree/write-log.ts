@@ -367,7 +367,8 @@ export class WriteLog {
             (e & LOG_CHUNK_MASK) << 4,
           );
         }
-        const digit = digits[o]!;
+        // As an int32: a uint32 of 2^31 or more kept across the buckets would be boxed.
+        const digit = digits[o]! | 0;
         if (e === 0) {
           count = 1;
         } else {
