@@ -145,6 +145,10 @@ export class BulkBuilder {
     const windows = this.hashNext ? this.windows : undefined;
     stems.recycleFrom(recycler);
     internals.recycler = recycler;
+    // The root is stored once the loop is left: a store run once per build, at its first stem,
+    // would run before V8 keeps feedback for the loop, and the next build's optimised code
+    // would deoptimise there.
+    let root = EMPTY_REF;
     try {
       for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
       // Hashing as it goes, the lists hold one window (the nodes it completes: at most LEVELS
@@ -202,7 +206,8 @@ export class BulkBuilder {
         for (let d = previous + 1; d <= next; d++) {
           const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
           open[d] = node;
-          this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node) | 0);
+          if (d === 0) root = makeRef(KIND_INTERNAL, node);
+          else this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node) | 0);
         }
         const depth = Math.max(previous, next) + 1;
         let stem: number;
@@ -217,7 +222,8 @@ export class BulkBuilder {
             stems.setValue(stem, entryBytes[entry + 31]!, entryBytes, entry + 32);
           }
         }
-        this.#link(bytes, at, depth, makeRef(KIND_STEM, stem) | 0);
+        if (depth === 0) root = makeRef(KIND_STEM, stem);
+        else this.#link(bytes, at, depth, makeRef(KIND_STEM, stem) | 0);
         // The next stem leaves every open node deeper than what it shares with this one.
         for (let d = depth - 1; d > next; d--) {
           closed[done] = open[d]!;
@@ -238,6 +244,7 @@ export class BulkBuilder {
         }
       }
     } finally {
+      arena.root = root;
       stems.recycleFrom(undefined);
       internals.recycler = undefined;
       recycler.clear();
@@ -322,15 +329,11 @@ export class BulkBuilder {
   }
 
   /**
-   * Links the node at `depth` on the path of the stem at bytes[at] to its parent (or the root).
+   * Links the node at `depth` (at least 1) on the path of the stem at bytes[at] to its parent.
    * `ref` comes as an int32 (`| 0`): a stem's ref is at least 2^31, which as a uint32 would be
    * boxed, a heap number per stem; the pools store the same 32 bits either way.
    */
   #link(bytes: Uint8Array, at: number, depth: number, ref: number): void {
-    if (depth === 0) {
-      this.#arena.root = ref >>> 0;
-      return;
-    }
     const d = depth - 1;
     const bit = (bytes[at + (d >>> 3)]! >>> (7 - (d & 7))) & 1;
     this.#arena.internals.setChild(this.#open[d]!, bit, ref);
