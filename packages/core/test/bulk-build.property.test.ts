@@ -337,6 +337,31 @@ describe("a bulk build that hashes as it places", () => {
     );
   });
 
+  it("writes to one stem only (the root is that stem): the one-by-one root, built by a hash or by a read", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 }),
+        fc.integer({ min: 2, max: 40 }),
+        (seed, count) => {
+          const rand = prng(seed);
+          const stem = rand(31);
+          const writes = Array.from({ length: count }, () => {
+            const key = new Uint8Array(32);
+            key.set(stem);
+            key[31] = rand(1)[0]!;
+            return [key, rand(32)] as const;
+          });
+          const reference = hex(oneByOne(writes).hash());
+          expect(hex(bulk(writes).hash())).toBe(reference);
+          const read = bulk(writes);
+          read.get(writes[0]![0]);
+          expect(hex(read.hash())).toBe(reference);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
   it("reaches geth's root of the 10k shared workload with runs across pool chunks (window 1000)", () => {
     // `geth-bintrie speed 10000` (go-ethereum 02b73d4ea7181464175e0a6cbecc0a3a2655a562, as in
     // parallel-root.test.ts), pinned.
