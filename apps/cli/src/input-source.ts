@@ -1,14 +1,13 @@
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { CliError } from "./cli-error.js";
 
-/** An input stream and the name errors use for it ("stdin" or the file path). */
-export interface InputSource {
-  readonly name: string;
-  readonly stream: NodeJS.ReadableStream;
-  /** Size in bytes, for a file (progress totals). */
-  readonly bytes?: number;
-}
+/**
+ * An input and the name errors use for it ("stdin" or the file path): a stream, or a file read
+ * in place into one reused buffer (lineChunks), with its size for progress totals.
+ */
+export type InputSource =
+  | { readonly name: string; readonly stream: NodeJS.ReadableStream; readonly bytes?: number }
+  | { readonly name: string; readonly file: string; readonly bytes: number };
 
 /** Opens FILE, or stdin for `-` / no file, failing with a clear usage error. */
 export async function openInput(file: string | undefined): Promise<InputSource> {
@@ -23,7 +22,7 @@ export async function openInput(file: string | undefined): Promise<InputSource> 
     return { name: "stdin", stream: process.stdin };
   }
   const bytes = await assertReadableFile(file);
-  return { name: file, stream: createReadStream(file, { highWaterMark: 1 << 20 }), bytes };
+  return { name: file, file, bytes };
 }
 
 /** Throws a BAD_INPUT CliError unless `file` is an existing regular file; returns its size. */
@@ -34,8 +33,13 @@ export async function assertReadableFile(file: string): Promise<number> {
     return info.size;
   } catch (error) {
     if (error instanceof CliError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : (error as Error).message;
-    throw new CliError("BAD_INPUT", `cannot read ${file}: ${why}`);
+    throw unreadable(file, error);
   }
+}
+
+/** The BAD_INPUT error of a file that cannot be opened or read. */
+export function unreadable(file: string, error: unknown): CliError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === "ENOENT" ? "no such file" : (error as Error).message;
+  return new CliError("BAD_INPUT", `cannot read ${file}: ${why}`);
 }

@@ -1,6 +1,7 @@
+import { type FileHandle, open } from "node:fs/promises";
 import type { EntryCounter } from "./entry-lines.js";
 import { bomLength, UTF8_BOM } from "./input-rules.js";
-import type { InputSource } from "./input-source.js";
+import { type InputSource, unreadable } from "./input-source.js";
 
 /** The line feed that ends every input line. */
 export const NEWLINE = 0x0a;
@@ -16,20 +17,98 @@ export interface LineChunk {
   end: number;
 }
 
+/** Bytes read from a file at a time (the buffer grows only for a longer line). */
+export const FILE_READ_BYTES = 1 << 20;
+
 /**
  * The input split at line boundaries (on bytes, so a UTF-8 character cut between chunks stays
- * whole), with a leading UTF-8 BOM dropped and the bytes counted into `counter.bytes`. The
- * input stream is closed when the reader stops (stdin is left open).
+ * whole), with a leading UTF-8 BOM dropped and the bytes counted into `counter.bytes`. A chunk's
+ * bytes are valid until the next chunk is asked for: a file is read into one reused buffer. The
+ * input is closed when the reader stops (stdin is left open).
  */
-export async function* lineChunks(
-  input: InputSource,
+export function lineChunks(input: InputSource, counter: EntryCounter): AsyncGenerator<LineChunk> {
+  return "file" in input
+    ? fileLineChunks(input.file, counter, FILE_READ_BYTES)
+    : streamLineChunks(input.stream, counter);
+}
+
+/**
+ * A file's line chunks, read into one buffer of `readBytes` (grown only for a longer line): the
+ * unfinished last line of a read moves to the front before the next read, so reading allocates
+ * and copies nothing per chunk (a stream hands out a new buffer per piece, and a carried line
+ * costs a concatenation).
+ */
+export async function* fileLineChunks(
+  file: string,
+  counter: EntryCounter,
+  readBytes: number,
+): AsyncGenerator<LineChunk> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  let buffer = Buffer.allocUnsafe(readBytes);
+  const out: LineChunk = { bytes: buffer, start: 0, end: 0 };
+  // Bytes at the front of `buffer` carried over from the last read (an unfinished line).
+  let held = 0;
+  let first = true;
+  try {
+    for (;;) {
+      // A line longer than half the buffer: double it, so every read fills at least half.
+      if (held > buffer.length >>> 1) {
+        const grown = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(grown, 0, 0, held);
+        buffer = grown;
+      }
+      let read: number;
+      try {
+        ({ bytesRead: read } = await handle.read(buffer, held, buffer.length - held, null));
+      } catch (error) {
+        throw unreadable(file, error);
+      }
+      if (read === 0) break;
+      if (counter.bytes !== undefined) counter.bytes += read;
+      const end = held + read;
+      if (first && end < 3 && buffer.subarray(0, end).every((b, i) => b === UTF8_BOM[i])) {
+        held = end; // a BOM cut between reads: decide with more bytes
+        continue;
+      }
+      const start = first ? bomLength(buffer.subarray(0, end)) : 0;
+      first = false;
+      const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
+      if (lastNewline >= start) {
+        out.bytes = buffer;
+        out.start = start;
+        out.end = lastNewline + 1;
+        yield out;
+      }
+      const rest = Math.max(lastNewline + 1, start);
+      buffer.copyWithin(0, rest, end);
+      held = end - rest;
+    }
+    if (held > 0) {
+      out.bytes = buffer;
+      out.start = 0;
+      out.end = held;
+      yield out;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A stream's line chunks: its pieces, a line cut between two of them carried over. */
+async function* streamLineChunks(
+  stream: NodeJS.ReadableStream,
   counter: EntryCounter,
 ): AsyncGenerator<LineChunk> {
   const out: LineChunk = { bytes: Buffer.alloc(0), start: 0, end: 0 };
   let carry: Buffer | undefined;
   let first = true;
   try {
-    for await (const piece of input.stream) {
+    for await (const piece of stream) {
       let chunk = typeof piece === "string" ? Buffer.from(piece) : (piece as Buffer);
       if (counter.bytes !== undefined) counter.bytes += chunk.length;
       if (carry !== undefined) {
@@ -60,7 +139,7 @@ export async function* lineChunks(
       yield out;
     }
   } finally {
-    if (input.stream !== process.stdin) (input.stream as NodeJS.ReadStream).destroy();
+    if (stream !== process.stdin) (stream as NodeJS.ReadStream).destroy();
   }
 }
 
