@@ -92,6 +92,12 @@ export class BulkBuilder {
   #pending = false;
   #stamp = 0;
   #root = EMPTY_REF;
+  // State of the build in progress between the #place calls of its windows.
+  #placedRoot = EMPTY_REF;
+  #topLevels = 0;
+  #previous = -1;
+  #done = 0;
+  #placed = 0;
 
   /** `window`: stems per window when hashing (tests lower it to reach window and run edges). */
   constructor(arena: Arena, window: number = WINDOW) {
@@ -115,8 +121,6 @@ export class BulkBuilder {
     // already touched instead of fresh pages (see SlabRecycler).
     const recycler = this.#recycler;
     recycler.donate(log.sortByStemInPlace());
-    const { chunks, words } = log;
-    const firsts = log.stemFirsts;
     const shared = log.stemShared;
     const count = log.stemCount;
 
@@ -145,10 +149,7 @@ export class BulkBuilder {
     const windows = this.hashNext ? this.windows : undefined;
     stems.recycleFrom(recycler);
     internals.recycler = recycler;
-    // The root is stored once the loop is left: a store run once per build, at its first stem,
-    // would run before V8 keeps feedback for the loop, and the next build's optimised code
-    // would deoptimise there.
-    let root = EMPTY_REF;
+    this.#placedRoot = EMPTY_REF;
     try {
       for (let d = 0; d < LEVELS; d++) starts[d + 1]! += starts[d]!;
       // Hashing as it goes, the lists hold one window (the nodes it completes: at most LEVELS
@@ -162,13 +163,8 @@ export class BulkBuilder {
       if (windows === undefined) {
         if (this.stems.length < count) this.stems = words32(recycler, count);
         if (this.closedBy.length < count + 1) this.closedBy = words32(recycler, count + 1);
+        this.closedBy[0] = 0;
       }
-      let { closed, closedDepths } = this;
-      const { closedBy } = this;
-      const windowStems = this.#windowStems;
-      let windowStart = 0;
-      // A one-value stem hashed in its window is allocated with its hash up to date.
-      const stemFlags = windows !== undefined ? FLAG_BLOB_STALE : FLAGS_STALE;
       const cursor = this.#cursor;
       // The top levels, level by level (a few thousand nodes every descent passes: they stay in
       // cache together); below them, in key order as the stems open them, so a subtree's nodes,
@@ -181,70 +177,24 @@ export class BulkBuilder {
         for (let k = starts[d]!; k < starts[d + 1]!; k++) list[k] = internals.alloc(d, FLAGS_STALE);
         cursor[d] = starts[d]!;
       }
-
-      // Stems in key order: open the nodes this stem starts, then place it below the deepest.
-      const open = this.#open;
-      previous = -1;
-      let done = 0;
-      if (windows === undefined) closedBy[0] = 0;
-      // Chunks of entries all placed (and hashed, when hashing) go to the recycler: the pools'
-      // next slabs.
-      let placed = 0;
-      for (let s = 0; s < count; s++) {
-        const first = firsts[s]!;
-        const read = windows !== undefined ? firsts[windowStart]! : first;
-        while (placed < read >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
-        if (windows !== undefined && done + LEVELS > closed.length) {
-          closed = grow32(closed, done);
-          closedDepths = grow8(closedDepths, done);
-          this.closed = closed;
-          this.closedDepths = closedDepths;
-        }
-        const bytes = chunks[first >>> LOG_CHUNK_BITS]!;
-        const at = (first & LOG_CHUNK_MASK) << 6;
-        const next = s + 1 < count ? shared[s]! : -1;
-        for (let d = previous + 1; d <= next; d++) {
-          const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
-          open[d] = node;
-          if (d === 0) root = makeRef(KIND_INTERNAL, node);
-          else this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node) | 0);
-        }
-        const depth = Math.max(previous, next) + 1;
-        let stem: number;
-        if (firsts[s + 1]! - first === 1) {
-          const entryWords = words[first >>> LOG_CHUNK_BITS]!;
-          stem = stems.allocWithValue(entryWords, at >>> 2, bytes[at + 31]!, depth, stemFlags);
-        } else {
-          stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
-          for (let e = first; e < firsts[s + 1]!; e++) {
-            const entryBytes = chunks[e >>> LOG_CHUNK_BITS]!;
-            const entry = (e & LOG_CHUNK_MASK) << 6;
-            stems.setValue(stem, entryBytes[entry + 31]!, entryBytes, entry + 32);
-          }
-        }
-        if (depth === 0) root = makeRef(KIND_STEM, stem);
-        else this.#link(bytes, at, depth, makeRef(KIND_STEM, stem) | 0);
-        // The next stem leaves every open node deeper than what it shares with this one.
-        for (let d = depth - 1; d > next; d--) {
-          closed[done] = open[d]!;
-          closedDepths[done++] = d;
-        }
-        previous = next;
-        if (windows === undefined) {
-          this.stems[s] = stem;
-          closedBy[s + 1] = done;
-          continue;
-        }
-        windowStems[s - windowStart] = stem;
-        if (s + 1 - windowStart === this.#window || s + 1 === count) {
-          this.#hashWindow(windows, log, windowStart, s + 1);
-          windows.hashInternals(closed, closedDepths, 0, done);
-          done = 0;
-          windowStart = s + 1;
+      this.#topLevels = top;
+      this.#previous = -1;
+      this.#done = 0;
+      this.#placed = 0;
+      // A window at a time, each placed (and hashed) by a call of its own: the placement runs
+      // optimised code from a build's first window on, where one loop over all the stems, run
+      // once per build, would start over from the interpreter and wait for on-stack replacement.
+      for (let from = 0; from < count; from += this.#window) {
+        const to = Math.min(count, from + this.#window);
+        this.#place(log, from, to, windows !== undefined);
+        if (windows !== undefined) {
+          this.#hashWindow(windows, log, from, to);
+          windows.hashInternals(this.closed, this.closedDepths, 0, this.#done);
+          this.#done = 0;
         }
       }
     } finally {
-      arena.root = root;
+      arena.root = this.#placedRoot;
       stems.recycleFrom(undefined);
       internals.recycler = undefined;
       recycler.clear();
@@ -263,6 +213,86 @@ export class BulkBuilder {
     this.#stamp = arena.mutations;
     this.#root = arena.root;
     return true;
+  }
+
+  /**
+   * Places the stems from..to-1 of the build in progress in key order: opens the internal
+   * nodes each stem starts, places it below the deepest, and records the nodes its successor
+   * leaves complete. With `hashing`, stems from..to-1 are one window: their indices go to
+   * #windowStems and the log chunks before the window's first entry to the recycler.
+   */
+  #place(log: WriteLog, from: number, to: number, hashing: boolean): void {
+    const { internals, stems } = this.#arena;
+    const { chunks, words } = log;
+    const firsts = log.stemFirsts;
+    const shared = log.stemShared;
+    const count = log.stemCount;
+    const recycler = this.#recycler;
+    const list = this.#top;
+    const top = this.#topLevels;
+    const cursor = this.#cursor;
+    const open = this.#open;
+    const windowStems = this.#windowStems;
+    const keyOrder = this.stems;
+    const { closedBy } = this;
+    let { closed, closedDepths } = this;
+    // A one-value stem hashed in its window is allocated with its hash up to date.
+    const stemFlags = hashing ? FLAG_BLOB_STALE : FLAGS_STALE;
+    let previous = this.#previous;
+    let done = this.#done;
+    // Chunks of entries all placed (and hashed, when hashing) go to the recycler: the pools'
+    // next slabs.
+    let placed = this.#placed;
+    for (let s = from; s < to; s++) {
+      const first = firsts[s]!;
+      const read = hashing ? firsts[from]! : first;
+      while (placed < read >>> LOG_CHUNK_BITS) recycler.donateOne(log.giveAway(placed++));
+      if (hashing && done + LEVELS > closed.length) {
+        closed = grow32(closed, done);
+        closedDepths = grow8(closedDepths, done);
+        this.closed = closed;
+        this.closedDepths = closedDepths;
+      }
+      const bytes = chunks[first >>> LOG_CHUNK_BITS]!;
+      const at = (first & LOG_CHUNK_MASK) << 6;
+      const next = s + 1 < count ? shared[s]! : -1;
+      for (let d = previous + 1; d <= next; d++) {
+        const node = d < top ? list[cursor[d]!++]! : internals.alloc(d, FLAGS_STALE);
+        open[d] = node;
+        if (d === 0) this.#placedRoot = makeRef(KIND_INTERNAL, node);
+        else this.#link(bytes, at, d, makeRef(KIND_INTERNAL, node) | 0);
+      }
+      const depth = Math.max(previous, next) + 1;
+      let stem: number;
+      if (firsts[s + 1]! - first === 1) {
+        const entryWords = words[first >>> LOG_CHUNK_BITS]!;
+        stem = stems.allocWithValue(entryWords, at >>> 2, bytes[at + 31]!, depth, stemFlags);
+      } else {
+        stem = stems.alloc(bytes, at, depth, FLAGS_STALE);
+        for (let e = first; e < firsts[s + 1]!; e++) {
+          const entryBytes = chunks[e >>> LOG_CHUNK_BITS]!;
+          const entry = (e & LOG_CHUNK_MASK) << 6;
+          stems.setValue(stem, entryBytes[entry + 31]!, entryBytes, entry + 32);
+        }
+      }
+      if (depth === 0) this.#placedRoot = makeRef(KIND_STEM, stem);
+      else this.#link(bytes, at, depth, makeRef(KIND_STEM, stem) | 0);
+      // The next stem leaves every open node deeper than what it shares with this one.
+      for (let d = depth - 1; d > next; d--) {
+        closed[done] = open[d]!;
+        closedDepths[done++] = d;
+      }
+      previous = next;
+      if (hashing) {
+        windowStems[s - from] = stem;
+      } else {
+        keyOrder[s] = stem;
+        closedBy[s + 1] = done;
+      }
+    }
+    this.#previous = previous;
+    this.#done = done;
+    this.#placed = placed;
   }
 
   /**

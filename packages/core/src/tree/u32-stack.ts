@@ -5,6 +5,12 @@ export class U32Stack {
 
   constructor(initialCapacity = 64) {
     this.data = new Uint32Array(initialCapacity);
+    // Stored again after its initialiser: V8 then treats the field as mutable from the first
+    // stack on. Otherwise it counts as constant until some stack first changes it (the free
+    // lists of a bulk-built tree never do; the stale log's clear at the end of the first build
+    // does), and the optimised code of the pools' allocation paths, made in that first build,
+    // is thrown away then and compiled again inside the next build.
+    this.length = 0;
   }
 
   push(value: number): void {

@@ -69,6 +69,8 @@ export class WriteLog {
   #bucketEntries = new Uint32Array(256 * 16);
   readonly #subCounts = new Uint32Array(257);
   #sortBase = 0;
+  /** Stems sortByStemInPlace has recorded so far (its #placeBucket calls add to it). */
+  #stemsFound = 0;
   /** The chunks the bucket being sorted is read from (the spare ones, or the log's). */
   #sortChunks: Uint8Array[] = NO_CHUNKS;
 
@@ -327,67 +329,82 @@ export class WriteLog {
     // Buckets of a single-bucket log are ordered in place; otherwise the entries are copied out
     // into spare chunks by bucket, and each bucket copied back in its order.
     const spare = buckets > 1 ? this.#scatter(starts, buckets, 16 - bits) : undefined;
-    const { chunks, words } = this;
-    const sourceWords = spare?.words ?? words;
-    this.#sortChunks = spare?.chunks ?? chunks;
-    const shared = this.stemShared;
-    const firsts = this.stemFirsts;
-    let count = 0;
-    let previous = 0;
+    this.#sortChunks = spare?.chunks ?? this.chunks;
+    this.#stemsFound = 0;
     for (let b = 0; b < buckets; b++) {
       const from = starts[b]!;
       const m = starts[b + 1]! - from;
-      if (m === 0) continue;
-      const order = this.#sortBucket(from, m, bits);
-      const digits = this.#bucketDigits;
-      if (spare === undefined) {
-        if (this.#bucketEntries.length < m << 4) this.#bucketEntries = new Uint32Array(m << 4);
-        const held = this.#bucketEntries;
-        for (let j = 0; j < m; j++) {
-          const e = from + order[j]!;
-          copy16(words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4, held, j << 4);
-        }
-        for (let j = 0; j < m; j++) {
-          const e = from + j;
-          copy16(held, j << 4, words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4);
-        }
-      }
-      // Each entry copied back in its order (from the spare chunks), then the bucket's stems: a
-      // new one wherever an entry's stem differs from the previous entry's, which is in place
-      // already (this bucket's, or the last of the one before).
-      for (let j = 0; j < m; j++) {
-        const o = order[j]!;
-        const e = from + j;
-        if (spare !== undefined) {
-          const source = from + o;
-          copy16(
-            sourceWords[source >>> LOG_CHUNK_BITS]!,
-            (source & LOG_CHUNK_MASK) << 4,
-            words[e >>> LOG_CHUNK_BITS]!,
-            (e & LOG_CHUNK_MASK) << 4,
-          );
-        }
-        // As an int32: a uint32 of 2^31 or more kept across the buckets would be boxed.
-        const digit = digits[o]! | 0;
-        if (e === 0) {
-          count = 1;
-        } else {
-          // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share
-          // what those bytes share.
-          const x = previous ^ digit;
-          const same = x !== 0 ? Math.clz32(x) : sharedStemBits(chunks, e - 1, e);
-          if (same !== 248) {
-            shared[count - 1] = same;
-            firsts[count++] = e;
-          }
-        }
-        previous = digit;
-      }
+      if (m > 0) this.#placeBucket(from, m, bits, spare?.words);
     }
-    firsts[count] = n;
+    const count = this.#stemsFound;
+    this.stemFirsts[count] = n;
     this.stemCount = count;
     this.#sortChunks = NO_CHUNKS;
     return spare?.chunks ?? NO_CHUNKS;
+  }
+
+  /**
+   * Orders the bucket of the m entries at from.. (see #sortBucket) into place, from the spare
+   * chunks `source` (undefined: the bucket is the log's own, ordered through #bucketEntries),
+   * and records its stems. A call per bucket: a build's first buckets run optimised code
+   * already, where one loop over all of them would start over from the interpreter each sort.
+   */
+  #placeBucket(from: number, m: number, bits: number, source: Uint32Array[] | undefined): void {
+    const { chunks, words } = this;
+    const shared = this.stemShared;
+    const firsts = this.stemFirsts;
+    const order = this.#sortBucket(from, m, bits);
+    const digits = this.#bucketDigits;
+    if (source === undefined) {
+      if (this.#bucketEntries.length < m << 4) this.#bucketEntries = new Uint32Array(m << 4);
+      const held = this.#bucketEntries;
+      for (let j = 0; j < m; j++) {
+        const e = from + order[j]!;
+        copy16(words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4, held, j << 4);
+      }
+      for (let j = 0; j < m; j++) {
+        const e = from + j;
+        copy16(held, j << 4, words[e >>> LOG_CHUNK_BITS]!, (e & LOG_CHUNK_MASK) << 4);
+      }
+    }
+    // Each entry copied back in its order (from the spare chunks), then the bucket's stems: a
+    // new one wherever an entry's stem differs from the previous entry's, which is in place
+    // already (this bucket's, or the last of the one before).
+    let count = this.#stemsFound;
+    // The first four key bytes of the entry before, in place already; as an int32 (a uint32 of
+    // 2^31 or more would be boxed).
+    let previous =
+      from === 0
+        ? 0
+        : readU32BE(chunks[(from - 1) >>> LOG_CHUNK_BITS]!, ((from - 1) & LOG_CHUNK_MASK) << 6) | 0;
+    for (let j = 0; j < m; j++) {
+      const o = order[j]!;
+      const e = from + j;
+      if (source !== undefined) {
+        const at = from + o;
+        copy16(
+          source[at >>> LOG_CHUNK_BITS]!,
+          (at & LOG_CHUNK_MASK) << 4,
+          words[e >>> LOG_CHUNK_BITS]!,
+          (e & LOG_CHUNK_MASK) << 4,
+        );
+      }
+      const digit = digits[o]! | 0;
+      if (e === 0) {
+        count = 1;
+      } else {
+        // Neighbours that differ in their first 4 bytes (nearly all, for hashed keys) share
+        // what those bytes share.
+        const x = previous ^ digit;
+        const same = x !== 0 ? Math.clz32(x) : sharedStemBits(chunks, e - 1, e);
+        if (same !== 248) {
+          shared[count - 1] = same;
+          firsts[count++] = e;
+        }
+      }
+      previous = digit;
+    }
+    this.#stemsFound = count;
   }
 
   /** Entries per top-12-bit prefix counted again (after adopt or retainUnapplied). */
@@ -414,7 +431,6 @@ export class WriteLog {
     buckets: number,
     top: number,
   ): { chunks: Uint8Array[]; words: Uint32Array[] } {
-    const { chunks, words } = this;
     const n = this.count;
     const cursors = this.#bucketCursors;
     cursors.set(starts.subarray(0, buckets));
@@ -426,15 +442,21 @@ export class WriteLog {
       targetWords.push(new Uint32Array(chunk.buffer));
     }
     for (let c = 0; c << LOG_CHUNK_BITS < n; c++) {
-      const bytes = chunks[c]!;
-      const from = words[c]!;
       const end = Math.min(1 << LOG_CHUNK_BITS, n - (c << LOG_CHUNK_BITS)) << 6;
-      for (let at = 0; at < end; at += 64) {
-        const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
-        copy16(from, at >>> 2, targetWords[to >>> LOG_CHUNK_BITS]!, (to & LOG_CHUNK_MASK) << 4);
-      }
+      this.#scatterChunk(c, end, top, targetWords);
     }
     return { chunks: targets, words: targetWords };
+  }
+
+  /** #scatter's pass over the entries of chunk c (its first `end` bytes), a call per chunk. */
+  #scatterChunk(c: number, end: number, top: number, targetWords: Uint32Array[]): void {
+    const bytes = this.chunks[c]!;
+    const from = this.words[c]!;
+    const cursors = this.#bucketCursors;
+    for (let at = 0; at < end; at += 64) {
+      const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
+      copy16(from, at >>> 2, targetWords[to >>> LOG_CHUNK_BITS]!, (to & LOG_CHUNK_MASK) << 4);
+    }
   }
 
   /**
@@ -486,7 +508,7 @@ export class WriteLog {
           while (i > start) {
             const before = order[i - 1]!;
             const other = digits[before]!;
-            if (other < digit || (other === digit && this.#compareInBucket(before, j) < 0)) break;
+            if (other < digit || (other === digit && this.#compare(before, j) < 0)) break;
             order[i] = before;
             i--;
           }
@@ -501,8 +523,15 @@ export class WriteLog {
     return order;
   }
 
-  /** Orders two entries of the bucket being sorted by stem, then by position (= call order). */
-  readonly #compareInBucket = (a: number, b: number): number => {
+  /** #compare as a function of its own, for Array.prototype.sort. */
+  readonly #compareInBucket = (a: number, b: number): number => this.#compare(a, b);
+
+  /**
+   * Orders two entries of the bucket being sorted by stem, then by position (= call order). A
+   * method, not the closure: optimised code calling a per-log closure keeps that log's function
+   * as a constant, and is thrown away once that log is collected.
+   */
+  #compare(a: number, b: number): number {
     const digits = this.#bucketDigits;
     const x = digits[a]!;
     const y = digits[b]!;
@@ -518,7 +547,7 @@ export class WriteLog {
       if (d !== 0) return d;
     }
     return a - b;
-  };
+  }
 }
 
 /** Leading bits the stems of entries p and q of `chunks` share (248 when equal). */
