@@ -130,16 +130,9 @@ export class BulkBuilder {
     // below, instead of once per node.
     const starts = this.#levelStarts;
     starts.fill(0);
-    let previous = -1;
     let total = 0;
-    for (let s = 0; s + 1 < count; s++) {
-      const bits = shared[s]!;
-      if (bits > previous) {
-        starts[previous + 2]!++;
-        starts[bits + 2]!--;
-        total += bits - previous;
-      }
-      previous = bits;
+    for (let from = 0; from + 1 < count; from += this.#window) {
+      total += this.#countLevels(shared, from, Math.min(count - 1, from + this.#window));
     }
     for (let d = 1; d <= LEVELS; d++) starts[d]! += starts[d - 1]!;
     if (stems.room < count || internals.room < total) {
@@ -213,6 +206,27 @@ export class BulkBuilder {
     this.#stamp = arena.mutations;
     this.#root = arena.root;
     return true;
+  }
+
+  /**
+   * Counts the internal nodes the neighbour pairs from..to-1 start (pair s: stems s and s + 1,
+   * sharing shared[s] bits) into #levelStarts as ranges; returns how many. A call per window,
+   * as #place.
+   */
+  #countLevels(shared: Uint8Array, from: number, to: number): number {
+    const starts = this.#levelStarts;
+    let previous = from === 0 ? -1 : shared[from - 1]!;
+    let total = 0;
+    for (let s = from; s < to; s++) {
+      const bits = shared[s]!;
+      if (bits > previous) {
+        starts[previous + 2]!++;
+        starts[bits + 2]!--;
+        total += bits - previous;
+      }
+      previous = bits;
+    }
+    return total;
   }
 
   /**
