@@ -4,6 +4,7 @@ import { decodeGroupBlob, encodeGroupBlobFromEntries, type GroupEntry } from "@b
 import { getHasher } from "@bintrie/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { batchBytesFromEnvironment } from "../src/commands/build.js";
 import { FsRunStorage } from "../src/fs-run-storage.js";
 import { GroupHasher } from "../src/group-hasher.js";
 import { groupBlobHash } from "../src/node-digest.js";
@@ -79,6 +80,19 @@ describe("FsRunStorage", () => {
       await expect(readFile(handles[1]!)).rejects.toThrow(/ENOENT/);
     } finally {
       await cleanup();
+    }
+  });
+});
+
+describe("batchBytesFromEnvironment", () => {
+  it("defaults to 2 MiB batches, takes a positive integer, refuses anything else as BAD_USAGE", () => {
+    expect(batchBytesFromEnvironment(undefined)).toBe(2 * 1024 * 1024);
+    expect(batchBytesFromEnvironment("")).toBe(2 * 1024 * 1024);
+    expect(batchBytesFromEnvironment("16384")).toBe(16384);
+    for (const bad of ["0", "-1", "1.5", "abc", "1e400"]) {
+      expect(() => batchBytesFromEnvironment(bad)).toThrow(
+        expect.objectContaining({ code: "BAD_USAGE" }),
+      );
     }
   });
 });

@@ -160,7 +160,7 @@ async function buildFresh(
   entries: SortedInput,
   tree: BinaryTree,
   counter: EntryCounter,
-  maxBatchBytes: number | undefined,
+  maxBatchBytes: number,
   workers: EarlyWorkers,
 ): Promise<BuildResult> {
   const { buildTreeIntoStore } = await import("@bintrie/core/builder");
@@ -174,7 +174,7 @@ async function buildFresh(
     const built = await buildTreeIntoStore(store, entries.entries, {
       groupDepth: tree.groupDepth,
       scheme: tree.scheme,
-      ...(maxBatchBytes === undefined ? {} : { maxBatchBytes }),
+      maxBatchBytes,
       ...(pool === undefined ? {} : { partitionPool: pool }),
     });
     return { root: built.root, entries: counter.entries, nodes: built.nodes };
@@ -216,10 +216,18 @@ async function addToTree(
   return { root: root!, entries: counter.entries, nodes: written.count };
 }
 
-/** BINTRIE_MAX_BATCH_BYTES: bytes per store batch of a fresh build (default: the core's 16 MiB). */
-function batchBytesFromEnvironment(): number | undefined {
-  const text = process.env.BINTRIE_MAX_BATCH_BYTES;
-  if (text === undefined || text === "") return undefined;
+/**
+ * Bytes per store batch of a fresh build. Smaller than the core's 16 MiB default: LevelDB grows
+ * each native write batch by doubling into fresh pages (a page fault per 4 KiB), while 2 MiB
+ * batches reuse freed memory; a 1M-entry build then takes about 5 % less CPU (README, "Performance").
+ */
+export const DEFAULT_BUILD_BATCH_BYTES = 2 * 1024 * 1024;
+
+/** BINTRIE_MAX_BATCH_BYTES: bytes per store batch of a fresh build (default DEFAULT_BUILD_BATCH_BYTES). */
+export function batchBytesFromEnvironment(
+  text: string | undefined = process.env.BINTRIE_MAX_BATCH_BYTES,
+): number {
+  if (text === undefined || text === "") return DEFAULT_BUILD_BATCH_BYTES;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new CliError(
