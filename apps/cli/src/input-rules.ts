@@ -53,11 +53,19 @@ export function decodeHexInto(
 }
 
 /** The UTF-8 encoding of U+FEFF, the byte order mark. */
-export const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
+const UTF8_BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
 
-/** Bytes to skip at the start of a stream's first chunk: 3 for a UTF-8 BOM, else 0. */
+/** What `bomLength` returns while the input's first bytes could still be a cut BOM. */
+export const BOM_UNDECIDED = -1;
+
+/**
+ * Bytes to skip at the start of the input, given its first bytes: 3 for a UTF-8 BOM, 0 for none,
+ * or BOM_UNDECIDED when fewer than 3 bytes arrived and they are a BOM's start (read more first).
+ */
 export function bomLength(first: Uint8Array): number {
-  return first.length >= 3 && first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? 3 : 0;
+  const n = Math.min(first.length, 3);
+  for (let i = 0; i < n; i++) if (first[i] !== UTF8_BOM[i]) return 0;
+  return n === 3 ? 3 : BOM_UNDECIDED;
 }
 
 /** `text` (a whole file decoded as UTF-8) without a leading byte order mark. */

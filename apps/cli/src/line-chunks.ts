@@ -1,6 +1,6 @@
 import { type FileHandle, open } from "node:fs/promises";
 import type { EntryCounter } from "./entry-lines.js";
-import { bomLength, UTF8_BOM } from "./input-rules.js";
+import { BOM_UNDECIDED, bomLength } from "./input-rules.js";
 import { type InputSource, unreadable } from "./input-source.js";
 
 /** The line feed that ends every input line. */
@@ -71,29 +71,19 @@ export async function* fileLineChunks(
       if (read === 0) break;
       if (counter.bytes !== undefined) counter.bytes += read;
       const end = held + read;
-      if (first && end < 3 && buffer.subarray(0, end).every((b, i) => b === UTF8_BOM[i])) {
+      const start = first ? bomLength(buffer.subarray(0, end)) : 0;
+      if (start === BOM_UNDECIDED) {
         held = end; // a BOM cut between reads: decide with more bytes
         continue;
       }
-      const start = first ? bomLength(buffer.subarray(0, end)) : 0;
       first = false;
       const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
-      if (lastNewline >= start) {
-        out.bytes = buffer;
-        out.start = start;
-        out.end = lastNewline + 1;
-        yield out;
-      }
+      if (lastNewline >= start) yield fill(out, buffer, start, lastNewline + 1);
       const rest = Math.max(lastNewline + 1, start);
       buffer.copyWithin(0, rest, end);
       held = end - rest;
     }
-    if (held > 0) {
-      out.bytes = buffer;
-      out.start = 0;
-      out.end = held;
-      yield out;
-    }
+    if (held > 0) yield fill(out, buffer, 0, held);
   } finally {
     await handle.close();
   }
@@ -115,11 +105,11 @@ async function* streamLineChunks(
         chunk = Buffer.concat([carry, chunk]);
         carry = undefined;
       }
-      if (first && chunk.length < 3 && chunk.every((b, i) => b === UTF8_BOM[i])) {
+      const start = first ? bomLength(chunk) : 0;
+      if (start === BOM_UNDECIDED) {
         carry = chunk; // a BOM cut between chunks: decide with more bytes
         continue;
       }
-      const start = first ? bomLength(chunk) : 0;
       first = false;
       const lastNewline = chunk.lastIndexOf(NEWLINE);
       if (lastNewline < start) {
@@ -127,20 +117,20 @@ async function* streamLineChunks(
         continue;
       }
       if (lastNewline + 1 < chunk.length) carry = chunk.subarray(lastNewline + 1);
-      out.bytes = chunk;
-      out.start = start;
-      out.end = lastNewline + 1;
-      yield out;
+      yield fill(out, chunk, start, lastNewline + 1);
     }
-    if (carry !== undefined && carry.length > 0) {
-      out.bytes = carry;
-      out.start = 0;
-      out.end = carry.length;
-      yield out;
-    }
+    if (carry !== undefined && carry.length > 0) yield fill(out, carry, 0, carry.length);
   } finally {
     if (stream !== process.stdin) (stream as NodeJS.ReadStream).destroy();
   }
+}
+
+/** `chunk` (reused) set to bytes[start, end). */
+function fill(chunk: LineChunk, bytes: Buffer, start: number, end: number): LineChunk {
+  chunk.bytes = bytes;
+  chunk.start = start;
+  chunk.end = end;
+  return chunk;
 }
 
 /** Where the line starting at `start` ends in `chunk`: its newline, or the chunk's end. */

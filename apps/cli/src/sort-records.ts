@@ -28,11 +28,7 @@ export function sortRecords(
   const out = new Uint8Array(sorted.buffer);
   const next = new Uint32Array(256);
   for (let b = 0; b < 256; b++) next[b] = starts[b << 8]!;
-  for (let i = 0; i < count; i++) {
-    const dst = next[records[i << 6]!]!++ << 4;
-    const src = i << 4;
-    for (let w = 0; w < 16; w++) sorted[dst + w] = from[src + w]!;
-  }
+  scatterByByte(from, records, 0, count, next, sorted);
   let largest = 0;
   for (let b = 0; b < 256; b++)
     largest = Math.max(largest, starts[(b + 1) << 8]! - starts[b << 8]!);
@@ -45,11 +41,7 @@ export function sortRecords(
     if (n < 2) continue;
     bucket.set(sorted.subarray(lo << 4, (lo + n) << 4));
     for (let s = 0; s < 256; s++) next[s] = starts[(b << 8) | s]!;
-    for (let i = 0; i < n; i++) {
-      const dst = next[bucketBytes[(i << 6) + 1]!]!++ << 4;
-      const src = i << 4;
-      for (let w = 0; w < 16; w++) sorted[dst + w] = bucket[src + w]!;
-    }
+    scatterByByte(bucket, bucketBytes, 1, n, next, sorted);
   }
   const scratch = new Int32Array(16);
   let kept = 0;
@@ -66,6 +58,25 @@ export function sortRecords(
     }
   }
   return { records: out.subarray(0, kept << 6), count: kept };
+}
+
+/**
+ * One stable radix pass: each of the `count` records of `from` (its words; `fromBytes` is the same
+ * memory) moves to the slot `next[its key byte byteIndex]++` of `to`.
+ */
+function scatterByByte(
+  from: Int32Array,
+  fromBytes: Uint8Array,
+  byteIndex: number,
+  count: number,
+  next: Uint32Array,
+  to: Int32Array,
+): void {
+  for (let i = 0; i < count; i++) {
+    const dst = next[fromBytes[(i << 6) + byteIndex]!]!++ << 4;
+    const src = i << 4;
+    for (let w = 0; w < 16; w++) to[dst + w] = from[src + w]!;
+  }
 }
 
 /** Stable insertion sort of records lo..hi-1 by key. */

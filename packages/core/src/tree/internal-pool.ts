@@ -225,7 +225,7 @@ export class InternalPool {
    * toward it, as its path was marked the same way).
    */
   markPathStale(path: Uint32Array, length: number, lastSide: number, log: StaleLog): void {
-    const direct = this.#shared === undefined && this.journal === undefined;
+    const direct = !this.#prepares;
     const chunks = this.nodes;
     const hashStale = FLAG_HASH_STALE << 8;
     let below = -1;
@@ -311,19 +311,22 @@ export class InternalPool {
 
   clearFlags(index: number, flags: number): void {
     this.#prepare(index);
-    this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= ~(flags << 8);
+    this.#keepMetaBits(index, ~(flags << 8));
   }
 
   /** clearFlags of the nodes list[start..end), in one call (a hashing batch's nodes). */
   clearFlagsOf(list: Uint32Array, start: number, end: number, flags: number): void {
-    const direct = this.#shared === undefined && this.journal === undefined;
+    const prepare = this.#prepares;
     const keep = ~(flags << 8);
-    const chunks = this.nodes;
     for (let k = start; k < end; k++) {
       const index = list[k]!;
-      if (!direct) this.#prepare(index);
-      chunks[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= keep;
+      if (prepare) this.#prepare(index);
+      this.#keepMetaBits(index, keep);
     }
+  }
+
+  #keepMetaBits(index: number, keep: number): void {
+    this.nodes[index >>> CHUNK_BITS]![(index & CHUNK_MASK) * WORDS + META]! &= keep;
   }
 
   /** The chunk holding this node's hash; the hash sits at `hashOffset(index)`. */
@@ -383,6 +386,11 @@ export class InternalPool {
   #prepare(index: number): void {
     if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     if (this.journal !== undefined) this.journal.touch(index);
+  }
+
+  /** Whether #prepare has work to do (a copy shares chunks, or a journal records): loops skip it. */
+  get #prepares(): boolean {
+    return this.#shared !== undefined || this.journal !== undefined;
   }
 
   #own(c: number): void {

@@ -182,22 +182,22 @@ export class StemPool {
 
   clearFlags(index: number, flags: number): void {
     this.#prepare(index);
-    this.#setInfo(
-      index >>> CHUNK_BITS,
-      index & CHUNK_MASK,
-      this.#info(index >>> CHUNK_BITS, index & CHUNK_MASK) & ~(flags << 8),
-    );
+    this.#keepInfoBits(index, ~(flags << 8));
   }
 
   /** clearFlags of the stems list[0..count), in one call (a hashing window's stems). */
   clearFlagsOf(list: Uint32Array, count: number, flags: number): void {
-    const direct = this.#shared === undefined && this.journal === undefined;
+    const prepare = this.#prepares;
     const keep = ~(flags << 8);
     for (let k = 0; k < count; k++) {
       const index = list[k]!;
-      if (!direct) this.#prepare(index);
-      this.meta[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 1) + 1]! &= keep;
+      if (prepare) this.#prepare(index);
+      this.#keepInfoBits(index, keep);
     }
+  }
+
+  #keepInfoBits(index: number, keep: number): void {
+    this.meta[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 1) + 1]! &= keep;
   }
 
   getCount(index: number): number {
@@ -301,7 +301,7 @@ export class StemPool {
       let k = 0;
       while (k < 8 && page[at + k] === words[w + k]) k++;
       if (k === 8) return false;
-      if (this.#shared !== undefined || this.journal !== undefined) this.#prepare(index);
+      if (this.#prepares) this.#prepare(index);
       // Made private first when shared with a copy (the page array may be replaced).
       heap.writablePage(address);
       copy8(words, w, heap.pages32[address >>> PAGE_BITS]!, at);
@@ -382,7 +382,7 @@ export class StemPool {
    * (a write's bookkeeping in one call: the stale log records it then).
    */
   markStale(index: number): boolean {
-    if (this.#shared !== undefined || this.journal !== undefined) this.#prepare(index);
+    if (this.#prepares) this.#prepare(index);
     const meta = this.meta[index >>> CHUNK_BITS]!;
     const at = ((index & CHUNK_MASK) << 1) + 1;
     const info = meta[at]!;
@@ -607,6 +607,11 @@ export class StemPool {
   #prepare(index: number): void {
     if (this.#shared !== undefined) this.#own(index >>> CHUNK_BITS);
     if (this.journal !== undefined) this.journal.touch(index);
+  }
+
+  /** Whether #prepare has work to do (a copy shares chunks, or a journal records): loops skip it. */
+  get #prepares(): boolean {
+    return this.#shared !== undefined || this.journal !== undefined;
   }
 
   #own(c: number): void {
