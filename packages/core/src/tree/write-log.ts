@@ -310,31 +310,39 @@ export class WriteLog {
     this.stemFirsts[0] = 0;
     if (n === 0) return [];
     if (!this.#histogramValid) this.#recount();
+    // Top key bits every entry shares (a partition's unit of the parallel build): buckets and
+    // digits start below them, or all entries land in one bucket and sort by comparisons.
+    const histogram = this.#histogram;
+    let lo = 0;
+    while (histogram[lo] === 0) lo++;
+    let hi = (1 << HISTOGRAM_BITS) - 1;
+    while (histogram[hi] === 0) hi--;
+    const skip = lo === hi ? HISTOGRAM_BITS : HISTOGRAM_BITS - (32 - Math.clz32(lo ^ hi));
     let bits = 0;
-    while (bits < MAX_BUCKET_BITS && n >>> bits > BUCKET_TARGET) bits++;
+    while (skip + bits < MAX_BUCKET_BITS && n >>> bits > BUCKET_TARGET) bits++;
     const buckets = 1 << bits;
     if (this.#bucketStarts.length < buckets + 1) {
       this.#bucketStarts = new Uint32Array(buckets + 1);
       this.#bucketCursors = new Uint32Array(buckets);
     }
     const starts = this.#bucketStarts;
-    const histogram = this.#histogram;
-    const per = 1 << (HISTOGRAM_BITS - bits);
+    const per = 1 << (HISTOGRAM_BITS - skip - bits);
     starts[0] = 0;
-    for (let b = 0, h = 0; b < buckets; b++) {
+    const firstBin = (lo >>> (HISTOGRAM_BITS - skip)) << (HISTOGRAM_BITS - skip);
+    for (let b = 0, h = firstBin; b < buckets; b++) {
       let sum = starts[b]!;
       for (let k = 0; k < per; k++) sum += histogram[h++]!;
       starts[b + 1] = sum;
     }
     // Buckets of a single-bucket log are ordered in place; otherwise the entries are copied out
     // into spare chunks by bucket, and each bucket copied back in its order.
-    const spare = buckets > 1 ? this.#scatter(starts, buckets, 16 - bits) : undefined;
+    const spare = buckets > 1 ? this.#scatter(starts, buckets, 16 - skip - bits) : undefined;
     this.#sortChunks = spare?.chunks ?? this.chunks;
     this.#stemsFound = 0;
     for (let b = 0; b < buckets; b++) {
       const from = starts[b]!;
       const m = starts[b + 1]! - from;
-      if (m > 0) this.#placeBucket(from, m, bits, spare?.words);
+      if (m > 0) this.#placeBucket(from, m, skip + bits, spare?.words);
     }
     const count = this.#stemsFound;
     this.stemFirsts[count] = n;
@@ -443,18 +451,24 @@ export class WriteLog {
     }
     for (let c = 0; c << LOG_CHUNK_BITS < n; c++) {
       const end = Math.min(1 << LOG_CHUNK_BITS, n - (c << LOG_CHUNK_BITS)) << 6;
-      this.#scatterChunk(c, end, top, targetWords);
+      this.#scatterChunk(c, end, top, buckets - 1, targetWords);
     }
     return { chunks: targets, words: targetWords };
   }
 
   /** #scatter's pass over the entries of chunk c (its first `end` bytes), a call per chunk. */
-  #scatterChunk(c: number, end: number, top: number, targetWords: Uint32Array[]): void {
+  #scatterChunk(
+    c: number,
+    end: number,
+    top: number,
+    mask: number,
+    targetWords: Uint32Array[],
+  ): void {
     const bytes = this.chunks[c]!;
     const from = this.words[c]!;
     const cursors = this.#bucketCursors;
     for (let at = 0; at < end; at += 64) {
-      const to = cursors[((bytes[at]! << 8) | bytes[at + 1]!) >>> top]!++;
+      const to = cursors[(((bytes[at]! << 8) | bytes[at + 1]!) >>> top) & mask]!++;
       copy16(from, at >>> 2, targetWords[to >>> LOG_CHUNK_BITS]!, (to & LOG_CHUNK_MASK) << 4);
     }
   }
