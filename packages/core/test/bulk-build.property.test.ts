@@ -250,6 +250,28 @@ describe("BulkBuilder", () => {
     );
   });
 
+  it("the same when every key shares its top 0 to 20 bits (a parallelRoot unit's log; 40 runs)", () => {
+    // The log's buckets and digits then start below the shared bits.
+    fc.assert(
+      fc.property(
+        entriesOf(1, 4500),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 2 ** 20 - 1 }),
+        (entries, bits, prefix) => {
+          for (const e of entries) {
+            for (let b = 0; b < bits; b++) {
+              const mask = 0x80 >>> (b & 7);
+              if ((prefix >>> (19 - b)) & 1) e[b >>> 3]! |= mask;
+              else e[b >>> 3]! &= ~mask;
+            }
+          }
+          expect(sortedInPlace(entries)).toEqual(referenceOrder(entries));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it("sorts 20k entries (32 top-bit buckets), one run far longer than an insertion run", () => {
     const rand = prng(77);
     const entries: Uint8Array[] = [];

@@ -317,7 +317,8 @@ export class WriteLog {
     while (histogram[lo] === 0) lo++;
     let hi = (1 << HISTOGRAM_BITS) - 1;
     while (histogram[hi] === 0) hi--;
-    const skip = lo === hi ? HISTOGRAM_BITS : HISTOGRAM_BITS - (32 - Math.clz32(lo ^ hi));
+    // Leading bits of the HISTOGRAM_BITS-bit prefixes lo and hi have in common (all when equal).
+    const skip = Math.clz32(lo ^ hi) - (32 - HISTOGRAM_BITS);
     let bits = 0;
     while (skip + bits < MAX_BUCKET_BITS && n >>> bits > BUCKET_TARGET) bits++;
     const buckets = 1 << bits;
