@@ -197,7 +197,9 @@ export class StemPool {
   }
 
   #keepInfoBits(index: number, keep: number): void {
-    this.meta[index >>> CHUNK_BITS]![((index & CHUNK_MASK) << 1) + 1]! &= keep;
+    const c = index >>> CHUNK_BITS;
+    const i = index & CHUNK_MASK;
+    this.#setInfo(c, i, this.#info(c, i) & keep);
   }
 
   getCount(index: number): number {
