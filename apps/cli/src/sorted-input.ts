@@ -2,8 +2,9 @@ import type { TreeEntry } from "@bintrie/core";
 import type { PackedEntries, RunStorage } from "@bintrie/core/builder";
 import { CliError } from "./cli-error.js";
 import type { EntryCounter } from "./entry-lines.js";
-import { EntryRecords, readEntryRecords } from "./entry-records.js";
+import { EntryRecords, type InputPart, readEntryRecords } from "./entry-records.js";
 import type { InputSource } from "./input-source.js";
+import { parseSecondHalf } from "./second-half.js";
 import { sortRecords } from "./sort-records.js";
 
 /** Entries sorted in memory (64 bytes each + 12 bytes of sort arrays): 4M entries ≈ 300 MiB. */
@@ -27,12 +28,22 @@ export async function sortedInput(
   input: InputSource,
   counter: EntryCounter,
   runs: RunStorage,
+  options: { readonly parallel?: boolean } = {},
 ): Promise<SortedInput> {
   const limit = memoryEntriesFromEnvironment();
-  // A canonical line is 154 bytes: a file's size tells about how many entries to expect.
+  // A canonical line is 154 bytes and no line with an entry is shorter: a file's size tells
+  // how many entries to expect, at most.
   const expected = input.bytes === undefined ? undefined : Math.ceil(input.bytes / 154) + 1;
   const out = new EntryRecords(expected === undefined ? undefined : Math.min(expected, limit));
-  const rest = await readEntryRecords(input, counter, out, limit);
+  // A large file that fits in memory whatever it holds: its second half is decoded on another
+  // thread meanwhile (the other core is idle until the sorted entries are built).
+  const rest =
+    options.parallel === true &&
+    "file" in input &&
+    input.bytes >= PARALLEL_READ_MIN_BYTES &&
+    expected! <= limit
+      ? await readInHalves(input, counter, out)
+      : await readEntryRecords(input, counter, out, limit);
   if (rest === undefined) {
     const sorted = sortRecords(out.records, out.count);
     const order = new Uint32Array(sorted.count);
@@ -44,6 +55,46 @@ export async function sortedInput(
     kind: "stream",
     entries: sortEntries(concat(out, rest), { runStorage: runs, duplicates: "last" }),
   };
+}
+
+/** Files at least this large are read in two halves, one on a worker thread (about 54k lines). */
+export const PARALLEL_READ_MIN_BYTES = 8 << 20;
+
+/**
+ * Reads a file of at most the memory limit's entries into `out`, in input order: the first
+ * half here while a worker decodes the canonical lines of the second; then whatever the worker
+ * left (from its first line of another form, or all of it if it failed) here, with every rule
+ * and the line numbers of the whole file. Never overflows (the caller checked the size).
+ */
+async function readInHalves(
+  input: InputSource & { readonly file: string; readonly bytes: number },
+  counter: EntryCounter,
+  out: EntryRecords,
+): Promise<undefined> {
+  const half = await parseSecondHalf(input.file, input.bytes);
+  const first: InputPart = { range: { start: 0, end: half?.start ?? input.bytes }, lines: 0 };
+  try {
+    await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, first);
+  } catch (error) {
+    await half?.cancel();
+    throw error;
+  }
+  if (half === undefined) return undefined;
+  const decoded = await half.result;
+  let from = half.start;
+  let lines = first.lines;
+  if (decoded !== undefined) {
+    out.appendRecords(half.records, decoded.count);
+    counter.entries += decoded.count;
+    if (counter.bytes !== undefined) counter.bytes += decoded.stoppedAt - half.start;
+    from = decoded.stoppedAt;
+    lines += decoded.lines;
+  }
+  if (from < input.bytes) {
+    const rest: InputPart = { range: { start: from, end: input.bytes }, lines };
+    await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, rest);
+  }
+  return undefined;
 }
 
 /** Packed entries one by one, in key order. */

@@ -88,7 +88,8 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       // Workers start while the input is read (their start-up then costs no wall time) when
       // the file is large enough to probably use them; unused ones are closed at the end.
       if (fresh) workers.prepare();
-      const sorted = await sortedInput(input, counter, runs);
+      // A second thread reads too where the build may use one (not with --threads 1).
+      const sorted = await sortedInput(input, counter, runs, { parallel: workers.threads > 1 });
       let empty: boolean;
       if (sorted.kind === "packed") {
         entries = sorted;
