@@ -5,7 +5,7 @@ import type { EntryCounter } from "./entry-lines.js";
 import { EntryRecords, type InputPart, readEntryRecords } from "./entry-records.js";
 import type { InputSource } from "./input-source.js";
 import { parseSecondHalf } from "./second-half.js";
-import { sortRecords } from "./sort-records.js";
+import { type RecordRun, sortRecords } from "./sort-records.js";
 
 /** Entries sorted in memory (64 bytes each + 12 bytes of sort arrays): 4M entries ≈ 300 MiB. */
 const DEFAULT_MEMORY_ENTRIES = 4 * 1024 * 1024;
@@ -37,15 +37,15 @@ export async function sortedInput(
   const out = new EntryRecords(expected === undefined ? undefined : Math.min(expected, limit));
   // A large file that fits in memory whatever it holds: its second half is decoded on another
   // thread meanwhile (the other core is idle until the sorted entries are built).
-  const rest =
+  const halves =
     options.parallel === true &&
     "file" in input &&
     input.bytes >= PARALLEL_READ_MIN_BYTES &&
-    expected! <= limit
-      ? await readInHalves(input, counter, out)
-      : await readEntryRecords(input, counter, out, limit);
+    expected! <= limit;
+  const then = halves ? await readInHalves(input, counter, out) : undefined;
+  const rest = halves ? undefined : await readEntryRecords(input, counter, out, limit);
   if (rest === undefined) {
-    const sorted = sortRecords(out.records, out.count);
+    const sorted = sortRecords(out.records, out.count, then);
     const order = new Uint32Array(sorted.count);
     for (let i = 0; i < order.length; i++) order[i] = i;
     return { kind: "packed", entries: { records: sorted.records, order } };
@@ -65,12 +65,14 @@ export const PARALLEL_READ_MIN_BYTES = 8 << 20;
  * half here while a worker decodes the canonical lines of the second; then whatever the worker
  * left (from its first line of another form, or all of it if it failed) here, with every rule
  * and the line numbers of the whole file. Never overflows (the caller checked the size).
+ * Returns the worker's records when they are the input's last (they follow `out`'s in input
+ * order; the sort reads them where they are), else undefined (they were copied into `out`).
  */
 async function readInHalves(
   input: InputSource & { readonly file: string; readonly bytes: number },
   counter: EntryCounter,
   out: EntryRecords,
-): Promise<undefined> {
+): Promise<RecordRun | undefined> {
   const half = await parseSecondHalf(input.file, input.bytes);
   const first: InputPart = { range: { start: 0, end: half?.start ?? input.bytes }, lines: 0 };
   try {
@@ -84,16 +86,15 @@ async function readInHalves(
   let from = half.start;
   let lines = first.lines;
   if (decoded !== undefined) {
-    out.appendRecords(half.records, decoded.count);
     counter.entries += decoded.count;
     if (counter.bytes !== undefined) counter.bytes += decoded.stoppedAt - half.start;
+    if (decoded.stoppedAt >= input.bytes) return { records: half.records, count: decoded.count };
+    out.appendRecords(half.records, decoded.count);
     from = decoded.stoppedAt;
     lines += decoded.lines;
   }
-  if (from < input.bytes) {
-    const rest: InputPart = { range: { start: from, end: input.bytes }, lines };
-    await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, rest);
-  }
+  const rest: InputPart = { range: { start: from, end: input.bytes }, lines };
+  await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, rest);
   return undefined;
 }
 
