@@ -19,11 +19,6 @@ export class EarlyWorkers {
   readonly #inputBytes: number;
   #opening: Promise<PartitionWorkers> | undefined;
 
-  /** Threads a build may use (`--threads`, default the CPU count). */
-  get threads(): number {
-    return this.#threads;
-  }
-
   constructor(threadsFlag: number | undefined, inputBytes: number | undefined) {
     this.#threads = threadsFlag ?? availableParallelism();
     this.#forced = threadsFlag !== undefined;

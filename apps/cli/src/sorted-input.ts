@@ -4,7 +4,7 @@ import { CliError } from "./cli-error.js";
 import type { EntryCounter } from "./entry-lines.js";
 import { EntryRecords, type InputPart, readEntryRecords } from "./entry-records.js";
 import type { InputSource } from "./input-source.js";
-import { parseSecondHalf } from "./second-half.js";
+import { parseSecondHalf, type SecondHalf } from "./second-half.js";
 import { type RecordRun, sortRecords } from "./sort-records.js";
 
 /** Entries sorted in memory (64 bytes each + 12 bytes of sort arrays): 4M entries ≈ 300 MiB. */
@@ -28,22 +28,17 @@ export async function sortedInput(
   input: InputSource,
   counter: EntryCounter,
   runs: RunStorage,
-  options: { readonly parallel?: boolean } = {},
+  options: { readonly secondHalf?: Promise<SecondHalf | undefined> } = {},
 ): Promise<SortedInput> {
   const limit = memoryEntriesFromEnvironment();
-  // A canonical line is 154 bytes and no line with an entry is shorter: a file's size tells
-  // how many entries to expect, at most.
-  const expected = input.bytes === undefined ? undefined : Math.ceil(input.bytes / 154) + 1;
+  const expected = expectedEntries(input);
   const out = new EntryRecords(expected === undefined ? undefined : Math.min(expected, limit));
-  // A large file that fits in memory whatever it holds: its second half is decoded on another
-  // thread meanwhile (the other core is idle until the sorted entries are built).
-  const halves =
-    options.parallel === true &&
-    "file" in input &&
-    input.bytes >= PARALLEL_READ_MIN_BYTES &&
-    expected! <= limit;
-  const then = halves ? await readInHalves(input, counter, out) : undefined;
-  const rest = halves ? undefined : await readEntryRecords(input, counter, out, limit);
+  const half = options.secondHalf;
+  const then =
+    half !== undefined && "file" in input
+      ? await readInHalves(input, half, counter, out)
+      : undefined;
+  const rest = half !== undefined ? undefined : await readEntryRecords(input, counter, out, limit);
   if (rest === undefined) {
     const sorted = sortRecords(out.records, out.count, then);
     const order = new Uint32Array(sorted.count);
@@ -60,6 +55,24 @@ export async function sortedInput(
 /** Files at least this large are read in two halves, one on a worker thread (about 54k lines). */
 export const PARALLEL_READ_MIN_BYTES = 8 << 20;
 
+/** The most entries `input` can hold: a canonical line is 154 bytes and no entry's is shorter. */
+function expectedEntries(input: InputSource): number | undefined {
+  return input.bytes === undefined ? undefined : Math.ceil(input.bytes / 154) + 1;
+}
+
+/**
+ * For a large file that fits the in-memory sort whatever it holds, starts decoding its second
+ * half on a worker thread (the other core is idle until the sorted entries are built); give the
+ * result to sortedInput as `secondHalf`, or cancel it. Undefined for any other input.
+ */
+export function startSecondHalf(input: InputSource): Promise<SecondHalf | undefined> | undefined {
+  if (!("file" in input) || input.bytes < PARALLEL_READ_MIN_BYTES) return undefined;
+  if (expectedEntries(input)! > memoryEntriesFromEnvironment()) return undefined;
+  const half = parseSecondHalf(input.file, input.bytes);
+  // Awaited by sortedInput or by the caller's cancel; a failure means reading it here.
+  return half.catch(() => undefined);
+}
+
 /**
  * Reads a file of at most the memory limit's entries into `out`, in input order: the first
  * half here while a worker decodes the canonical lines of the second; then whatever the worker
@@ -70,10 +83,11 @@ export const PARALLEL_READ_MIN_BYTES = 8 << 20;
  */
 async function readInHalves(
   input: InputSource & { readonly file: string; readonly bytes: number },
+  secondHalf: Promise<SecondHalf | undefined>,
   counter: EntryCounter,
   out: EntryRecords,
 ): Promise<RecordRun | undefined> {
-  const half = await parseSecondHalf(input.file, input.bytes);
+  const half = await secondHalf;
   const first: InputPart = { range: { start: 0, end: half?.start ?? input.bytes }, lines: 0 };
   try {
     await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, first);
