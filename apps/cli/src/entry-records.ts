@@ -1,31 +1,10 @@
+import { CANONICAL_LENGTH, parseCanonical } from "./canonical-line.js";
 import { parseEntryLine } from "./entry-line.js";
 import type { EntryCounter } from "./entry-lines.js";
 import type { InputSource } from "./input-source.js";
-import { contentEnd, lineChunks, lineEnd, NEWLINE } from "./line-chunks.js";
+import { type ByteRange, contentEnd, lineChunks, lineEnd, NEWLINE } from "./line-chunks.js";
 
-/** Hex digit values by byte (-1: not a hex digit), the digits of the hex rule in either case. */
-const NIBBLE = new Int8Array(256).fill(-1);
-for (let i = 0; i < 10; i++) NIBBLE[0x30 + i] = i;
-for (let i = 0; i < 6; i++) {
-  NIBBLE[0x41 + i] = 10 + i;
-  NIBBLE[0x61 + i] = 10 + i;
-}
-
-/** Byte values by pair of hex digits ((first << 8) | second), -1 for anything else: one lookup
- * per output byte instead of two. */
-const PAIR = new Int16Array(65536).fill(-1);
-for (let hi = 0; hi < 256; hi++) {
-  if (NIBBLE[hi]! < 0) continue;
-  for (let lo = 0; lo < 256; lo++) {
-    if (NIBBLE[lo]! >= 0) PAIR[(hi << 8) | lo] = (NIBBLE[hi]! << 4) | NIBBLE[lo]!;
-  }
-}
-
-/** `{"key":"0x` … `","value":"0x` … `"}`: the canonical line, 153 bytes. */
-const HEAD = Buffer.from('{"key":"0x');
-const MIDDLE = Buffer.from('","value":"0x');
-const TAIL = Buffer.from('"}');
-const CANONICAL_LENGTH = HEAD.length + 64 + MIDDLE.length + 64 + TAIL.length;
+export { parseCanonical } from "./canonical-line.js";
 
 /**
  * Entries as 64-byte records (key ‖ value) in input order, appended to one growing buffer: no
@@ -43,6 +22,18 @@ export class EntryRecords {
     this.records = new Uint8Array(64 * Math.max(1024, expected));
   }
 
+  /** Appends `count` records (64 bytes each) from `records`. */
+  appendRecords(records: Uint8Array, count: number): void {
+    const needed = (this.count + count) * 64;
+    if (needed > this.records.length) {
+      const grown = new Uint8Array(Math.max(needed, this.records.length * 2));
+      grown.set(this.records.subarray(0, this.count * 64));
+      this.records = grown;
+    }
+    this.records.set(records.subarray(0, count * 64), this.count * 64);
+    this.count += count;
+  }
+
   /** Reserves one record and returns its offset. */
   reserve(): number {
     if ((this.count + 1) * 64 > this.records.length) {
@@ -55,9 +46,18 @@ export class EntryRecords {
 }
 
 /**
- * Reads the entries of `input` into `out` until the input ends (returns undefined) or `out`
- * holds at least `limit` entries at a chunk boundary: then it returns the rest of the input's
- * entries, one new 64-byte record each, in input order. Blank lines are skipped; a bad line
+ * A part of a file input: its bytes `range`, and `lines`, the lines before it (line numbers in
+ * errors count on from there), which reading advances to the lines up to its end.
+ */
+export interface InputPart {
+  readonly range: ByteRange;
+  lines: number;
+}
+
+/**
+ * Reads the entries of `input` (only `part` of it, when given) into `out` until the input ends
+ * (returns undefined) or `out` holds at least `limit` entries at a chunk boundary: then it
+ * returns the rest of the input's entries, one new 64-byte record each, in input order. Blank lines are skipped; a bad line
  * throws a BAD_INPUT CliError naming the source and line number (now or while the rest is read).
  */
 export async function readEntryRecords(
@@ -65,9 +65,10 @@ export async function readEntryRecords(
   counter: EntryCounter,
   out: EntryRecords,
   limit: number,
+  part?: InputPart,
 ): Promise<AsyncGenerator<Uint8Array> | undefined> {
   const mode = { overflow: false };
-  const lines = lineRecords(input, counter, out, mode);
+  const lines = lineRecords(input, counter, out, mode, part);
   for (;;) {
     const next = await lines.next();
     if (next.done === true) return undefined;
@@ -91,8 +92,9 @@ async function* lineRecords(
   counter: EntryCounter,
   out: EntryRecords,
   mode: { overflow: boolean },
+  part: InputPart | undefined,
 ): AsyncGenerator<Uint8Array | undefined> {
-  let lineNumber = 0;
+  let lineNumber = part?.lines ?? 0;
   // Parses one line; returns its record in overflow mode, true when appended to `out`, false
   // for a blank line.
   const parse = (chunk: Buffer, start: number, end: number): Uint8Array | boolean => {
@@ -112,7 +114,7 @@ async function* lineRecords(
     out.count++;
     return true;
   };
-  for await (const chunk of lineChunks(input, counter)) {
+  for await (const chunk of lineChunks(input, counter, part?.range)) {
     for (let start = chunk.start; start < chunk.end; ) {
       // Most lines are canonical: 153 bytes, then the newline. Decoded in place without a search
       // for the newline (a canonical line holds none, so the guess cannot span two lines).
@@ -132,37 +134,7 @@ async function* lineRecords(
       if (record instanceof Uint8Array) yield record;
       start = end + 1;
     }
+    if (part !== undefined) part.lines = lineNumber;
     if (!mode.overflow) yield undefined;
   }
-}
-
-/** Decodes a canonical line into out[at..at+64); false (nothing promised) for anything else. */
-export function parseCanonical(
-  line: Uint8Array,
-  start: number,
-  stop: number,
-  out: Uint8Array,
-  at: number,
-): boolean {
-  if (stop - start !== CANONICAL_LENGTH) return false;
-  let p = start;
-  for (let i = 0; i < HEAD.length; i++) if (line[p + i] !== HEAD[i]) return false;
-  p += HEAD.length;
-  if (!decode32(line, p, out, at)) return false;
-  p += 64;
-  for (let i = 0; i < MIDDLE.length; i++) if (line[p + i] !== MIDDLE[i]) return false;
-  p += MIDDLE.length;
-  if (!decode32(line, p, out, at + 32)) return false;
-  p += 64;
-  return line[p] === TAIL[0] && line[p + 1] === TAIL[1];
-}
-
-function decode32(src: Uint8Array, p: number, out: Uint8Array, at: number): boolean {
-  let bad = 0;
-  for (let i = 0; i < 32; i++) {
-    const byte = PAIR[(src[p + 2 * i]! << 8) | src[p + 2 * i + 1]!]!;
-    bad |= byte;
-    out[at + i] = byte;
-  }
-  return bad >= 0;
 }

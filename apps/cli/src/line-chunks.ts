@@ -26,10 +26,23 @@ export const FILE_READ_BYTES = 1 << 20;
  * bytes are valid until the next chunk is asked for: a file is read into one reused buffer. The
  * input is closed when the reader stops (stdin is left open).
  */
-export function lineChunks(input: InputSource, counter: EntryCounter): AsyncGenerator<LineChunk> {
+export function lineChunks(
+  input: InputSource,
+  counter: EntryCounter,
+  range?: ByteRange,
+): AsyncGenerator<LineChunk> {
   return "file" in input
-    ? fileLineChunks(input.file, counter, FILE_READ_BYTES)
+    ? fileLineChunks(input.file, counter, FILE_READ_BYTES, range)
     : streamLineChunks(input.stream, counter);
+}
+
+/**
+ * Bytes [start, end) of a file. A range other than the whole file starts at a line start and
+ * ends after a newline or at the end of the file; only a range from 0 can start with a BOM.
+ */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
 }
 
 /**
@@ -42,6 +55,7 @@ export async function* fileLineChunks(
   file: string,
   counter: EntryCounter,
   readBytes: number,
+  range: ByteRange = { start: 0, end: Number.POSITIVE_INFINITY },
 ): AsyncGenerator<LineChunk> {
   let handle: FileHandle;
   try {
@@ -53,7 +67,8 @@ export async function* fileLineChunks(
   const out: LineChunk = { bytes: buffer, start: 0, end: 0 };
   // Bytes at the front of `buffer` carried over from the last read (an unfinished line).
   let held = 0;
-  let first = true;
+  let first = range.start === 0;
+  let position = range.start;
   try {
     for (;;) {
       // A line longer than half the buffer: double it, so every read fills at least half.
@@ -63,12 +78,15 @@ export async function* fileLineChunks(
         buffer = grown;
       }
       let read: number;
+      const wanted = Math.min(buffer.length - held, range.end - position);
+      if (wanted <= 0) break;
       try {
-        ({ bytesRead: read } = await handle.read(buffer, held, buffer.length - held, null));
+        ({ bytesRead: read } = await handle.read(buffer, held, wanted, position));
       } catch (error) {
         throw unreadable(file, error);
       }
       if (read === 0) break;
+      position += read;
       if (counter.bytes !== undefined) counter.bytes += read;
       const end = held + read;
       const start = first ? bomLength(buffer.subarray(0, end)) : 0;

@@ -3,7 +3,7 @@ const INSERTION_MAX = 32;
 
 /**
  * 64-byte records (key ‖ value) sorted by key into a new buffer, keeping only the last record of
- * each key (later entries win). Two stable MSD radix passes order the records by their first two
+ * each key (later entries win); `then`, a second run of records, follows the first in input order. Two stable MSD radix passes order the records by their first two
  * key bytes: by the first byte into 256 buckets, then each of those (in cache) by the second
  * byte, so no pass writes to more than 256 places at once (one pass into 65 536 buckets misses
  * the cache and the TLB on nearly every record). Then each 2-byte bucket is sorted by the rest
@@ -13,22 +13,30 @@ const INSERTION_MAX = 32;
  */
 export function sortRecords(
   records: Uint8Array,
-  count: number,
+  firstCount: number,
+  then?: RecordRun,
 ): { records: Uint8Array; count: number } {
+  const runs: RecordRun[] = [{ records, count: firstCount }];
+  if (then !== undefined && then.count > 0) runs.push(then);
   const starts = new Uint32Array(65537);
-  for (let i = 0; i < count; i++) {
-    const at = i << 6;
-    starts[((records[at]! << 8) | records[at + 1]!) + 1]!++;
+  let total = 0;
+  for (const run of runs) {
+    countByPrefix(run.records, run.count, starts);
+    total += run.count;
   }
+  const count = total;
   for (let b = 1; b <= 65536; b++) starts[b]! += starts[b - 1]!;
-  // Word copies (4-byte words: every bit pattern survives, unlike a float copy).
-  const from = new Int32Array(records.buffer, records.byteOffset, count << 4);
   // Shared memory: worker threads that build the tree read the sorted records in place.
   const sorted = new Int32Array(sharedBuffer(count << 6));
   const out = new Uint8Array(sorted.buffer);
   const next = new Uint32Array(256);
   for (let b = 0; b < 256; b++) next[b] = starts[b << 8]!;
-  scatterByByte(from, records, 0, count, next, sorted);
+  // Run after run: a stable pass keeps the input order (the later of equal keys stays later).
+  for (const run of runs) {
+    // Word copies (4-byte words: every bit pattern survives, unlike a float copy).
+    const from = new Int32Array(run.records.buffer, run.records.byteOffset, run.count << 4);
+    scatterByByte(from, run.records, 0, run.count, next, sorted);
+  }
   let largest = 0;
   for (let b = 0; b < 256; b++)
     largest = Math.max(largest, starts[(b + 1) << 8]! - starts[b << 8]!);
@@ -58,6 +66,20 @@ export function sortRecords(
     }
   }
   return { records: out.subarray(0, kept << 6), count: kept };
+}
+
+/** Records in input order: the first `count` 64-byte records of `records`. */
+export interface RecordRun {
+  readonly records: Uint8Array;
+  readonly count: number;
+}
+
+/** Adds the records' counts by 2-byte key prefix p to starts[p + 1]. */
+function countByPrefix(records: Uint8Array, count: number, starts: Uint32Array): void {
+  for (let i = 0; i < count; i++) {
+    const at = i << 6;
+    starts[((records[at]! << 8) | records[at + 1]!) + 1]!++;
+  }
 }
 
 /**

@@ -158,31 +158,41 @@ describe("sortRecords", () => {
       k.set(shortTail ? rest.map((b) => b & 1) : rest, 2);
       return k;
     });
-  it("orders by key and keeps the last entry of each key (a plain stable sort as reference)", () => {
+  it("orders by key and keeps the last entry of each key, of one run or two (a plain stable sort as reference)", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(key, fc.nat(1000)), { maxLength: 400 }), (entries) => {
-        const records = new Uint8Array(entries.length * 64 + 64);
-        entries.forEach(([k, v], i) => {
-          records.set(k, i * 64);
-          new DataView(records.buffer).setUint32(i * 64 + 32, v);
-          records.fill(0xff, i * 64 + 36, i * 64 + 64); // NaN bit patterns survive the copies
-        });
-        const sorted = sortRecords(records, entries.length);
-        const got: string[] = [];
-        for (let i = 0; i < sorted.count; i++) {
-          got.push(Buffer.from(sorted.records.subarray(i * 64, i * 64 + 64)).toString("hex"));
-        }
-        const last = new Map<string, string>();
-        entries.forEach(([k], i) => {
-          const record = Buffer.from(records.subarray(i * 64, i * 64 + 64)).toString("hex");
-          last.set(Buffer.from(k).toString("hex"), record);
-        });
-        const expected = [...last.entries()]
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([, record]) => record);
-        expect(got).toEqual(expected);
-        expect(sorted.records.length).toBe(sorted.count * 64);
-      }),
+      fc.property(
+        fc.array(fc.tuple(key, fc.nat(1000)), { maxLength: 400 }),
+        fc.option(fc.nat(), { nil: undefined }),
+        (entries, split) => {
+          const records = new Uint8Array(entries.length * 64 + 64);
+          entries.forEach(([k, v], i) => {
+            records.set(k, i * 64);
+            new DataView(records.buffer).setUint32(i * 64 + 32, v);
+            records.fill(0xff, i * 64 + 36, i * 64 + 64); // NaN bit patterns survive the copies
+          });
+          // Either one run, or two (the second in a buffer of its own) cut anywhere.
+          const cut = split === undefined ? entries.length : split % (entries.length + 1);
+          const second = records.slice(cut * 64);
+          const sorted =
+            split === undefined
+              ? sortRecords(records, entries.length)
+              : sortRecords(records, cut, { records: second, count: entries.length - cut });
+          const got: string[] = [];
+          for (let i = 0; i < sorted.count; i++) {
+            got.push(Buffer.from(sorted.records.subarray(i * 64, i * 64 + 64)).toString("hex"));
+          }
+          const last = new Map<string, string>();
+          entries.forEach(([k], i) => {
+            const record = Buffer.from(records.subarray(i * 64, i * 64 + 64)).toString("hex");
+            last.set(Buffer.from(k).toString("hex"), record);
+          });
+          const expected = [...last.entries()]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([, record]) => record);
+          expect(got).toEqual(expected);
+          expect(sorted.records.length).toBe(sorted.count * 64);
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -67,6 +67,40 @@ describe("lineChunks", () => {
     }
   });
 
+  it("reads a file as two ranges split after any newline exactly as the whole file", async () => {
+    const { dir, cleanup } = await tempDir();
+    let runs = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          input,
+          fc.integer({ min: 1, max: 300 }),
+          fc.nat(),
+          async (bytes, readBytes, pick) => {
+            const file = join(dir, `range-${runs++}.txt`);
+            await writeFile(file, bytes);
+            // Where a second range may start: after a newline.
+            const starts = [...bytes.keys()].filter((i) => bytes[i] === 0x0a).map((i) => i + 1);
+            const split = starts.length === 0 ? bytes.length : starts[pick % starts.length]!;
+            const counter = { entries: 0, bytes: 0 };
+            const first = await linesOf(
+              fileLineChunks(file, counter, readBytes, { start: 0, end: split }),
+            );
+            const second = await linesOf(
+              fileLineChunks(file, counter, readBytes, { start: split, end: bytes.length }),
+            );
+            expect([...first, ...second]).toEqual(expectedLines(bytes));
+            expect(counter.bytes).toBe(bytes.length);
+          },
+        ),
+        { numRuns: 300 },
+      );
+      expect(runs).toBe(300);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it("reads a stream cut anywhere exactly as splitting the whole text", async () => {
     await fc.assert(
       fc.asyncProperty(

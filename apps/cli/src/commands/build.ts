@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { BinaryTree, KeyScheme, KVStore, TreeEntry } from "@bintrie/core";
 import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
@@ -10,7 +11,8 @@ import { printLine } from "../line-output.js";
 import { type OpenedStore, openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
-import { packedEntries, type SortedInput, sortedInput } from "../sorted-input.js";
+import type { SecondHalf } from "../second-half.js";
+import { packedEntries, type SortedInput, sortedInput, startSecondHalf } from "../sorted-input.js";
 import { type StoreFlags, storeTarget } from "../store-target.js";
 
 export interface BuildFlags extends StoreFlags {
@@ -56,15 +58,20 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   await runs.prepare(flags.tmpDir === undefined ? undefined : `--tmp-dir ${flags.tmpDir}`);
   let input: InputSource;
   let opened: OpenedStore;
+  let secondHalf: Promise<SecondHalf | undefined> | undefined;
   try {
     input = await openInput(file);
+    // A second thread decodes half of a large file while this one opens the store and the tree
+    // and reads the other half, where the build may use one (not with --threads 1).
+    if ((flags.threads ?? availableParallelism()) > 1) secondHalf = startSecondHalf(input);
     opened = await openStore(target, { create: true });
   } catch (error) {
+    await (await secondHalf)?.cancel();
     await runs.dispose();
     throw error;
   }
-  const core = await import("@bintrie/core");
   const workers = new EarlyWorkers(flags.threads, input.bytes);
+  const core = await import("@bintrie/core");
   const reading = new Progress(`1/2 reading and sorting ${input.name}`, input.bytes, " B");
   const counter: EntryCounter = {
     entries: 0,
@@ -88,7 +95,12 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       // Workers start while the input is read (their start-up then costs no wall time) when
       // the file is large enough to probably use them; unused ones are closed at the end.
       if (fresh) workers.prepare();
-      const sorted = await sortedInput(input, counter, runs);
+      const sorted = await sortedInput(
+        input,
+        counter,
+        runs,
+        secondHalf === undefined ? {} : { secondHalf },
+      );
       let empty: boolean;
       if (sorted.kind === "packed") {
         entries = sorted;
@@ -129,6 +141,8 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       await opened.close();
     }
   } finally {
+    // Unused when the build failed before reading (flags that disagree with the store).
+    await (await secondHalf)?.cancel();
     await workers.close();
     await runs.dispose();
   }
