@@ -4,8 +4,6 @@ import type { EntryCounter } from "./entry-lines.js";
 import type { InputSource } from "./input-source.js";
 import { type ByteRange, contentEnd, lineChunks, lineEnd, NEWLINE } from "./line-chunks.js";
 
-export { parseCanonical } from "./canonical-line.js";
-
 /**
  * Entries as 64-byte records (key ‖ value) in input order, appended to one growing buffer: no
  * object, string or JSON.parse per line for lines in the canonical form
@@ -57,8 +55,8 @@ export interface InputPart {
 /**
  * Reads the entries of `input` (only `part` of it, when given) into `out` until the input ends
  * (returns undefined) or `out` holds at least `limit` entries at a chunk boundary: then it
- * returns the rest of the input's entries, one new 64-byte record each, in input order. Blank lines are skipped; a bad line
- * throws a BAD_INPUT CliError naming the source and line number (now or while the rest is read).
+ * returns the rest of the input's entries, one new 64-byte record each, in input order. Blank
+ * lines are skipped; a bad line throws a BAD_INPUT CliError naming the source and line number (now or while the rest is read).
  */
 export async function readEntryRecords(
   input: InputSource,

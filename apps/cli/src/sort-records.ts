@@ -3,10 +3,11 @@ const INSERTION_MAX = 32;
 
 /**
  * 64-byte records (key ‖ value) sorted by key into a new buffer, keeping only the last record of
- * each key (later entries win); `then`, a second run of records, follows the first in input order. Two stable MSD radix passes order the records by their first two
- * key bytes: by the first byte into 256 buckets, then each of those (in cache) by the second
- * byte, so no pass writes to more than 256 places at once (one pass into 65 536 buckets misses
- * the cache and the TLB on nearly every record). Then each 2-byte bucket is sorted by the rest
+ * each key (later entries win); `then`, a second run of records, follows the first in input
+ * order. Two stable MSD radix passes order the records by their first two key bytes: by the
+ * first byte into 256 buckets, then each of those (in cache) by the second byte, so no pass
+ * writes to more than 256 places at once (one pass into 65 536 buckets misses the cache and the
+ * TLB on nearly every record). Then each 2-byte bucket is sorted by the rest
  * of the key: insertion sort for the usual few records per bucket, a stable comparison sort for
  * large buckets (adversarial keys cost O(n log n), never O(n²)). Returns the sorted records and
  * their count.

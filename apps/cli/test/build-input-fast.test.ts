@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseCanonical } from "../src/canonical-line.js";
 import { parseEntryLine } from "../src/entry-line.js";
-import { EntryRecords, parseCanonical, readEntryRecords } from "../src/entry-records.js";
+import { EntryRecords, readEntryRecords } from "../src/entry-records.js";
 import { sortRecords } from "../src/sort-records.js";
 import { runCli, tempDir } from "./helpers/run-cli.js";
 
