@@ -10,11 +10,13 @@
 //   [--mark] [--profile FILE]. --prewarm runs the update path (and the update commit) on a small
 //   throwaway tree first, to show what running code for the first time costs the block; --mark
 //   prints hrtime markers (for --trace-opt/--trace-deopt or a --cpu-prof window); --profile
-//   writes a .cpuprofile of the block alone.
+//   writes a .cpuprofile of the block alone. Each child also reports the process CPU time of
+//   update + hash (every thread) and the GC pauses inside each timed window (*_gc_ms).
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { resolve } from "node:path";
+import { PerformanceObserver, constants as perf } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { hex, workload } from "./workload.mjs";
 
@@ -55,14 +57,30 @@ if (process.argv[2] === "--child") {
     await session.post("Profiler.setSamplingInterval", { interval: 100 });
     await session.post("Profiler.start");
   }
+  // The garbage collector's pauses inside the timed windows (a mark-compact there can take
+  // longer than the block's own work), reported beside the times they are part of.
+  const pauses = [];
+  const gcObserver = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  gcObserver.observe({ entryTypes: ["gc"] });
   if (mark) console.log(`=== BLOCK START ${process.hrtime.bigint() / 1000n}`);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const [j, v] of updates) tree.put(key(j), v);
   const root = tree.hash();
   const t1 = performance.now();
+  const c1 = process.cpuUsage();
   if (mark) console.log(`=== COMMIT START ${process.hrtime.bigint() / 1000n}`);
   const set = tree.commit();
   const t2 = performance.now();
+  // GC entries arrive asynchronously: let them come in, then keep those of the two windows.
+  await new Promise((done) => setTimeout(done, 20));
+  pauses.push(...gcObserver.takeRecords());
+  gcObserver.disconnect();
+  const gcIn = (from, to, major) =>
+    pauses
+      .filter((e) => e.startTime >= from && e.startTime < to)
+      .filter((e) => !major || e.detail.kind === perf.NODE_PERFORMANCE_GC_MAJOR)
+      .reduce((sum, e) => sum + e.duration, 0);
   if (mark) console.log(`=== BLOCK END ${process.hrtime.bigint() / 1000n}`);
   if (session) {
     const { profile } = await session.post("Profiler.stop");
@@ -74,7 +92,12 @@ if (process.argv[2] === "--child") {
       insert_root_ms: insertMs,
       full_commit_ms: fullCommitMs,
       update_root_ms: t1 - t0,
+      // Process CPU time (every thread: V8's compiler and GC helpers too) over update + hash.
+      update_root_cpu_ms: (c1.user - c0.user + c1.system - c0.system) / 1000,
+      update_root_gc_ms: gcIn(t0, t1, false),
+      update_root_major_gc_ms: gcIn(t0, t1, true),
       commit_ms: t2 - t1,
+      commit_gc_ms: gcIn(t1, t2, false),
       block_ms: t2 - t0,
       writes: set.writes.length,
       root: hex(rootBefore),
@@ -103,7 +126,15 @@ if (process.argv[2] === "--child") {
   };
   const median = (k) => medianOf(samples, k);
   const res = { row: "first_block", runs, n, group_depth: 5, node: process.version };
-  for (const k of ["insert_root_ms", "full_commit_ms", "update_root_ms", "commit_ms", "block_ms"]) {
+  const keys = ["insert_root_ms", "full_commit_ms", "update_root_ms", "update_root_cpu_ms"];
+  keys.push(
+    "update_root_gc_ms",
+    "update_root_major_gc_ms",
+    "commit_ms",
+    "commit_gc_ms",
+    "block_ms",
+  );
+  for (const k of keys) {
     res[k] = median(k);
   }
   res.block_ms_samples = samples.map((s) => Math.round(s.block_ms * 100) / 100);
@@ -117,6 +148,8 @@ if (process.argv[2] === "--child") {
     res.builds = cores.map((core, c) => ({
       core,
       update_root_ms: medianOf(byCore[c], "update_root_ms"),
+      update_root_cpu_ms: medianOf(byCore[c], "update_root_cpu_ms"),
+      update_root_gc_ms_samples: byCore[c].map((s) => Math.round(s.update_root_gc_ms * 100) / 100),
       commit_ms: medianOf(byCore[c], "commit_ms"),
       block_ms: medianOf(byCore[c], "block_ms"),
       block_ms_samples: byCore[c].map((s) => Math.round(s.block_ms * 100) / 100),
