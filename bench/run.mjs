@@ -55,6 +55,8 @@ rows.ethereumjs_10k = row("ethereumjs-binarytree.mjs", [
 rows.level_store_10k = row("level-store.mjs", [10_000]);
 // The goals that name 1M run at 1M in --quick too (one process each, about 20 s).
 rows.block_1m = row("block.mjs", [1_000_000, quick ? 15 : 21], { heapMB: 8192 });
+// The 1M insert goal in 5 fresh processes (about 6 s each), medians: one process is not a measure.
+rows.insert_1m = row("insert.mjs", [1_000_000, 5]);
 rows.parallel_1m = row("parallel.mjs", [1_000_000], { heapMB: 8192 });
 rows.cold_start_10k = row("cold-start.mjs", [quick ? 3 : 7]);
 if (!quick) {
@@ -98,8 +100,9 @@ const doc = {
       rows.ethereumjs_10k.insert_root_ms,
       rows.bintrie_10k.insert_root_ms,
     ),
-    // insert+root of 1M keys over the hash floor of the messages it hashed (goal ≤ 1.3)
-    wall_over_hash_floor_1m: b.wall_over_hash_floor,
+    // insert+root of 1M keys over the hash floor of the messages it hashed, median of 5 fresh
+    // processes (goal ≤ 1.3); the block row's single reading is in ratios
+    wall_over_hash_floor_1m: rows.insert_1m.wall_over_floor,
     // 1000 random writes (900 updates, 100 new keys) + hash + persist on the committed 1M tree,
     // over the hash floor of what it rehashes; median of blocks (goal ≤ 3)
     block_1000_over_hash_floor_1m: b.block_over_hash_floor,
@@ -126,6 +129,8 @@ const doc = {
     update_1000_with_commit_over_hash_floor: m?.update_commit_over_hash_floor ?? null,
   },
   ratios: {
+    // the same insert once, in the block row's process
+    wall_over_hash_floor_1m_block_row: b.wall_over_hash_floor,
     insert_root_1m_over_geth: gethRan ? b.insert_root_ms / geth.insert_root_ms : null,
     full_commit_1m_over_geth: gethRan && m ? m.full_commit_ms / geth.commit_ms : null,
     block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
