@@ -31,8 +31,6 @@ if (!existsSync(tool)) {
   for (const [field, v] of Object.entries(first)) {
     res[field] = typeof v === "number" ? median(samples.map((s) => s[field])) : v;
   }
-  res.row = "geth_speed";
-  res.runs = runs;
   res.root = `0x${first.root}`;
   res.root_after = `0x${first.root_after}`;
   res.roots_same_every_run = samples.every(
