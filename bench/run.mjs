@@ -132,6 +132,8 @@ const doc = {
   ratios: {
     // the same insert once, in the block row's process
     wall_over_hash_floor_1m_block_row: b.wall_over_hash_floor,
+    // the insert row's five processes reached the block row's root (geth's, where it ran)
+    roots_agree_insert_1m: rows.insert_1m.roots_same_every_run && rows.insert_1m.root === b.root,
     insert_root_1m_over_geth: gethRan ? b.insert_root_ms / geth.insert_root_ms : null,
     full_commit_1m_over_geth: gethRan && m ? m.full_commit_ms / geth.commit_ms : null,
     block_1m_over_geth: gethRan ? b.shared_block_ms / geth.block_ms : null,
