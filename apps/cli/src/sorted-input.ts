@@ -105,7 +105,7 @@ async function readInHalves(
     if (decoded.stoppedAt >= input.bytes) return { records: half.records, count: decoded.count };
     out.appendRecords(half.records, decoded.count);
     from = decoded.stoppedAt;
-    lines += decoded.lines;
+    lines += decoded.count; // the worker decodes canonical lines only: one entry each
   }
   const rest: InputPart = { range: { start: from, end: input.bytes }, lines };
   await readEntryRecords(input, counter, out, Number.POSITIVE_INFINITY, rest);
