@@ -22,24 +22,24 @@ export class EntryRecords {
 
   /** Appends `count` records (64 bytes each) from `records`. */
   appendRecords(records: Uint8Array, count: number): void {
-    const needed = (this.count + count) * 64;
-    if (needed > this.records.length) {
-      const grown = new Uint8Array(Math.max(needed, this.records.length * 2));
-      grown.set(this.records.subarray(0, this.count * 64));
-      this.records = grown;
-    }
+    this.#room(count);
     this.records.set(records.subarray(0, count * 64), this.count * 64);
     this.count += count;
   }
 
   /** Reserves one record and returns its offset. */
   reserve(): number {
-    if ((this.count + 1) * 64 > this.records.length) {
-      const grown = new Uint8Array(this.records.length * 2);
-      grown.set(this.records);
-      this.records = grown;
-    }
+    this.#room(1);
     return this.count * 64;
+  }
+
+  /** Makes room for `more` records after the held ones (at least doubling the buffer). */
+  #room(more: number): void {
+    const needed = (this.count + more) * 64;
+    if (needed <= this.records.length) return;
+    const grown = new Uint8Array(Math.max(needed, this.records.length * 2));
+    grown.set(this.records.subarray(0, this.count * 64));
+    this.records = grown;
   }
 }
 
