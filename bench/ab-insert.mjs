@@ -11,12 +11,7 @@ import { execFileSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+import { median } from "./rows/workload.mjs";
 
 const [distA, distB] = process.argv.slice(2, 4);
 if (distA === undefined || distB === undefined) {

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { hex, workload } from "./rows/workload.mjs";
+import { hex, median, workload } from "./rows/workload.mjs";
 
 const [distA, distB] = [process.argv[2], process.argv[3]];
 if (distA === undefined || distB === undefined) {
@@ -67,10 +67,6 @@ for (let r = 0; r < rounds; r++) {
     s.quiet.push(wall - (q1 - q0));
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
-};
 const res = { n, rounds };
 for (const [key, s] of Object.entries(samples)) {
   res[key] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Math.round(median(v))]));

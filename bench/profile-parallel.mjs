@@ -13,7 +13,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { workload } from "./rows/workload.mjs";
+import { median, workload } from "./rows/workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 4);
@@ -98,10 +98,6 @@ for (let r = 0; r < runs; r++) {
   for (const threads of r % 2 === 0 ? [1, 2] : [2, 1])
     samples[threads].push(await profiled(threads));
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
-};
 const summary = (list) =>
   Object.fromEntries(
     Object.keys(list[0]).map((k) => [k, Math.round(median(list.map((s) => s[k])) * 10) / 10]),

@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { BinaryTree, getHasher, MemoryStore } from "@bintrie/core";
 import { startGcMeter } from "./gc-meter.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { cpuMs, hex, workload } from "./workload.mjs";
+import { cpuMs, hex, median, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const blocks = Number(process.argv[3] ?? 9);
@@ -171,10 +171,6 @@ for (let b = 0; b < blocks; b++) {
   samples.floor.push(floor);
   samples.ratio.push(samples.block[b] / floor);
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 res.block_write_ms = median(samples.write);
 res.block_hash_ms = median(samples.hash);
 res.block_persist_ms = median(samples.persist);

@@ -6,16 +6,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { median } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 3);
 const tool = fileURLToPath(
   new URL("../../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
 );
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 if (!existsSync(tool)) {
   console.log(JSON.stringify({ row: "geth_speed", n, skipped: `${tool} not found` }));
 } else {

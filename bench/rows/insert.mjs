@@ -4,15 +4,12 @@
 // than the distance between our reading and the goal. Usage: node rows/insert.mjs [N] [RUNS]
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { median } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const runs = Number(process.argv[3] ?? 5);
 const child = fileURLToPath(new URL("./timed-insert.mjs", import.meta.url));
 const dist = fileURLToPath(new URL("../../packages/core/dist", import.meta.url));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const samples = [];
 for (let r = 0; r < runs; r++) {
   const out = execFileSync(process.execPath, ["--max-old-space-size=8192", child, dist, `${n}`], {

@@ -46,6 +46,12 @@ export function workload(n, updates = 1000) {
   return { key, value, updates: upd, keyBytes, valueBytes };
 }
 
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+}
+
 export const hex = (b) => `0x${Buffer.from(b).toString("hex")}`;
 
 /** The process's CPU time in ms (all threads): steadier than wall time on a shared host. */
