@@ -126,17 +126,18 @@ if (process.argv[2] === "--child") {
   };
   const median = (k) => medianOf(samples, k);
   const res = { row: "first_block", runs, n, group_depth: 5, node: process.version };
-  const keys = ["insert_root_ms", "full_commit_ms", "update_root_ms", "update_root_cpu_ms"];
-  keys.push(
+  const keys = [
+    "insert_root_ms",
+    "full_commit_ms",
+    "update_root_ms",
+    "update_root_cpu_ms",
     "update_root_gc_ms",
     "update_root_major_gc_ms",
     "commit_ms",
     "commit_gc_ms",
     "block_ms",
-  );
-  for (const k of keys) {
-    res[k] = median(k);
-  }
+  ];
+  for (const k of keys) res[k] = median(k);
   res.block_ms_samples = samples.map((s) => Math.round(s.block_ms * 100) / 100);
   // Per process: a mark-compact lands in some windows and not in others, so the median hides it.
   res.update_root_major_gc_ms_samples = samples.map(
