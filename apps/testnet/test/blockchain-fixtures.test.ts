@@ -7,7 +7,7 @@ import { fillFiles } from "../src/fill/fill-files.js";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
-import { dataPath } from "./shared-paths.js";
+import { dataPath } from "./test-data.js";
 
 const corpus = dataPath("mpt/blockchain");
 const tests = await loadFixtures([corpus]);

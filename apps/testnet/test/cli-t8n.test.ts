@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliFixture, readCliFixture, runBuilt } from "./cli-process.js";
-import { GETH_EVM } from "./shared-paths.js";
+import { GETH_EVM } from "./geth-tools.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-t8n-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
 import { produceDevnet } from "../src/devnet/run-devnet.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
-import { dataPath } from "./shared-paths.js";
+import { dataPath } from "./test-data.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applyAlloc } from "../src/fixtures/alloc.js";
 import type { FixtureAlloc } from "../src/fixtures/blockchain-test.js";
 import { BinaryStateManager } from "../src/state/binary-state-manager.js";
-import { readDataJson } from "./shared-paths.js";
+import { readDataJson } from "./test-data.js";
 
 interface GethGenesis {
   alloc: FixtureAlloc;

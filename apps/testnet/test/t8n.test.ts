@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { FixtureAlloc } from "../src/fixtures/blockchain-test.js";
 import { transition } from "../src/t8n/transition.js";
-import { dataPath } from "./shared-paths.js";
+import { dataPath } from "./test-data.js";
 
 /** Fork and txs file per case, from geth's TestT8n (the fixture README's table). */
 const CASES: readonly [string, string, string][] = [

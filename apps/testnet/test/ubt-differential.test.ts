@@ -14,7 +14,8 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
-import { dataPath, GETH_EVM, HAS_GETH_TOOLS } from "./shared-paths.js";
+import { GETH_EVM, HAS_GETH_TOOLS } from "./geth-tools.js";
+import { dataPath } from "./test-data.js";
 
 /**
  * Differential runs against geth's `evm t8n`: a transaction mix drawn from the example

@@ -9,7 +9,8 @@ import { fillUbtChain, type UbtChainDescription } from "../src/fill/fill-ubt-cha
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
-import { dataPath, GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./shared-paths.js";
+import { GETH_EVM, GETH_UBTCHAIN, HAS_GETH_TOOLS } from "./geth-tools.js";
+import { dataPath } from "./test-data.js";
 
 /** geth tools run asynchronously: a blocking child would stall the test worker. */
 const run = promisify(execFile);

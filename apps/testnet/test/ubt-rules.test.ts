@@ -10,7 +10,7 @@ import { AccessEvents, storageIndex } from "../src/ubt/access-events.js";
 import { ubtPrecompiles } from "../src/ubt/rules/precompile-set.js";
 import { UbtCommon } from "../src/ubt/ubt-common.js";
 import { ubtNetworkOf } from "../src/ubt/ubt-network.js";
-import { dataPath } from "./shared-paths.js";
+import { dataPath } from "./test-data.js";
 
 /**
  * One test per UBT rule, each naming the go-ethereum function it follows (master 02b73d4).

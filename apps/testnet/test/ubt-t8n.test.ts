@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
-import { dataPath } from "./shared-paths.js";
+import { dataPath } from "./test-data.js";
 
 /**
  * geth's `evm t8n` outputs for the 11 example scenarios under Shanghai, Verkle, Osaka and Binary
@@ -28,7 +28,7 @@ function read(scenario: string, file: string): unknown {
   return JSON.parse(readFileSync(`${ROOT}/${scenario}/${file}`, "utf8"));
 }
 
-describe("t8n gives geth's result.json and alloc.json (examples of ../shared/tools/geth-evm)", () => {
+describe("t8n gives geth's result.json and alloc.json (geth-evm's examples, vendored in test/data/geth-ubt/t8n)", () => {
   it("has the 11 scenarios", () => {
     expect(SCENARIOS.length).toBe(11);
   });
