@@ -23,6 +23,8 @@ const HEAD = Buffer.from('{"key":"0x');
 const MIDDLE = Buffer.from('","value":"0x');
 const TAIL = Buffer.from('"}');
 export const CANONICAL_LENGTH = HEAD.length + 64 + MIDDLE.length + 64 + TAIL.length;
+/** A canonical line with its newline: 154 bytes. */
+export const CANONICAL_LINE_BYTES = CANONICAL_LENGTH + 1;
 
 /** Decodes a canonical line into out[at..at+64); false (nothing promised) for anything else. */
 export function parseCanonical(

@@ -1,11 +1,9 @@
 import { availableParallelism } from "node:os";
 import type { PartitionWorkers } from "@bintrie/core/node";
+import { CANONICAL_LINE_BYTES } from "./canonical-line.js";
 
 /** Below this many entries worker threads cost more (start-up) than they save. */
 export const PARALLEL_MIN_ENTRIES = 50_000;
-
-/** Bytes of a canonical input line: a file this many times PARALLEL_MIN_ENTRIES probably qualifies. */
-const LINE_BYTES = 154;
 
 /**
  * The partition workers of a build into an empty store: started by `prepare()` before the input
@@ -28,7 +26,9 @@ export class EarlyWorkers {
   /** Starts the workers now if the input will probably use them (before it is read). */
   prepare(): void {
     if (this.#opening !== undefined || this.#threads <= 1) return;
-    if (this.#forced || this.#inputBytes >= PARALLEL_MIN_ENTRIES * LINE_BYTES) this.#open();
+    // A file this many canonical lines long probably holds PARALLEL_MIN_ENTRIES entries.
+    if (this.#forced || this.#inputBytes >= PARALLEL_MIN_ENTRIES * CANONICAL_LINE_BYTES)
+      this.#open();
   }
 
   /** The pool for `count` packed entries, or undefined when they are built on this thread. */

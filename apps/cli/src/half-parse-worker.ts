@@ -2,7 +2,11 @@
 // file into shared records, and stops at the first line of any other form (the main thread
 // reads from there with every rule, so errors and their line numbers are its own).
 import { parentPort, workerData } from "node:worker_threads";
-import { CANONICAL_LENGTH, parseCanonical } from "./canonical-line.js";
+import {
+  CANONICAL_LENGTH,
+  CANONICAL_LINE_BYTES as LINE,
+  parseCanonical,
+} from "./canonical-line.js";
 import { FILE_READ_BYTES, fileLineChunks, NEWLINE } from "./line-chunks.js";
 
 /** What the worker is given. */
@@ -20,9 +24,6 @@ export interface HalfParseResult {
   /** File offset of the first line not decoded (the range's end when all were). */
   readonly stoppedAt: number;
 }
-
-/** A canonical line and its newline. */
-const LINE = CANONICAL_LENGTH + 1;
 
 async function decodeRange({ file, start, end, records }: HalfParseJob): Promise<HalfParseResult> {
   const out = new Uint8Array(records);

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import { CANONICAL_LENGTH } from "./canonical-line.js";
+import { CANONICAL_LINE_BYTES } from "./canonical-line.js";
 import type { HalfParseJob, HalfParseResult } from "./half-parse-worker.js";
 
 /** Bytes searched past the middle for the first line start (far longer than any real line). */
@@ -39,7 +39,7 @@ export async function parseSecondHalf(
   const newline = window.subarray(0, read).indexOf(0x0a);
   if (newline < 0 || middle + newline + 1 >= bytes) return undefined;
   const start = middle + newline + 1;
-  const room = Math.floor((bytes - start) / (CANONICAL_LENGTH + 1)) + 1;
+  const room = Math.floor((bytes - start) / CANONICAL_LINE_BYTES) + 1;
   const records = new SharedArrayBuffer(room * 64);
   const job: HalfParseJob = { file, start, end: bytes, records };
   const worker = new Worker(new URL("./half-parse-worker.js", import.meta.url), {

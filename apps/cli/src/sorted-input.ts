@@ -1,5 +1,6 @@
 import type { TreeEntry } from "@bintrie/core";
 import type { PackedEntries, RunStorage } from "@bintrie/core/builder";
+import { CANONICAL_LINE_BYTES } from "./canonical-line.js";
 import { CliError } from "./cli-error.js";
 import type { EntryCounter } from "./entry-lines.js";
 import { EntryRecords, type InputPart, readEntryRecords } from "./entry-records.js";
@@ -57,7 +58,7 @@ export const PARALLEL_READ_MIN_BYTES = 8 << 20;
 
 /** The most entries `input` can hold: a canonical line is 154 bytes and no entry's is shorter. */
 function expectedEntries(input: InputSource): number | undefined {
-  return input.bytes === undefined ? undefined : Math.ceil(input.bytes / 154) + 1;
+  return input.bytes === undefined ? undefined : Math.ceil(input.bytes / CANONICAL_LINE_BYTES) + 1;
 }
 
 /**
