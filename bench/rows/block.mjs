@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { BinaryTree, getHasher, MemoryStore } from "@bintrie/core";
 import { startGcMeter } from "./gc-meter.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { cpuMs, hex, median, workload } from "./workload.mjs";
+import { cpuMs, hex, hugePagesMB, median, workload } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const blocks = Number(process.argv[3] ?? 9);
@@ -207,4 +207,5 @@ res.block_max_ms = Math.max(...samples.block);
   res.shared_commit_warm_writes = set.writes.length;
 }
 res.rss_end_MB = process.memoryUsage().rss / 2 ** 20;
+res.huge_pages_end_MB = hugePagesMB();
 console.log(JSON.stringify(res));

@@ -25,6 +25,7 @@ res.wall_over_floor = medianOf("wall_over_floor");
 res.cpu_over_floor = medianOf("cpu_over_floor");
 res.wall_over_floor_samples = samples.map((s) => Math.round(s.wall_over_floor * 1000) / 1000);
 res.wall_ms_samples = samples.map((s) => Math.round(s.wall));
+res.huge_pages_MB_samples = samples.map((s) => s.huge_pages_MB);
 res.roots_same_every_run = samples.every((s) => s.root === samples[0].root);
 res.root = `0x${samples[0].root}`;
 console.log(JSON.stringify(res));

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startGcMeter } from "./gc-meter.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { cpuMs, workload } from "./workload.mjs";
+import { cpuMs, hugePagesMB, workload } from "./workload.mjs";
 
 const dist = process.argv[2];
 const n = Number(process.argv[3] ?? 1_000_000);
@@ -60,6 +60,7 @@ console.log(
     kernel_ns_64: ns64,
     wall_over_floor: (t2 - t0) / floorMs,
     cpu_over_floor: cpu / floorMs,
+    huge_pages_MB: hugePagesMB(),
     root: Buffer.from(root).toString("hex"),
   }),
 );
