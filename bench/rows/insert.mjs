@@ -20,6 +20,12 @@ for (let r = 0; r < runs; r++) {
 const res = { row: "insert", n, runs, node: process.version };
 const medianOf = (field) => median(samples.map((s) => s[field]));
 for (const f of ["wall", "cpu", "put", "hash", "gc", "floor"]) res[`${f}_ms`] = medianOf(f);
+// First touches of fresh pages inside the timed insert, at this process's measured cost per page:
+// a property of the host (a few µs per page on some VMs), not of the tree's work.
+res.faults = medianOf("faults");
+res.first_touch_us_per_page = medianOf("first_touch_us_per_page");
+res.fault_ms_estimate = medianOf("fault_ms_estimate");
+res.wall_less_faults_over_floor = medianOf("wall_less_faults_over_floor");
 // Medians of the per-process ratios (each over its own process's floor).
 res.wall_over_floor = medianOf("wall_over_floor");
 res.cpu_over_floor = medianOf("cpu_over_floor");
