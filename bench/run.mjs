@@ -67,6 +67,8 @@ const HUGE_PAGES = (() => {
 const loadBefore = os.loadavg();
 const rows = {};
 rows.kernel = row("kernel.mjs", []);
+// What this host's memory costs (first touches, random reads): the context of the floor ratios.
+rows.memory = row("memory.mjs", []);
 rows.bintrie_10k = row("bintrie-tree.mjs", [10_000, "sha256", 1000]);
 rows.bintrie_10k_blake3 = row("bintrie-tree.mjs", [10_000, "blake3", 1000]);
 // --quick skips the peer's 10k reads (get_10k_speedup_vs_ethereumjs is then null).
