@@ -11,10 +11,10 @@ const ROUNDS = 15;
 
 const res = { row: "memory", node: process.version, array_MiB: (WORDS * 4) / 2 ** 20 };
 
-// First touches: 64 MiB fresh, one write per page, three times (a new buffer each).
+// First touches: 32 MiB fresh, one write per page, three times (a new buffer each).
 const touch = [];
 for (let r = 0; r < 3; r++) {
-  const fresh = new Uint8Array(64 << 20);
+  const fresh = new Uint8Array(32 << 20);
   const t = performance.now();
   for (let at = 0; at < fresh.length; at += 4096) fresh[at] = 1;
   touch.push(((performance.now() - t) * 1000) / (fresh.length / 4096));
