@@ -14,8 +14,9 @@
 import { createHash } from "node:crypto";
 import { BinaryTree, getHasher, MemoryStore } from "@bintrie/core";
 import { startGcMeter } from "./gc-meter.mjs";
+import { hugePagesMB } from "./host-memory.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { cpuMs, hex, hugePagesMB, median, workload } from "./workload.mjs";
+import { cpuMs, hex, median, workload, xorshift32 } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
 const blocks = Number(process.argv[3] ?? 9);
@@ -34,13 +35,7 @@ const allBlocks = WARM_BLOCKS + blocks;
 const blockKeys = new Uint8Array(allBlocks * perBlock * 32);
 const blockValues = new Uint8Array(allBlocks * perBlock * 32);
 {
-  let seed = 0x9e3779b9;
-  const rand = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 2 ** 32;
-  };
+  const rand = xorshift32(0x9e3779b9);
   let fresh = n;
   for (let b = 0; b < allBlocks; b++) {
     const slots = [];

@@ -2,7 +2,8 @@
 // differ here far more than in SHA-256 speed): the first write to a fresh 4 KiB page, and a
 // random read from an arena-sized (176 MiB) typed array, dependent (each address read from the
 // last: a descent) and independent (addresses known ahead: a batch). Usage: node rows/memory.mjs
-import { hugePagesMB, median } from "./workload.mjs";
+import { firstTouchUsPerPage, hugePagesMB } from "./host-memory.mjs";
+import { median, xorshift32 } from "./workload.mjs";
 
 const WORDS = 44 * 1024 * 1024; // 176 MiB of u32, about the 1M-key tree's arena
 const LINE_WORDS = 16;
@@ -11,28 +12,14 @@ const ROUNDS = 15;
 
 const res = { row: "memory", node: process.version, array_MiB: (WORDS * 4) / 2 ** 20 };
 
-// First touches: 32 MiB fresh, one write per page, three times (a new buffer each).
-const touch = [];
-for (let r = 0; r < 3; r++) {
-  const fresh = new Uint8Array(32 << 20);
-  const t = performance.now();
-  for (let at = 0; at < fresh.length; at += 4096) fresh[at] = 1;
-  touch.push(((performance.now() - t) * 1000) / (fresh.length / 4096));
-}
-res.first_touch_us_per_page = median(touch);
+res.first_touch_us_per_page = firstTouchUsPerPage();
 
 // A random cycle through every cache line of the array (a fixed-seed shuffle).
 const words = new Uint32Array(WORDS);
 const lines = WORDS / LINE_WORDS;
 const order = new Uint32Array(lines);
 for (let i = 0; i < lines; i++) order[i] = i;
-let seed = 0x2545f491;
-const random = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 2 ** 32;
-};
+const random = xorshift32(0x2545f491);
 for (let i = lines - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));
   const t = order[i];

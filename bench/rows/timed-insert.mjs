@@ -9,8 +9,9 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startGcMeter } from "./gc-meter.mjs";
+import { firstTouchUsPerPage, hugePagesMB } from "./host-memory.mjs";
 import { countingHasher, measureBatchNs } from "./kernel-floor.mjs";
-import { cpuMs, hugePagesMB, workload } from "./workload.mjs";
+import { cpuMs, workload } from "./workload.mjs";
 
 const dist = process.argv[2];
 const n = Number(process.argv[3] ?? 1_000_000);
@@ -72,15 +73,3 @@ console.log(
     root: Buffer.from(root).toString("hex"),
   }),
 );
-
-/** Microseconds per 4 KiB page to write 32 MiB of fresh memory once (the median of 3). */
-function firstTouchUsPerPage() {
-  const samples = [];
-  for (let r = 0; r < 3; r++) {
-    const fresh = new Uint8Array(32 << 20);
-    const t = performance.now();
-    for (let at = 0; at < fresh.length; at += 4096) fresh[at] = 1;
-    samples.push(((performance.now() - t) * 1000) / (fresh.length / 4096));
-  }
-  return samples.sort((a, b) => a - b)[1];
-}

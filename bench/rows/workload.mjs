@@ -131,17 +131,13 @@ export function blockKeyGenerator(key, n) {
   };
 }
 
-/**
- * MiB of this process's memory on transparent huge pages (AnonHugePages of
- * /proc/self/smaps_rollup), or null where that file does not exist: shows whether a run with
- * glibc's hugetlb tunable got them.
- */
-export function hugePagesMB() {
-  try {
-    const text = readFileSync("/proc/self/smaps_rollup", "utf8");
-    const kB = /^AnonHugePages:\s+(\d+) kB/m.exec(text)?.[1];
-    return kB === undefined ? null : Number(kB) / 1024;
-  } catch {
-    return null;
-  }
+/** A fixed-seed xorshift32 generator of numbers in [0, 1) (the same sequence for a seed). */
+export function xorshift32(seed) {
+  let state = seed;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
 }
