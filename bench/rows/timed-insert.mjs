@@ -51,7 +51,8 @@ const floorMs = (counted.counts.m32 * ns32 + counted.counts.m64 * ns64) / 1e6;
 // it would change where the insert's memory comes from): on some virtual machines a page's first
 // touch is a host fault of several microseconds, and the insert touches some 120 MB fresh.
 const touchUs = firstTouchUsPerPage();
-const faultMs = ((usage1.minorPageFault - usage0.minorPageFault) * touchUs) / 1000;
+const faults = usage1.minorPageFault - usage0.minorPageFault;
+const faultMs = (faults * touchUs) / 1000;
 console.log(
   JSON.stringify({
     wall: t2 - t0,
@@ -60,7 +61,7 @@ console.log(
     hash: t2 - t1,
     gc: gc_ms,
     sys: (usage1.systemCPUTime - usage0.systemCPUTime) / 1000,
-    faults: usage1.minorPageFault - usage0.minorPageFault,
+    faults,
     floor: floorMs,
     kernel_ns_32: ns32,
     kernel_ns_64: ns64,
