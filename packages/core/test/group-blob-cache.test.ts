@@ -267,6 +267,31 @@ function multiCommitInputs(): [Uint8Array, Uint8Array][][] {
   return commits;
 }
 
+/**
+ * The five commits of testdata/geth/geth-random-blocks.json (its `inputs` field): a 3,000-key
+ * tree, then four blocks of 200 random updates and 40 new keys.
+ */
+function randomBlocksInputs(): [Uint8Array, Uint8Array][][] {
+  let seed = 7;
+  const rand = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const commits: [Uint8Array, Uint8Array][][] = [[]];
+  for (let i = 0; i < 3000; i++) commits[0]!.push([workloadKey(i), sha(workloadKey(i))]);
+  let fresh = 3000;
+  for (let b = 0; b < 4; b++) {
+    const block: [Uint8Array, Uint8Array][] = [];
+    for (let u = 0; u < 200; u++) {
+      const i = Math.floor(rand() * fresh);
+      block.push([workloadKey(i), sha(workloadKey(i), Uint8Array.of(b))]);
+    }
+    for (let u = 0; u < 40; u++) block.push([workloadKey(fresh), sha(workloadKey(fresh++))]);
+    commits.push(block);
+  }
+  return commits;
+}
+
 /** sha256 over the writes sorted by path, as `0x<path>=0x<blob>\n` (the vector's digest). */
 function writesDigest(set: NodeSet): string {
   const lines = set.writes
@@ -279,25 +304,44 @@ interface MultiCommitVector {
   groupDepths: Record<string, { root: string; writes: number; writesDigest: string }[]>;
 }
 
+/** Commits `inputs` one after the other into a tree of group depth `g`: each commit's digest. */
+function commitDigests(g: number, inputs: [Uint8Array, Uint8Array][][]) {
+  const tree = new BinaryTree({ groupDepth: g });
+  const digests = inputs.map((commit) => {
+    for (const [k, v] of commit) tree.put(k, v);
+    const set = tree.commit();
+    return {
+      root: `0x${hex(set.root)}`,
+      writes: set.writes.length,
+      writesDigest: writesDigest(set),
+    };
+  });
+  return { tree, digests };
+}
+
 describe("group blob cache: successive commits of one tree equal go-ethereum's", () => {
   const vector = readTestdata<MultiCommitVector>("geth/geth-multi-commit.json");
   for (const [g, expected] of Object.entries(vector.groupDepths)) {
     it(`g=${g}: three commits, updates, inserts and zero writes (vendored geth digests)`, () => {
-      const tree = new BinaryTree({ groupDepth: Number(g) });
-      const got = multiCommitInputs().map((commit) => {
-        for (const [k, v] of commit) tree.put(k, v);
-        const set = tree.commit();
-        return {
-          root: `0x${hex(set.root)}`,
-          writes: set.writes.length,
-          writesDigest: writesDigest(set),
-        };
-      });
-      expect(got).toEqual(expected);
+      const { tree, digests } = commitDigests(Number(g), multiCommitInputs());
+      expect(digests).toEqual(expected);
       // The second and third commits went through the cache (top groups have ≥ 8 entries).
       expect(tree.stats().groupCacheBytes).toBeGreaterThan(0);
     });
   }
+
+  const blocks = readTestdata<MultiCommitVector>("geth/geth-random-blocks.json");
+  it("random blocks on a 3,000-key tree, g = 1..8: every commit equals geth's (vendored digests)", () => {
+    expect(Object.keys(blocks.groupDepths)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
+    const inputs = randomBlocksInputs();
+    for (const [g, expected] of Object.entries(blocks.groupDepths)) {
+      const { tree, digests } = commitDigests(Number(g), inputs);
+      expect(digests, `g=${g}`).toEqual(expected);
+      // Groups are cached from CACHED_GROUP_MIN_ENTRIES (8) entries on: only g ≥ 3 has them.
+      if (Number(g) >= 3) expect(tree.stats().groupCacheBytes, `g=${g}`).toBeGreaterThan(0);
+      else expect(tree.stats().groupCacheBytes, `g=${g}`).toBe(0);
+    }
+  });
 
   const tool = fileURLToPath(
     new URL("../../../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
@@ -305,23 +349,7 @@ describe("group blob cache: successive commits of one tree equal go-ethereum's",
   it.runIf(existsSync(tool))(
     "random blocks on a 3,000-key tree, g = 1..8: every commit's writes equal geth's (run live)",
     () => {
-      let seed = 7;
-      const rand = () => {
-        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-        return seed / 2 ** 32;
-      };
-      const commits: [Uint8Array, Uint8Array][][] = [[]];
-      for (let i = 0; i < 3000; i++) commits[0]!.push([workloadKey(i), sha(workloadKey(i))]);
-      let fresh = 3000;
-      for (let b = 0; b < 4; b++) {
-        const block: [Uint8Array, Uint8Array][] = [];
-        for (let u = 0; u < 200; u++) {
-          const i = Math.floor(rand() * fresh);
-          block.push([workloadKey(i), sha(workloadKey(i), Uint8Array.of(b))]);
-        }
-        for (let u = 0; u < 40; u++) block.push([workloadKey(fresh), sha(workloadKey(fresh++))]);
-        commits.push(block);
-      }
+      const commits = randomBlocksInputs();
       const dir = mkdtempSync(join(tmpdir(), "bintrie-cache-"));
       const files = commits.map((c, n) => {
         const file = join(dir, `c${n}.jsonl`);
