@@ -21,9 +21,10 @@ import { dataPath } from "./test-data.js";
  * Differential runs against geth's `evm t8n`: a transaction mix drawn from the example
  * scenarios' transactions (all contracts in one alloc, one sender, consecutive nonces, random
  * order, values and gas limits — some run out of gas), executed by geth and by `transition`;
- * result.json and alloc.json must be equal as JSON values. Fresh mixes run where
- * ../shared/tools/geth-evm exists; six fixed mixes per fork with geth's outputs are vendored
- * (data/geth-ubt/t8n-mixes, see PROVENANCE.md) and run everywhere.
+ * result.json and alloc.json must be equal as JSON values. The 12 fixed mixes per fork (the
+ * property's seeds) are vendored with geth's outputs (data/geth-ubt/t8n-mixes, see
+ * PROVENANCE.md) and run everywhere; where geth's evm is present they also run live, and
+ * UBT_DIFF_RUNS=N runs N fresh ones.
  */
 /** geth tools run asynchronously: a blocking child would stall the test worker. */
 const run = promisify(execFile);
@@ -126,7 +127,7 @@ describe("t8n gives geth's outputs on vendored transaction mixes", () => {
       alloc: unknown;
     }[];
     it(`${fork}: ${mixes.length} mixes give geth's result.json and alloc.json`, async () => {
-      expect(mixes.length).toBe(6);
+      expect(mixes.length).toBe(12);
       const alloc = allocOf(fork);
       for (const mixed of mixes) {
         const ours = await ourT8n(fork, alloc, mixed.txs);

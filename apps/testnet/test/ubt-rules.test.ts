@@ -189,7 +189,7 @@ describe("transaction and block rules, against geth's numbers", () => {
   it("TestProcessUBT block 2 by receipt: transfers 21000; creation 60421 = 53382 + 5600 (pre-check, init) + 700 (chunk write instead of 200/byte) + 739; EXTCODECOPY creation 124790", async () => {
     const { gasUsed, receiptGas } = await fillUbtChain(processUbt);
     expect(gasUsed).toEqual([63000n, 248211n]);
-    // geth's breakdown (core/bintrie_witness_test.go, ../shared/tools/geth-evm/README.md)
+    // geth's breakdown (go-ethereum core/bintrie_witness_test.go; the geth-evm tool's README)
     expect(receiptGas.map((r) => r.map(Number))).toEqual([
       [21000, 21000, 21000],
       [21000, 21000, 21000, 53382 + 200 + 500 + 1900 + 3000 + 200 + 500 + 739, 124790],
