@@ -3,12 +3,7 @@
 // same contents writes at that path — the full-gather path, which the geth node-set vectors
 // pin (commit-nodesets.test.ts). The key space makes top groups full (one first byte per
 // position) and causes splits and collapses inside cached groups (shared second bytes).
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { nodeDbKey } from "@bintrie/codec";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -342,42 +337,4 @@ describe("group blob cache: successive commits of one tree equal go-ethereum's",
       else expect(tree.stats().groupCacheBytes, `g=${g}`).toBe(0);
     }
   });
-
-  const tool = fileURLToPath(
-    new URL("../../../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
-  );
-  it.runIf(existsSync(tool))(
-    "random blocks on a 3,000-key tree, g = 1..8: every commit's writes equal geth's (run live)",
-    () => {
-      const commits = randomBlocksInputs();
-      const dir = mkdtempSync(join(tmpdir(), "bintrie-cache-"));
-      const files = commits.map((c, n) => {
-        const file = join(dir, `c${n}.jsonl`);
-        writeFileSync(
-          file,
-          c
-            .map(([k, v]) => JSON.stringify({ key: `0x${hex(k)}`, value: `0x${hex(v)}` }))
-            .join("\n"),
-        );
-        return file;
-      });
-      for (let g = 1; g <= 8; g++) {
-        const geth = JSON.parse(
-          execFileSync(tool, ["commit", "--same-trie", "--group-depth", String(g), ...files], {
-            encoding: "utf8",
-            maxBuffer: 1 << 28,
-          }),
-        ) as { commits: { root: string; writes: Record<string, string> }[] };
-        const tree = new BinaryTree({ groupDepth: g });
-        for (const [n, commit] of commits.entries()) {
-          for (const [k, v] of commit) tree.put(k, v);
-          const set = tree.commit();
-          const ours: Record<string, string> = {};
-          for (const w of set.writes) ours[`0x${hex(w.path)}`] = `0x${hex(w.blob)}`;
-          expect(`0x${hex(set.root)}`, `g=${g} commit ${n}`).toBe(geth.commits[n]!.root);
-          expect(ours, `g=${g} commit ${n}`).toEqual(geth.commits[n]!.writes);
-        }
-      }
-    },
-  );
 });
