@@ -1,10 +1,8 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliFixture, readCliFixture, runBuilt } from "./cli-process.js";
-import { GETH_EVM } from "./geth-tools.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-cli-t8n-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -215,11 +213,17 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
   });
 });
 
-describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t8n", () => {
-  function gethT8n(args: readonly string[], options: { cwd?: string; input?: string } = {}) {
-    const ran = spawnSync(GETH_EVM, ["t8n", ...args], { ...options, encoding: "utf8" });
-    return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-  }
+/**
+ * What geth's `evm t8n` did with these inputs and each output placement below: exit status,
+ * stdout object, files it wrote (cli-fixtures/PROVENANCE.md says how it was recorded).
+ */
+const GETH_IO = readCliFixture<{
+  stdout: { outputs: string[]; status: number; stdout: Json; files: string[] }[];
+  stdin: { status: number; stdout: Json }[];
+  basedir: { status: number; stdout: string; stderrObject: Json; files: string[]; body: string };
+}>("t8n/transfer/geth-Shanghai/io-shapes.json");
+
+describe("the same I/O shapes as the real geth evm t8n (its recorded runs)", () => {
   const OUTPUTS: readonly (readonly string[])[] = [
     ["--output.result", "stdout", "--output.alloc", "stdout"],
     ["--output.result", "stdout", "--output.alloc", "stdout", "--output.body", "stdout"],
@@ -228,19 +232,19 @@ describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t
   ];
 
   it("stdout objects: the same keys in the same order, the same values but the state root", () => {
-    for (const outputs of OUTPUTS) {
-      const cwdGeth = mkdtempSync(join(dir, "geth-"));
+    expect(GETH_IO.stdout.map((run) => run.outputs)).toEqual(OUTPUTS);
+    for (const [k, outputs] of OUTPUTS.entries()) {
+      const geth = GETH_IO.stdout[k]!;
       const cwdOurs = mkdtempSync(join(dir, "ours-"));
-      const geth = gethT8n([...FILES, ...outputs], { cwd: cwdGeth });
       const ours = runBuilt(["t8n", ...FILES, ...outputs], { cwd: cwdOurs });
       expect({ outputs, status: ours.status }).toEqual({ outputs, status: geth.status });
-      const g = JSON.parse(geth.stdout) as Json;
+      const g = geth.stdout;
       const o = JSON.parse(ours.stdout) as Json;
       expect({ outputs, keys: Object.keys(o) }).toEqual({ outputs, keys: Object.keys(g) });
       if (g.result !== undefined) expect(stateFree(o.result)).toBe(stateFree(g.result));
       if (g.alloc !== undefined) expect(JSON.stringify(o.alloc)).toBe(JSON.stringify(g.alloc));
       if (g.body !== undefined) expect(o.body).toBe(g.body);
-      expect(readdirSync(cwdOurs).sort()).toEqual(readdirSync(cwdGeth).sort());
+      expect(readdirSync(cwdOurs).sort()).toEqual(geth.files);
     }
   });
 
@@ -253,7 +257,8 @@ describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t
       ],
       [[...FILES, "--input.txs", "stdin"], JSON.stringify({ txsRlp: GETH.body })],
     ];
-    for (const [inputs, stdin] of cases) {
+    expect(GETH_IO.stdin.length).toBe(cases.length);
+    for (const [k, [inputs, stdin]] of cases.entries()) {
       const args = [
         ...inputs,
         "--output.result",
@@ -263,10 +268,10 @@ describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t
         "--output.body",
         "stdout",
       ];
-      const geth = gethT8n(args, { cwd: dir, input: stdin });
+      const geth = GETH_IO.stdin[k]!;
       const ours = runBuilt(["t8n", ...args], { cwd: dir, input: stdin });
       expect(ours.status).toBe(geth.status);
-      const g = JSON.parse(geth.stdout) as Json;
+      const g = geth.stdout;
       const o = JSON.parse(ours.stdout) as Json;
       expect(Object.keys(o)).toEqual(Object.keys(g));
       expect(o.body).toBe(g.body);
@@ -284,18 +289,14 @@ describe.runIf(existsSync(GETH_EVM))("the same I/O shapes as the real geth evm t
       "--output.body",
       "b.json",
     ];
-    const baseGeth = join(dir, "geth-base", "x");
+    const geth = GETH_IO.basedir;
     const baseOurs = join(dir, "ours-base", "x");
-    const geth = gethT8n([...FILES, ...args, "--output.basedir", baseGeth]);
     const ours = runBuilt(["t8n", ...FILES, ...args, "--output.basedir", baseOurs]);
     expect(ours.status).toBe(geth.status);
     expect(ours.stdout).toBe(geth.stdout);
-    // geth logs on stderr before its object; the object is the last thing there.
-    const gethObject = JSON.parse(geth.stderr.slice(geth.stderr.lastIndexOf("\n{") + 1)) as Json;
-    expect(Object.keys(JSON.parse(ours.stderr))).toEqual(Object.keys(gethObject));
-    expect(readdirSync(baseOurs).sort()).toEqual(readdirSync(baseGeth).sort());
-    expect(JSON.parse(readFileSync(join(baseOurs, "b.json"), "utf8"))).toBe(
-      JSON.parse(readFileSync(join(baseGeth, "b.json"), "utf8")),
-    );
+    // geth logs on stderr before its object; the recording keeps the object, the last thing there.
+    expect(Object.keys(JSON.parse(ours.stderr))).toEqual(Object.keys(geth.stderrObject));
+    expect(readdirSync(baseOurs).sort()).toEqual(geth.files);
+    expect(JSON.parse(readFileSync(join(baseOurs, "b.json"), "utf8"))).toBe(geth.body);
   });
 });
