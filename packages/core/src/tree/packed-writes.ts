@@ -21,8 +21,13 @@ export class PackedWrites {
   chunk: Uint8Array = new Uint8Array(0);
   chunk32: Uint32Array = new Uint32Array(0);
   at = 0;
-  /** Chunks of finished node sets, handed back by `recycle`. */
-  readonly #spare: Uint8Array[] = [];
+  /**
+   * Chunks of finished node sets, handed back by `recycle`. Made holding an object, then
+   * emptied: a `[]` changes its map at the first recycle (small integers → objects), which
+   * deoptimised `begin` and every collector function it is inlined in at the first persist's
+   * next collection (seen with --trace-deopt: "wrong map").
+   */
+  readonly #spare: Uint8Array[] = emptyListOfObjects();
 
   reset(): void {
     // A fresh array of the old one's element kind (`[]` would change the array's map, and the
@@ -49,10 +54,10 @@ export class PackedWrites {
     if (this.at + maxBytes > this.chunk.length) {
       // A spare chunk's pages are mapped already: a fresh one costs a page fault per 4 KiB
       // written (about 0.5 ms per MiB here), more than filling it.
-      this.chunk =
-        maxBytes <= CHUNK_BYTES && this.#spare.length > 0
-          ? this.#spare.pop()!
-          : new Uint8Array(Math.max(CHUNK_BYTES, (maxBytes + 3) & ~3));
+      // `pop` runs whether or not there are spares: a full commit, which has none, then
+      // optimises this with feedback for it (a branch first taken later deoptimises).
+      const spare = maxBytes <= CHUNK_BYTES ? this.#spare.pop() : undefined;
+      this.chunk = spare ?? new Uint8Array(Math.max(CHUNK_BYTES, (maxBytes + 3) & ~3));
       this.chunk32 = new Uint32Array(
         this.chunk.buffer,
         this.chunk.byteOffset,
@@ -93,4 +98,11 @@ export class PackedWrites {
       if (chunk.length === CHUNK_BYTES && !this.chunks.includes(chunk)) this.#spare.push(chunk);
     }
   }
+}
+
+/** An empty array whose elements kind is already that of a list of objects. */
+function emptyListOfObjects(): Uint8Array[] {
+  const list = [new Uint8Array(0)];
+  list.pop();
+  return list;
 }
