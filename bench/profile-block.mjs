@@ -1,6 +1,6 @@
 // Dev tool: CPU profile of random blocks on a committed tree (node bench/profile-block.mjs N BLOCKS OUT).
-// Prints the top self-time functions of the whole block and of its write + hash steps (put and
-// hash(), without persist()); writes the .cpuprofile to OUT.
+// Prints the top self-time functions of the whole block, of its write + hash steps (put and
+// hash(), without persist()) and of the rest (persist()); writes the .cpuprofile to OUT.
 
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -74,3 +74,4 @@ console.log(
 );
 table("whole block:", () => true);
 table("write + hash steps only:", inWindow);
+table("persist only (outside those steps):", (time) => !inWindow(time));
