@@ -280,13 +280,18 @@ export class CommitCollector {
     let slot = cache.slotFor(internals, index);
     // marks.inner's length after a gather (the walk's visits are among those it recorded).
     let gathered = -1;
-    for (let attempt = 0; ; attempt++) {
+    // Rounds of the loop, counted at its top: a full commit, whose loop runs once per group,
+    // then trains the count (counted only on a retry, it deoptimised this at the first block
+    // with new keys: no feedback for the increment).
+    let rounds = 0;
+    for (;;) {
+      rounds++;
       if (slot < 0) {
         marked.length = start;
         this.#gatherInto(scratch, ref, depth, path);
         const n = scratch.count;
-        // attempt > 1: a fresh slot the walk found not to fit, which cannot happen.
-        if (n < CACHED_GROUP_MIN_ENTRIES || attempt > 1) {
+        // rounds > 2: a fresh slot the walk found not to fit, which cannot happen.
+        if (n < CACHED_GROUP_MIN_ENTRIES || rounds > 2) {
           cache.forget(index);
           return -1;
         }
@@ -350,9 +355,12 @@ export class CommitCollector {
     scratch.table = cache.tableOffset(slot);
     scratch.ranks = cache.rankOffset(slot);
     scratch.hashes0 = cache.hashesOffset(slot);
-    if (this.#patchWalk(scratch, index, depth, this.#groupDepth, 0)) return true;
-    this.#marks.inner.length = inner;
-    return false;
+    const fits = this.#patchWalk(scratch, index, depth, this.#groupDepth, 0);
+    // Cut back on both outcomes (to its own length when the walk fits): a store made only when
+    // a group changes shape deoptimised this at the first block with new keys.
+    const marked = this.#marks.inner;
+    marked.length = fits ? marked.length : inner;
+    return fits;
   }
 
   #patchWalk(
