@@ -95,7 +95,14 @@ export class PackedWrites {
   recycle(chunks: readonly Uint8Array[]): void {
     for (const chunk of chunks) {
       if (this.#spare.length >= MAX_SPARE_CHUNKS) return;
-      if (chunk.length === CHUNK_BYTES && !this.chunks.includes(chunk)) this.#spare.push(chunk);
+      // Never one chunk twice (two later sets would write into it), nor one being filled.
+      if (
+        chunk.length === CHUNK_BYTES &&
+        !this.chunks.includes(chunk) &&
+        !this.#spare.includes(chunk)
+      ) {
+        this.#spare.push(chunk);
+      }
     }
   }
 }
