@@ -53,7 +53,8 @@ export class PackedWrites {
     const maxBytes = keyBytes + restBytes + 3;
     if (this.at + maxBytes > this.chunk.length) {
       // A spare chunk's pages are mapped already: a fresh one costs a page fault per 4 KiB
-      // written (about 0.5 ms per MiB here), more than filling it.
+      // written (0.5 ms per MiB on one host, 3 ms on a VM whose host backs memory lazily),
+      // more than filling it.
       // `pop` runs whether or not there are spares: a full commit, which has none, then
       // optimises this with feedback for it (a branch first taken later deoptimises).
       const spare = maxBytes <= CHUNK_BYTES ? this.#spare.pop() : undefined;
