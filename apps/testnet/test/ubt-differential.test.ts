@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
-import { GETH_EVM, HAS_GETH_TOOLS } from "./geth-tools.js";
+import { GETH_EVM } from "./geth-tools.js";
 import { dataPath } from "./test-data.js";
 
 /**
@@ -23,8 +23,8 @@ import { dataPath } from "./test-data.js";
  * order, values and gas limits — some run out of gas), executed by geth and by `transition`;
  * result.json and alloc.json must be equal as JSON values. The 12 fixed mixes per fork (the
  * property's seeds) are vendored with geth's outputs (data/geth-ubt/t8n-mixes, see
- * PROVENANCE.md) and run everywhere; where geth's evm is present they also run live, and
- * UBT_DIFF_RUNS=N runs N fresh ones.
+ * PROVENANCE.md) and run everywhere; with GETH_EVM naming geth's evm they also run live, and
+ * UBT_DIFF_RUNS=N then runs N fresh ones.
  */
 /** geth tools run asynchronously: a blocking child would stall the test worker. */
 const run = promisify(execFile);
@@ -47,6 +47,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let runs = 0;
 
 async function gethT8n(
+  evm: string,
   fork: string,
   alloc: unknown,
   txs: unknown,
@@ -56,7 +57,7 @@ async function gethT8n(
   writeFileSync(join(dir, "alloc.json"), JSON.stringify(alloc));
   writeFileSync(join(dir, "env.json"), JSON.stringify(ENV));
   writeFileSync(join(dir, "txs.json"), JSON.stringify(txs));
-  await run(GETH_EVM, [
+  await run(evm, [
     "t8n",
     "--input.alloc",
     join(dir, "alloc.json"),
@@ -138,23 +139,26 @@ describe("t8n gives geth's outputs on vendored transaction mixes", () => {
   }
 });
 
-describe.runIf(HAS_GETH_TOOLS)("t8n against geth's evm t8n on generated transaction mixes", () => {
-  for (const fork of ["Verkle", "Binary"] as const) {
-    it(`${fork}: 12 mixes give geth's result.json and alloc.json`, async () => {
-      const alloc = allocOf(fork);
-      await fc.assert(
-        fc.asyncProperty(mix, async (picks) => {
-          const txs = transactions(picks);
-          const geth = await gethT8n(fork, alloc, txs);
-          const ours = await ourT8n(fork, alloc, txs);
-          expect(ours.result).toEqual(geth.result);
-          expect(ours.alloc).toEqual(geth.alloc);
-        }),
-        // UBT_DIFF_RUNS=N runs N fresh mixes (random seed) instead of the 12 fixed ones.
-        process.env.UBT_DIFF_RUNS === undefined
-          ? { numRuns: 12, seed: fork === "Verkle" ? 4762 : 7864 }
-          : { numRuns: Number(process.env.UBT_DIFF_RUNS) },
-      );
-    }, 600_000);
-  }
-});
+describe.runIf(GETH_EVM !== undefined)(
+  "t8n against geth's evm t8n on generated transaction mixes",
+  () => {
+    for (const fork of ["Verkle", "Binary"] as const) {
+      it(`${fork}: 12 mixes give geth's result.json and alloc.json`, async () => {
+        const alloc = allocOf(fork);
+        await fc.assert(
+          fc.asyncProperty(mix, async (picks) => {
+            const txs = transactions(picks);
+            const geth = await gethT8n(GETH_EVM!, fork, alloc, txs);
+            const ours = await ourT8n(fork, alloc, txs);
+            expect(ours.result).toEqual(geth.result);
+            expect(ours.alloc).toEqual(geth.alloc);
+          }),
+          // UBT_DIFF_RUNS=N runs N fresh mixes (random seed) instead of the 12 fixed ones.
+          process.env.UBT_DIFF_RUNS === undefined
+            ? { numRuns: 12, seed: fork === "Verkle" ? 4762 : 7864 }
+            : { numRuns: Number(process.env.UBT_DIFF_RUNS) },
+        );
+      }, 600_000);
+    }
+  },
+);
