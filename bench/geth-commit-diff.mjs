@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BinaryTree, MemoryStore } from "@bintrie/core";
+import { xorshift32 } from "./rows/workload.mjs";
 
 const tool = fileURLToPath(
   new URL("../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
@@ -17,14 +18,8 @@ if (!existsSync(tool)) {
   console.log(JSON.stringify({ skipped: `${tool} not found` }));
   process.exit(0);
 }
-let seed = Number(process.argv[2] ?? 1) >>> 0 || 1;
 const n = Number(process.argv[3] ?? 3000);
-const rand = () => {
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 2 ** 32;
-};
+const rand = xorshift32(Number(process.argv[2] ?? 1) >>> 0 || 1);
 const randomBytes = (k) => Uint8Array.from({ length: k }, () => Math.floor(rand() * 256));
 const hex = (b) => `0x${Buffer.from(b).toString("hex")}`;
 
