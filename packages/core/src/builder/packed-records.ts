@@ -21,11 +21,16 @@ export class PackedRecords {
 
   readonly #initialBytes: number;
   readonly #initialRecords: number;
+  /** What the next buffers are sized for: the initial sizes, or the last batch's if larger. */
+  #sizedBytes: number;
+  #sizedRecords: number;
 
   /** Sized for about `initialBytes` in `initialRecords` records (it grows past them). */
   constructor(initialBytes = 1 << 16, initialRecords = initialBytes >>> 6) {
     this.#initialBytes = Math.max(64, initialBytes);
     this.#initialRecords = Math.max(16, initialRecords);
+    this.#sizedBytes = this.#initialBytes;
+    this.#sizedRecords = this.#initialRecords;
     this.#bytes = new Uint8Array(this.#initialBytes);
     this.#ends = new Uint32Array(2 * this.#initialRecords);
   }
@@ -45,13 +50,13 @@ export class PackedRecords {
     const size = key.length + value.length;
     if (this.#at + size > this.#bytes.length) {
       const grown = new Uint8Array(
-        Math.max(this.#bytes.length * 2, this.#at + size, this.#initialBytes),
+        Math.max(this.#bytes.length * 2, this.#at + size, this.#sizedBytes),
       );
       grown.set(this.#bytes.subarray(0, this.#at));
       this.#bytes = grown;
     }
     if (2 * this.#count + 2 > this.#ends.length) {
-      const grown = new Uint32Array(Math.max(this.#ends.length * 2, 2 * this.#initialRecords));
+      const grown = new Uint32Array(Math.max(this.#ends.length * 2, 2 * this.#sizedRecords));
       grown.set(this.#ends);
       this.#ends = grown;
     }
@@ -79,19 +84,24 @@ export class PackedRecords {
     }
   }
 
-  /** The first `count` records as a batch (copies); the others stay, moved to the front. */
+  /**
+   * The first `count` records as a batch (views of the buffers, which it takes along); the
+   * others move to the front of new buffers sized like that batch (a copy of the few records
+   * after a cut, not of the batch before it).
+   */
   takeFirst(count: number): PackedBatch {
     if (count >= this.#count) return this.take();
     const cut = count > 0 ? this.#ends[2 * count - 1]! : 0;
-    const batch = {
-      bytes: this.#bytes.slice(0, cut),
-      ends: this.#ends.slice(0, 2 * count),
-      count,
-    };
+    const bytes = this.#bytes;
+    const ends = this.#ends;
+    const batch = { bytes: bytes.subarray(0, cut), ends: ends.subarray(0, 2 * count), count };
     const rest = this.#count - count;
-    this.#bytes.copyWithin(0, cut, this.#at);
-    this.#ends.copyWithin(0, 2 * count, 2 * this.#count);
-    for (let i = 0; i < 2 * rest; i++) this.#ends[i]! -= cut;
+    this.#sizedBytes = Math.max(this.#initialBytes, cut);
+    this.#sizedRecords = Math.max(this.#initialRecords, count);
+    this.#bytes = new Uint8Array(Math.max(this.#sizedBytes, this.#at - cut));
+    this.#bytes.set(bytes.subarray(cut, this.#at));
+    this.#ends = new Uint32Array(2 * Math.max(this.#sizedRecords, rest));
+    for (let i = 0; i < 2 * rest; i++) this.#ends[i] = ends[2 * count + i]! - cut;
     this.#count = rest;
     this.#at -= cut;
     return batch;
@@ -107,8 +117,11 @@ export class PackedRecords {
       ends: this.#ends.subarray(0, 2 * this.#count),
       count: this.#count,
     };
-    // The next buffers come with the next record: a builder's last batch is followed by none,
-    // and zeroing a whole batch's buffer for nothing costs a page fault per 4 KiB.
+    // The next buffers come with the next record (a builder's last batch is followed by none,
+    // and zeroing a whole batch's buffer for nothing costs a page fault per 4 KiB), sized like
+    // this batch: the next is much the same, and growing to it would copy it on the way.
+    this.#sizedBytes = Math.max(this.#initialBytes, this.#at);
+    this.#sizedRecords = Math.max(this.#initialRecords, this.#count);
     this.#bytes = new Uint8Array(0);
     this.#ends = new Uint32Array(0);
     this.#count = 0;

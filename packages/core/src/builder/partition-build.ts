@@ -1,12 +1,10 @@
 import { NODE_TYPE_STEM } from "@bintrie/codec";
 import type { KeyScheme } from "../embedding/key-scheme.js";
 import type { Hasher } from "../hash/hasher.js";
-import { type PackedBatch, PackedRecords } from "./packed-records.js";
+import type { PackedBatch } from "./packed-records.js";
 import { PARTITION_EMPTY, PARTITION_STEM, PARTITION_SUBTREE } from "./partition-kind.js";
+import { RecordBatcher } from "./record-batcher.js";
 import { StreamingBuilder } from "./streaming-builder.js";
-
-/** Records shallower than this wait for the final batch (see BatchWriter: depth-8 ranges). */
-export const HELD_DEPTH = 8;
 
 /** One partition to build: sorted, unique entries `records[64 start, 64 end)`. */
 export interface PartitionJob {
@@ -29,7 +27,7 @@ export interface PartitionOutput {
   /** The lone stem's blob (PARTITION_STEM), else empty: its record is the top's to write. */
   readonly stem: Uint8Array;
   readonly stems: number;
-  /** Records at depth ≥ HELD_DEPTH, in batches of at most maxBatchBytes where possible. */
+  /** Records at depth ≥ HELD_DEPTH (8), in batches of at most maxBatchBytes where possible. */
   readonly batches: PackedBatch[];
   /** Records between the partition depth and HELD_DEPTH: they join the final batch. */
   readonly held: PackedBatch;
@@ -48,16 +46,14 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
   const p = keyPrefix.length;
   const hash = new Uint8Array(32);
   let stem: Uint8Array = new Uint8Array(0);
-  const batches: PackedBatch[] = [];
   // About 110 bytes and 1.3 records per entry of random keys: sized so the buffers rarely grow.
   const entries = end - start;
-  const out = new PackedRecords(
+  const batcher = new RecordBatcher(
+    maxBatchBytes,
+    p,
     Math.min(maxBatchBytes, entries * 112 + 4096),
     Math.ceil(entries * 1.4) + 64,
   );
-  const held = new PackedRecords(1 << 10, 16);
-  let lastRange = -1;
-  let rangeStart = 0;
   const builder = new StreamingBuilder({
     groupDepth: job.groupDepth,
     scheme: job.scheme,
@@ -71,30 +67,13 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
         return;
       }
       if (depth === k) for (let i = 0; i < 32; i++) hash[i] = hashes[hashAt + i]!;
-      if (depth < HELD_DEPTH) {
-        held.append(key, blob);
-        return;
-      }
-      // Batches are cut between depth-8 subtrees where possible (as BatchWriter does): the
-      // records of the range being filled move on to the next batch.
-      const range = key[p]!;
-      if (range !== lastRange) {
-        lastRange = range;
-        rangeStart = out.count;
-      }
-      const size = key.length + blob.length;
-      if (out.count > 0 && out.bytes + size > maxBatchBytes) {
-        batches.push(rangeStart > 0 ? out.takeFirst(rangeStart) : out.take());
-        rangeStart = 0;
-        // The carried range may itself leave no room: then it goes alone.
-        if (out.count > 0 && out.bytes + size > maxBatchBytes) batches.push(out.take());
-      }
-      out.append(key, blob);
+      batcher.add(key, blob);
     },
   });
   addEntries(builder, records, start, end);
   const root = builder.finish();
-  if (out.count > 0) batches.push(out.take());
+  const batches = batcher.full;
+  if (batcher.openCount > 0) batches.push(batcher.takeOpen());
   const stems = builder.stemCount;
   let kind = PARTITION_SUBTREE;
   if (stems === 0) kind = PARTITION_EMPTY;
@@ -102,7 +81,7 @@ export function buildPartition(job: PartitionJob, hasher: Hasher): PartitionOutp
     kind = PARTITION_STEM;
     hash.set(root);
   }
-  return { kind, hash, stem, stems, batches, held: held.take() };
+  return { kind, hash, stem, stems, batches, held: batcher.takeHeld() };
 }
 
 /**
