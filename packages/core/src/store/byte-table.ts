@@ -135,20 +135,8 @@ export class ByteTable {
   find(key: Uint8Array): number {
     const h = fnv1a(key, 0, key.length) | 0;
     const shard = this.#dir[(h >>> this.#dirShift) & this.#dirMask]!;
-    const slots = this.#shards[shard]!;
-    const mask = (slots.length >>> SLOT_SHIFT) - 1;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = i * SLOT;
-      const page = slots[s + PAGE]!;
-      if (page === EMPTY) return -1;
-      if (
-        page !== TOMBSTONE &&
-        slots[s + HASH] === h &&
-        this.#matches(slots, i, key, 0, key.length)
-      ) {
-        return ((shard << this.#idShift) | i) >>> 0;
-      }
-    }
+    const i = this.#probe(this.#shards[shard]!, h, key);
+    return i < 0 ? -1 : ((shard << this.#idShift) | i) >>> 0;
   }
 
   /** A copy of the value of entry `id`. */
