@@ -1,5 +1,5 @@
 // Row: go-ethereum's BinaryTrie on the shared workload (`geth-bintrie speed N`, ../shared/tools).
-// Usage: node rows/geth-speed.mjs N [RUNS] (default 3 runs). Each run is a fresh geth process; every
+// Usage: node rows/geth-speed.mjs N [RUNS] (default 5 runs). Each run is a fresh geth process; every
 // figure is the median over the runs, and the block's samples are kept: geth's block commit varies
 // 2-4x between runs (7 ms to 26 ms was seen on one host, its garbage collector), so one run is not
 // a measure. Prints {skipped: "..."} where the tool is not present (a clone outside this machine).
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { median } from "./workload.mjs";
 
 const n = Number(process.argv[2] ?? 1_000_000);
-const runs = Number(process.argv[3] ?? 3);
+const runs = Number(process.argv[3] ?? 5);
 const tool = fileURLToPath(
   new URL("../../../shared/tools/geth-bintrie/geth-bintrie", import.meta.url),
 );
