@@ -1,7 +1,27 @@
-import { assertBit, assertIntegerInRange } from "./argument-checks.js";
+import {
+  assertBit,
+  assertBytes,
+  assertIntegerInRange,
+  invalidArgument,
+} from "./argument-checks.js";
 import { MAX_DEPTH } from "./constants.js";
 import { CodecError } from "./errors.js";
 import { decodePathKey, encodePathKey, writePathKey } from "./path-key.js";
+
+/** A BitArray value: a non-negative safe integer or a non-negative bigint, nothing else. */
+function assertBitArrayValue(value: unknown): asserts value is number | bigint {
+  if (
+    typeof value === "number"
+      ? !(Number.isSafeInteger(value) && value >= 0)
+      : !(typeof value === "bigint" && value >= 0n)
+  ) {
+    throw invalidArgument(
+      "bit array value",
+      "a non-negative integer (a safe integer number or a bigint)",
+      value,
+    );
+  }
+}
 
 /**
  * A tree path, mirroring geth's `BitArray`: `length` bits, MSB-first, left-aligned in 32 bytes with
@@ -23,18 +43,13 @@ export class BitArray {
   #length = 0;
   readonly #bytes = new Uint8Array(32);
 
-  /** geth `NewBitArray(length, value)`: the low `length` bits of `value`, most significant first. */
+  /**
+   * geth `NewBitArray(length, value)`: the low `length` bits of `value`, most significant first.
+   * `value` is a non-negative safe integer or a non-negative bigint; nothing else (no strings).
+   */
   constructor(length = 0, value: number | bigint = 0) {
     assertIntegerInRange("bit array length", length, 0, MAX_DEPTH);
-    if (
-      (typeof value === "number" && !(Number.isSafeInteger(value) && value >= 0)) ||
-      (typeof value === "bigint" && value < 0n)
-    ) {
-      throw new CodecError(
-        "INVALID_ARGUMENT",
-        `bit array value must be a non-negative integer, got ${String(value)}`,
-      );
-    }
+    assertBitArrayValue(value);
     const bits = BigInt(value);
     for (let p = 0; p < length; p++) {
       if (((bits >> BigInt(length - 1 - p)) & 1n) === 1n) {
@@ -46,16 +61,21 @@ export class BitArray {
 
   /** geth `NewBitArray`: same as the constructor. */
   static fromUint(length: number, value: number | bigint): BitArray {
+    // Both are required here: undefined must not fall back to the constructor's defaults.
+    assertIntegerInRange("bit array length", length, 0, MAX_DEPTH);
+    assertBitArrayValue(value);
     return new BitArray(length, value);
   }
 
   /** The first `length` bits of `data` (geth `SetBytes` on a fresh array). */
   static fromBytes(length: number, data: Uint8Array): BitArray {
+    assertBytes("BitArray.fromBytes: data", data);
     return new BitArray().setBytes(length, data);
   }
 
   /** The path a canonical path key stands for (see {@link decodePathKey}). */
   static fromPathKey(key: Uint8Array): BitArray {
+    assertBytes("BitArray.fromPathKey: key", key);
     const { bits, length } = decodePathKey(key);
     return new BitArray().setBytes(length, bits);
   }
@@ -82,6 +102,7 @@ export class BitArray {
   /** geth `SetBytes`: become the first `length` bits of `data` (bytes missing from `data` read as zero). */
   setBytes(length: number, data: Uint8Array): this {
     assertIntegerInRange("bit array length", length, 0, MAX_DEPTH);
+    assertBytes("BitArray.setBytes: data", data);
     this.#bytes.fill(0);
     const copied = Math.min(data.length, 32);
     for (let i = 0; i < copied; i++) {
@@ -132,6 +153,10 @@ export class BitArray {
 
   /** geth `Equal`: same length and same bits. */
   equals(other: BitArray): boolean {
+    // A brand check, not instanceof: an object made from BitArray.prototype has no private fields.
+    if (typeof other !== "object" || other === null || !(#length in other)) {
+      throw invalidArgument("BitArray.equals: other", "a BitArray", other);
+    }
     if (this.#length !== other.#length) {
       return false;
     }
@@ -157,6 +182,7 @@ export class BitArray {
 
   /** geth `PutKeyBytes`: writes the path key into `out` and returns the number of bytes written. */
   putKeyBytes(out: Uint8Array, outOffset = 0): number {
+    assertBytes("BitArray.putKeyBytes: out", out);
     return writePathKey(this.#bytes, this.#length, out, outOffset);
   }
 

@@ -1,4 +1,5 @@
-import { assertIntegerInRange } from "./argument-checks.js";
+import { assertBytes, assertIntegerInRange } from "./argument-checks.js";
+import { describeValue } from "./describe-value.js";
 import { CodecError } from "./errors.js";
 
 // Presence bitmaps are MSB-first: bit i lives in byte i >> 3 under mask 0x80 >> (i & 7).
@@ -18,21 +19,23 @@ for (let i = 1; i < 256; i++) {
  * popcount(Uint8Array.of(0xff, 0x01)); // 9
  * ```
  */
-export function popcount(bytes: Uint8Array, start = 0, end: number = bytes.length): number {
+export function popcount(bytes: Uint8Array, start = 0, end?: number): number {
+  assertBytes("popcount: bytes", bytes);
+  const stop = end === undefined ? bytes.length : end;
   if (
     !Number.isInteger(start) ||
-    !Number.isInteger(end) ||
+    !Number.isInteger(stop) ||
     start < 0 ||
-    end > bytes.length ||
-    start > end
+    stop > bytes.length ||
+    start > stop
   ) {
     throw new CodecError(
       "INVALID_ARGUMENT",
-      `popcount range ${String(start)}..${String(end)} is outside a ${bytes.length}-byte array`,
+      `popcount range ${describeValue(start)}..${describeValue(stop)} is outside a ${bytes.length}-byte array`,
     );
   }
   let count = 0;
-  for (let i = start; i < end; i++) {
+  for (let i = start; i < stop; i++) {
     count += BYTE_POPCOUNT[bytes[i]!]!;
   }
   return count;
@@ -49,6 +52,7 @@ export function popcount(bytes: Uint8Array, start = 0, end: number = bytes.lengt
  * ```
  */
 export function bitmapHas(bitmap: Uint8Array, index: number): boolean {
+  assertBytes("bitmapHas: bitmap", bitmap);
   assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
   return ((bitmap[index >> 3]! >> (7 - (index & 7))) & 1) === 1;
 }
@@ -64,6 +68,7 @@ export function bitmapHas(bitmap: Uint8Array, index: number): boolean {
  * ```
  */
 export function bitmapRank(bitmap: Uint8Array, index: number): number {
+  assertBytes("bitmapRank: bitmap", bitmap);
   assertIntegerInRange("bitmap index", index, 0, bitmap.length * 8 - 1);
   const byteIndex = index >> 3;
   let rank = 0;

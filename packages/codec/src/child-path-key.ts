@@ -1,4 +1,4 @@
-import { assertIntegerInRange } from "./argument-checks.js";
+import { assertBytes, assertIntegerInRange } from "./argument-checks.js";
 import { MAX_DEPTH } from "./constants.js";
 import { CodecError } from "./errors.js";
 
@@ -16,6 +16,7 @@ import { CodecError } from "./errors.js";
  * ```
  */
 export function childPathKey(key: Uint8Array, depth: number): Uint8Array {
+  assertBytes("childPathKey: key", key);
   if (Number.isInteger(depth) && depth >= MAX_DEPTH) {
     throw new CodecError(
       "PATH_TOO_DEEP",

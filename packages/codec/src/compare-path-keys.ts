@@ -1,3 +1,5 @@
+import { assertBytes } from "./argument-checks.js";
+
 /**
  * Byte-wise (lexicographic) order of two path keys, as a database or Go's string comparison sorts
  * them; a key sorts before every longer key it prefixes. Returns -1, 0 or 1.
@@ -12,6 +14,8 @@
  * ```
  */
 export function comparePathKeys(a: Uint8Array, b: Uint8Array): number {
+  assertBytes("comparePathKeys: a", a);
+  assertBytes("comparePathKeys: b", b);
   const shared = Math.min(a.length, b.length);
   for (let i = 0; i < shared; i++) {
     const difference = a[i]! - b[i]!;

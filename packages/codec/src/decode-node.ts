@@ -1,3 +1,4 @@
+import { assertBytes } from "./argument-checks.js";
 import { FLAT_INTERNAL_BLOB_SIZE, NODE_TYPE_INTERNAL, NODE_TYPE_STEM } from "./constants.js";
 import { CodecError } from "./errors.js";
 import { decodeGroupNode, type GroupBlob } from "./group-blob.js";
@@ -27,6 +28,7 @@ const EMPTY_NODE: DecodedNode = Object.freeze({ kind: "empty" });
  * ```
  */
 export function decodeNode(blob: Uint8Array): DecodedNode {
+  assertBytes("decodeNode: blob", blob);
   if (blob.length === 0) {
     return EMPTY_NODE;
   }

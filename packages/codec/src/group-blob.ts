@@ -1,4 +1,9 @@
-import { assertIntegerInRange, assertRoomFor } from "./argument-checks.js";
+import {
+  assertArrayLike,
+  assertBytes,
+  assertIntegerInRange,
+  assertRoomFor,
+} from "./argument-checks.js";
 import { popcount } from "./bitmap.js";
 import { HASH_SIZE, MAX_GROUP_DEPTH, NODE_TYPE_INTERNAL } from "./constants.js";
 import {
@@ -7,6 +12,7 @@ import {
   readDepthField,
   writeDepthField,
 } from "./depth-fields.js";
+import { describeValue } from "./describe-value.js";
 import { CodecError } from "./errors.js";
 
 // Group blob (type 2, geth master "v2"): one blob for the internal nodes of a group, the subtree
@@ -62,6 +68,12 @@ export function groupBlobSize(groupDepth: number, count: number): number {
   return HEADER_SIZE + bitmapBytes + packedDepthsSize(count) + count * HASH_SIZE;
 }
 
+function outsideRange(name: string, value: unknown, min: number, max: number): string {
+  return typeof value === "number"
+    ? `${name} ${value} is outside ${min}..${max}`
+    : `${name} must be an integer in ${min}..${max}, got ${describeValue(value)}`;
+}
+
 function invalidEntry(groupDepth: number, index: number, message: string): CodecError {
   return new CodecError(
     "INVALID_ARGUMENT",
@@ -69,22 +81,48 @@ function invalidEntry(groupDepth: number, index: number, message: string): Codec
   );
 }
 
-// Checks the first `count` entries: strictly increasing positions, offsets in 1..g, positions
-// zero-extended below their depth, and no entry inside the subtree of an earlier one.
-function validateEntries(
+/**
+ * Checks that the parallel arrays hold `count` entries: `count` positions, `count` depth offsets
+ * and `count` x 32 hash bytes (their types are checked by the caller).
+ */
+export function assertGroupArrayLengths(
+  count: number,
+  positions: ArrayLike<unknown>,
+  depthOffsets: ArrayLike<unknown>,
+  hashes: Uint8Array,
+): void {
+  if (
+    positions.length < count ||
+    depthOffsets.length < count ||
+    hashes.length < count * HASH_SIZE
+  ) {
+    throw new CodecError(
+      "INVALID_ARGUMENT",
+      `a ${count}-entry group needs ${count} positions, ${count} depth offsets and ${count * HASH_SIZE} hash bytes, got ${positions.length}, ${depthOffsets.length} and ${hashes.length}`,
+    );
+  }
+}
+
+/**
+ * Checks the first `count` entries: integer positions strictly increasing, integer offsets in
+ * 1..g, positions zero-extended below their depth, and no entry inside the subtree of an earlier
+ * one. O(count).
+ */
+export function validateEntries(
   groupDepth: number,
   count: number,
-  positions: ArrayLike<number>,
-  depthOffsets: ArrayLike<number>,
+  positions: ArrayLike<unknown>,
+  depthOffsets: ArrayLike<unknown>,
 ): void {
   const width = 1 << groupDepth;
   let previousPosition = -1;
   let coveredEnd = 0;
   for (let i = 0; i < count; i++) {
-    const position = positions[i]!;
-    const depthOffset = depthOffsets[i]!;
+    // Anything may sit in a caller's array: the integer tests below come before any arithmetic.
+    const position = positions[i] as number;
+    const depthOffset = depthOffsets[i] as number;
     if (!Number.isInteger(position) || position < 0 || position >= width) {
-      throw invalidEntry(groupDepth, i, `position ${String(position)} is outside 0..${width - 1}`);
+      throw invalidEntry(groupDepth, i, outsideRange("position", position, 0, width - 1));
     }
     if (position <= previousPosition) {
       throw invalidEntry(
@@ -94,11 +132,7 @@ function validateEntries(
       );
     }
     if (!Number.isInteger(depthOffset) || depthOffset < 1 || depthOffset > groupDepth) {
-      throw invalidEntry(
-        groupDepth,
-        i,
-        `depth offset ${String(depthOffset)} is outside 1..${groupDepth}`,
-      );
+      throw invalidEntry(groupDepth, i, outsideRange("depth offset", depthOffset, 1, groupDepth));
     }
     const span = 1 << (groupDepth - depthOffset);
     if ((position & (span - 1)) !== 0) {
@@ -143,16 +177,28 @@ export function encodeGroupBlobInto(
   outOffset: number,
 ): number {
   const size = groupBlobSize(groupDepth, count);
-  if (
-    positions.length < count ||
-    depthOffsets.length < count ||
-    hashes.length < count * HASH_SIZE
-  ) {
-    throw new CodecError(
-      "INVALID_ARGUMENT",
-      `a ${count}-entry group needs ${count} positions, ${count} depth offsets and ${count * HASH_SIZE} hash bytes, got ${positions.length}, ${depthOffsets.length} and ${hashes.length}`,
-    );
-  }
+  assertArrayLike("encodeGroupBlobInto: positions", positions);
+  assertArrayLike("encodeGroupBlobInto: depthOffsets", depthOffsets);
+  assertBytes("encodeGroupBlobInto: hashes", hashes);
+  assertBytes("encodeGroupBlobInto: out", out);
+  return writeGroupBlob(groupDepth, count, size, positions, depthOffsets, hashes, out, outOffset);
+}
+
+/**
+ * encodeGroupBlobInto once the arguments' types are checked and `size` is
+ * groupBlobSize(groupDepth, count): checks the entries and the room in `out`, then writes.
+ */
+function writeGroupBlob(
+  groupDepth: number,
+  count: number,
+  size: number,
+  positions: ArrayLike<number>,
+  depthOffsets: ArrayLike<number>,
+  hashes: Uint8Array,
+  out: Uint8Array,
+  outOffset: number,
+): number {
+  assertGroupArrayLengths(count, positions, depthOffsets, hashes);
   validateEntries(groupDepth, count, positions, depthOffsets);
   assertRoomFor(`depth-${groupDepth} group blob with ${count} entries`, out, outOffset, size);
 
@@ -191,8 +237,12 @@ export function encodeGroupBlob(
   depthOffsets: ArrayLike<number>,
   hashes: Uint8Array,
 ): Uint8Array {
-  const blob = new Uint8Array(groupBlobSize(groupDepth, count));
-  encodeGroupBlobInto(groupDepth, count, positions, depthOffsets, hashes, blob, 0);
+  const size = groupBlobSize(groupDepth, count);
+  assertArrayLike("encodeGroupBlob: positions", positions);
+  assertArrayLike("encodeGroupBlob: depthOffsets", depthOffsets);
+  assertBytes("encodeGroupBlob: hashes", hashes);
+  const blob = new Uint8Array(size);
+  writeGroupBlob(groupDepth, count, size, positions, depthOffsets, hashes, blob, 0);
   return blob;
 }
 
@@ -211,6 +261,7 @@ export function encodeGroupBlob(
  * ```
  */
 export function decodeGroupBlob(blob: Uint8Array): GroupBlob {
+  assertBytes("decodeGroupBlob: blob", blob);
   return decodeGroupNode(blob);
 }
 

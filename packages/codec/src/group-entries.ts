@@ -1,6 +1,18 @@
-import { HASH_SIZE } from "./constants.js";
-import { CodecError } from "./errors.js";
-import { encodeGroupBlob, type GroupBlob } from "./group-blob.js";
+import {
+  assertArrayLike,
+  assertByteLength,
+  assertBytes,
+  assertIntegerInRange,
+  assertIterable,
+  assertObject,
+} from "./argument-checks.js";
+import { HASH_SIZE, MAX_GROUP_DEPTH } from "./constants.js";
+import {
+  assertGroupArrayLengths,
+  encodeGroupBlob,
+  type GroupBlob,
+  validateEntries,
+} from "./group-blob.js";
 
 /** One entry of a group blob as an object: convenient, but allocates per entry. */
 export interface GroupEntry {
@@ -13,7 +25,8 @@ export interface GroupEntry {
 }
 
 /**
- * The entries of a decoded group blob in bitmap order; hashes are views into the blob.
+ * The entries of a decoded group blob in bitmap order; hashes are views into the blob. A group
+ * built by hand must be one {@link encodeGroupBlob} would accept.
  *
  * @example
  * ```ts
@@ -24,12 +37,21 @@ export interface GroupEntry {
  * ```
  */
 export function groupEntries(group: GroupBlob): GroupEntry[] {
+  assertObject("groupEntries: group", group, "a decoded GroupBlob");
+  const { groupDepth, count, positions, depthOffsets, hashes } = group;
+  assertIntegerInRange("groupEntries: group.groupDepth", groupDepth, 1, MAX_GROUP_DEPTH);
+  assertIntegerInRange("groupEntries: group.count", count, 0, 1 << groupDepth);
+  assertArrayLike("groupEntries: group.positions", positions);
+  assertArrayLike("groupEntries: group.depthOffsets", depthOffsets);
+  assertBytes("groupEntries: group.hashes", hashes);
+  assertGroupArrayLengths(count, positions, depthOffsets, hashes);
+  validateEntries(groupDepth, count, positions, depthOffsets);
   const entries: GroupEntry[] = [];
-  for (let i = 0; i < group.count; i++) {
+  for (let i = 0; i < count; i++) {
     entries.push({
-      position: group.positions[i]!,
-      depthOffset: group.depthOffsets[i]!,
-      hash: group.hashes.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE),
+      position: positions[i]!,
+      depthOffset: depthOffsets[i]!,
+      hash: hashes.subarray(i * HASH_SIZE, (i + 1) * HASH_SIZE),
     });
   }
   return entries;
@@ -54,19 +76,27 @@ export function encodeGroupBlobFromEntries(
   groupDepth: number,
   entries: ReadonlyArray<GroupEntry>,
 ): Uint8Array {
-  const sorted = [...entries].sort((a, b) => a.position - b.position);
+  assertIntegerInRange("encodeGroupBlobFromEntries: groupDepth", groupDepth, 1, MAX_GROUP_DEPTH);
+  assertIterable("encodeGroupBlobFromEntries: entries", entries);
+  const list: unknown[] = Array.from(entries);
+  // Each entry's types (and ranges) before the sort does arithmetic on the positions; order and
+  // overlaps are encodeGroupBlob's to check. Not a hot path: the names are built per entry.
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
+    const name = `encodeGroupBlobFromEntries: entries[${i}]`;
+    assertObject(name, entry, "a GroupEntry object");
+    const { position, depthOffset, hash } = entry as Partial<Record<keyof GroupEntry, unknown>>;
+    assertIntegerInRange(`${name}.position`, position, 0, (1 << groupDepth) - 1);
+    assertIntegerInRange(`${name}.depthOffset`, depthOffset, 1, groupDepth);
+    assertByteLength(`${name}.hash`, hash, HASH_SIZE);
+  }
+  const sorted = (list as GroupEntry[]).sort((a, b) => a.position - b.position);
   const count = sorted.length;
   const positions: number[] = [];
   const depthOffsets: number[] = [];
   const hashes = new Uint8Array(count * HASH_SIZE);
   for (let i = 0; i < count; i++) {
     const entry = sorted[i]!;
-    if (!(entry.hash instanceof Uint8Array) || entry.hash.length !== HASH_SIZE) {
-      throw new CodecError(
-        "INVALID_ARGUMENT",
-        `hash of the group entry at position ${String(entry.position)} must be ${HASH_SIZE} bytes, got ${entry.hash?.length ?? "none"}`,
-      );
-    }
     positions.push(entry.position);
     depthOffsets.push(entry.depthOffset);
     hashes.set(entry.hash, i * HASH_SIZE);

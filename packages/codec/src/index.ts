@@ -18,6 +18,7 @@ export {
   STEM_WIDTH,
 } from "./constants.js";
 export { type DecodedNode, decodeNode } from "./decode-node.js";
+export { describeValue } from "./describe-value.js";
 export { CodecError, type CodecErrorCode } from "./errors.js";
 export {
   bitmapSize,

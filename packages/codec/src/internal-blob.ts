@@ -1,4 +1,4 @@
-import { assertByteLength } from "./argument-checks.js";
+import { assertByteLength, assertBytes } from "./argument-checks.js";
 import { FLAT_INTERNAL_BLOB_SIZE, HASH_SIZE, NODE_TYPE_INTERNAL } from "./constants.js";
 import { CodecError } from "./errors.js";
 
@@ -22,8 +22,8 @@ export interface InternalBlob {
  * ```
  */
 export function encodeInternalBlob(left: Uint8Array, right: Uint8Array): Uint8Array {
-  assertByteLength("left child hash", left, HASH_SIZE);
-  assertByteLength("right child hash", right, HASH_SIZE);
+  assertByteLength("encodeInternalBlob: left child hash", left, HASH_SIZE);
+  assertByteLength("encodeInternalBlob: right child hash", right, HASH_SIZE);
   const blob = new Uint8Array(FLAT_INTERNAL_BLOB_SIZE);
   blob[0] = NODE_TYPE_INTERNAL;
   blob.set(left, 1);
@@ -43,6 +43,7 @@ export function encodeInternalBlob(left: Uint8Array, right: Uint8Array): Uint8Ar
  * ```
  */
 export function decodeInternalBlob(blob: Uint8Array): InternalBlob {
+  assertBytes("decodeInternalBlob: blob", blob);
   return decodeInternalNode(blob);
 }
 

@@ -1,3 +1,4 @@
+import { assertBytes } from "./argument-checks.js";
 import { NODE_KEY_PREFIX } from "./constants.js";
 
 /**
@@ -11,6 +12,8 @@ import { NODE_KEY_PREFIX } from "./constants.js";
  * ```
  */
 export function nodeDbKey(pathKey: Uint8Array, prefix: Uint8Array = NODE_KEY_PREFIX): Uint8Array {
+  assertBytes("nodeDbKey: pathKey", pathKey);
+  assertBytes("nodeDbKey: prefix", prefix);
   const key = new Uint8Array(prefix.length + pathKey.length);
   key.set(prefix, 0);
   key.set(pathKey, prefix.length);

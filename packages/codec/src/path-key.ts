@@ -1,4 +1,4 @@
-import { assertIntegerInRange, assertRoomFor } from "./argument-checks.js";
+import { assertBytes, assertIntegerInRange, assertRoomFor } from "./argument-checks.js";
 import { MAX_DEPTH } from "./constants.js";
 import { CodecError } from "./errors.js";
 
@@ -48,10 +48,24 @@ export function writePathKey(
   out: Uint8Array,
   outOffset: number,
 ): number {
+  assertBytes("writePathKey: bits", bits);
   const size = pathKeySize(length);
+  assertBytes("writePathKey: out", out);
   if (size === 0) {
+    assertRoomFor("path key", out, outOffset, 0);
     return 0;
   }
+  return writeCheckedPathKey(bits, length, size, out, outOffset);
+}
+
+/** writePathKey once `bits` and `out` are known to be Uint8Arrays and `size` is pathKeySize(length) > 0. */
+function writeCheckedPathKey(
+  bits: Uint8Array,
+  length: number,
+  size: number,
+  out: Uint8Array,
+  outOffset: number,
+): number {
   const byteCount = size - 1;
   if (bits.length < byteCount) {
     throw new CodecError(
@@ -82,8 +96,12 @@ export function writePathKey(
  * ```
  */
 export function encodePathKey(bits: Uint8Array, length: number): Uint8Array {
-  const key = new Uint8Array(pathKeySize(length));
-  writePathKey(bits, length, key, 0);
+  assertBytes("encodePathKey: bits", bits);
+  const size = pathKeySize(length);
+  const key = new Uint8Array(size);
+  if (size !== 0) {
+    writeCheckedPathKey(bits, length, size, key, 0);
+  }
   return key;
 }
 
@@ -99,6 +117,7 @@ export function encodePathKey(bits: Uint8Array, length: number): Uint8Array {
  * ```
  */
 export function decodePathKey(key: Uint8Array): DecodedPathKey {
+  assertBytes("decodePathKey: key", key);
   const bits = new Uint8Array(32);
   const size = key.length;
   if (size === 0) {

@@ -1,4 +1,10 @@
-import { assertByteLength, assertIntegerInRange } from "./argument-checks.js";
+import {
+  assertArrayLike,
+  assertByteLength,
+  assertBytes,
+  assertIntegerInRange,
+  assertObject,
+} from "./argument-checks.js";
 import { bitmapHas, bitmapRank, popcount } from "./bitmap.js";
 import {
   HASH_SIZE,
@@ -44,10 +50,14 @@ export function encodeStemBlob(
   bitmap: Uint8Array,
   values: Uint8Array,
 ): Uint8Array {
-  assertByteLength("stem", stem, STEM_SIZE);
-  assertByteLength("stem bitmap", bitmap, STEM_BITMAP_SIZE);
+  assertByteLength("encodeStemBlob: stem", stem, STEM_SIZE);
+  assertByteLength("encodeStemBlob: bitmap", bitmap, STEM_BITMAP_SIZE);
   const count = popcount(bitmap);
-  assertByteLength(`values for a bitmap with ${count} set bits`, values, count * HASH_SIZE);
+  assertByteLength(
+    `encodeStemBlob: values for a bitmap with ${count} set bits`,
+    values,
+    count * HASH_SIZE,
+  );
   const blob = new Uint8Array(STEM_BLOB_HEADER_SIZE + values.length);
   blob[0] = NODE_TYPE_STEM;
   blob.set(stem, 1);
@@ -72,18 +82,19 @@ export function encodeStemBlobFromSlots(
   stem: Uint8Array,
   slots: ReadonlyArray<Uint8Array | null | undefined>,
 ): Uint8Array {
-  assertByteLength("stem", stem, STEM_SIZE);
+  assertByteLength("encodeStemBlobFromSlots: stem", stem, STEM_SIZE);
+  assertArrayLike("encodeStemBlobFromSlots: slots", slots);
   if (slots.length !== STEM_WIDTH) {
     throw new CodecError(
       "INVALID_ARGUMENT",
-      `stem slots must be an array of ${STEM_WIDTH} entries, got ${slots.length}`,
+      `encodeStemBlobFromSlots: slots must be an array of ${STEM_WIDTH} entries, got ${slots.length}`,
     );
   }
   let count = 0;
   for (let subindex = 0; subindex < STEM_WIDTH; subindex++) {
     const value = slots[subindex];
     if (value != null) {
-      assertByteLength(`value at subindex ${subindex}`, value, HASH_SIZE);
+      assertByteLength(`encodeStemBlobFromSlots: value at subindex ${subindex}`, value, HASH_SIZE);
       count++;
     }
   }
@@ -117,6 +128,7 @@ export function encodeStemBlobFromSlots(
  * ```
  */
 export function decodeStemBlob(blob: Uint8Array): StemBlob {
+  assertBytes("decodeStemBlob: blob", blob);
   return decodeStemNode(blob);
 }
 
@@ -169,10 +181,20 @@ export function decodeStemNode(blob: Uint8Array): { kind: "stem" } & StemBlob {
  * ```
  */
 export function stemBlobValue(blob: StemBlob, subindex: number): Uint8Array | undefined {
-  assertIntegerInRange("subindex", subindex, 0, STEM_WIDTH - 1);
-  if (!bitmapHas(blob.bitmap, subindex)) {
+  assertObject("stemBlobValue: blob", blob, "a decoded StemBlob");
+  const { bitmap, values } = blob;
+  assertByteLength("stemBlobValue: blob.bitmap", bitmap, STEM_BITMAP_SIZE);
+  assertBytes("stemBlobValue: blob.values", values);
+  assertIntegerInRange("stemBlobValue: subindex", subindex, 0, STEM_WIDTH - 1);
+  if (!bitmapHas(bitmap, subindex)) {
     return undefined;
   }
-  const start = bitmapRank(blob.bitmap, subindex) * HASH_SIZE;
-  return blob.values.subarray(start, start + HASH_SIZE);
+  const start = bitmapRank(bitmap, subindex) * HASH_SIZE;
+  if (start + HASH_SIZE > values.length) {
+    throw new CodecError(
+      "INVALID_ARGUMENT",
+      `stemBlobValue: blob.values is ${values.length} bytes, too short for the value at subindex ${subindex} (rank ${start / HASH_SIZE})`,
+    );
+  }
+  return values.subarray(start, start + HASH_SIZE);
 }

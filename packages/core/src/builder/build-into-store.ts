@@ -1,9 +1,10 @@
-import { MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
 import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
+import { recordKeyClash } from "../tree/record-key-clash.js";
 import { BatchWriter } from "./batch-writer.js";
 import type { BuildInput, BuildSource, PackedEntries } from "./build-input.js";
 import { buildPartitionedIntoStore } from "./build-partitioned.js";
@@ -78,6 +79,19 @@ export async function buildTreeIntoStore(
 ): Promise<BuildIntoStoreResult> {
   const keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
   const rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
+  for (const [name, bytes] of [
+    ["keyPrefix", keyPrefix],
+    ["rootRecordKey", rootRecordKey],
+  ] as const) {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new BuilderError(
+        "INVALID_OPTION",
+        `buildTreeIntoStore: ${name} must be a Uint8Array, got ${describeValue(bytes)}`,
+      );
+    }
+  }
+  const clash = recordKeyClash(keyPrefix, rootRecordKey);
+  if (clash !== undefined) throw new BuilderError("INVALID_OPTION", `buildTreeIntoStore: ${clash}`);
   const maxBatchBytes = options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
   if (!Number.isSafeInteger(maxBatchBytes) || maxBatchBytes < 1) {
     throw new BuilderError(
@@ -132,7 +146,7 @@ export async function buildTreeIntoStore(
     } else {
       throw new BuilderError(
         "INVALID_INPUT",
-        `buildTreeIntoStore: source must be an iterable, an async iterable or packed entries, got ${describeSource(source)}`,
+        `buildTreeIntoStore: source must be an iterable, an async iterable or packed entries, got ${describeValue(source)}`,
       );
     }
     root = builder.finish();
@@ -237,11 +251,6 @@ function isAsyncIterable(x: unknown): x is AsyncIterable<BuildInput> {
 
 function isIterable(x: unknown): x is Iterable<BuildInput> {
   return x !== null && typeof x === "object" && Symbol.iterator in x;
-}
-
-function describeSource(x: unknown): string {
-  if (x === null) return "null";
-  return typeof x === "object" ? `object with keys [${Object.keys(x).join(", ")}]` : typeof x;
 }
 
 async function assertNoCommittedTree(

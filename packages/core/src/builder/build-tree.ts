@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import type { NodeWrite } from "../tree/node-set.js";
 import type { BuildInput, BuildSource } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";
@@ -61,7 +62,7 @@ export async function buildTree(
   } else {
     throw new BuilderError(
       "INVALID_INPUT",
-      `buildTree: source must be an iterable or async iterable, got ${describeType(source)}`,
+      `buildTree: source must be an iterable or async iterable, got ${describeValue(source)}`,
     );
   }
   const root = builder.finish();
@@ -88,7 +89,7 @@ export function addInput(builder: StreamingBuilder, item: BuildInput): void {
   }
   throw new BuilderError(
     "INVALID_INPUT",
-    `build input must be {key, value} or {stem, values}, got ${describeType(item)}`,
+    `build input must be {key, value} or {stem, values}, got ${describeValue(item)}`,
   );
 }
 
@@ -98,10 +99,4 @@ function isAsyncIterable(x: unknown): x is AsyncIterable<BuildInput> {
 
 function isIterable(x: unknown): x is Iterable<BuildInput> {
   return x !== null && typeof x === "object" && Symbol.iterator in x;
-}
-
-function describeType(x: unknown): string {
-  if (x === null) return "null";
-  if (Array.isArray(x)) return "array";
-  return typeof x === "object" ? `object with keys [${Object.keys(x).join(", ")}]` : typeof x;
 }

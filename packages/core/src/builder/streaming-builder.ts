@@ -1,4 +1,5 @@
 import { MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeBytes } from "../bytes/describe-bytes.js";
 import { bytesToHex } from "../bytes/hex.js";
 import {
   DEFAULT_KEY_SCHEME,
@@ -139,7 +140,7 @@ export class StreamingBuilder {
   addEntry(key: Uint8Array, value: Uint8Array): void {
     this.#assertOpen();
     if (!(key instanceof Uint8Array) || key.length !== 32) {
-      throw new BuilderError("INVALID_KEY", `expected a 32-byte key, got ${describeInput(key)}`);
+      throw new BuilderError("INVALID_KEY", `expected a 32-byte key, got ${describeBytes(key)}`);
     }
     assertValue(value, key);
     const sub = key[31]!;
@@ -184,7 +185,7 @@ export class StreamingBuilder {
     ) {
       throw new BuilderError(
         "INVALID_INPUT",
-        `addEntryAt: expected 64 bytes (key ‖ value) at offset ${String(offset)} of a Uint8Array, got ${describeInput(records)}`,
+        `addEntryAt: expected 64 bytes (key ‖ value) at offset ${String(offset)} of a Uint8Array, got ${describeBytes(records)}`,
       );
     }
     this.#assertOpen();
@@ -223,7 +224,7 @@ export class StreamingBuilder {
   addStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void {
     this.#assertOpen();
     if (!(stem instanceof Uint8Array) || stem.length !== 31) {
-      throw new BuilderError("INVALID_STEM", `expected a 31-byte stem, got ${describeInput(stem)}`);
+      throw new BuilderError("INVALID_STEM", `expected a 31-byte stem, got ${describeBytes(stem)}`);
     }
     if (!Array.isArray(values) || values.length > 256) {
       throw new BuilderError(
@@ -265,7 +266,7 @@ export class StreamingBuilder {
     if (!(hash instanceof Uint8Array) || hash.length !== 32) {
       throw new BuilderError(
         "INVALID_VALUE",
-        `stem hash for ${bytesToHex(blob.subarray(1, 32))} must be 32 bytes, got ${describeInput(hash)}`,
+        `stem hash for ${bytesToHex(blob.subarray(1, 32))} must be 32 bytes, got ${describeBytes(hash)}`,
       );
     }
     const stem = blob.subarray(1, 32);
@@ -476,15 +477,7 @@ function assertValue(value: Uint8Array, of: Uint8Array): void {
   if (!(value instanceof Uint8Array) || value.length !== 32) {
     throw new BuilderError(
       "INVALID_VALUE",
-      `expected a 32-byte value for ${of.length === 31 ? "stem" : "key"} ${bytesToHex(of)}, got ${describeInput(value)}`,
+      `expected a 32-byte value for ${of.length === 31 ? "stem" : "key"} ${bytesToHex(of)}, got ${describeBytes(value)}`,
     );
   }
-}
-
-function describeInput(x: unknown): string {
-  if (x instanceof Uint8Array) {
-    const shown = x.length <= 40 ? bytesToHex(x) : `${bytesToHex(x.subarray(0, 40))}…`;
-    return `${shown} (${x.length} bytes)`;
-  }
-  return x === null ? "null" : typeof x;
 }

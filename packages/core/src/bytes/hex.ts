@@ -1,4 +1,4 @@
-import { BintrieError } from "@bintrie/codec";
+import { BintrieError, describeValue } from "@bintrie/codec";
 import {
   bytesToHex as nobleBytesToHex,
   hexToBytes as nobleHexToBytes,
@@ -24,17 +24,17 @@ const HEX_DIGITS = /^(0x)?([0-9a-fA-F]{2})*$/;
  */
 export function hexToBytes(hex: string, what = "hex"): Uint8Array {
   if (typeof hex !== "string" || !HEX_DIGITS.test(hex)) {
-    const shown = typeof hex === "string" ? JSON.stringify(shorten(hex)) : typeof hex;
     throw new BintrieError(
       "INVALID_HEX",
-      `${what}: ${shown} is not hex bytes (an optional 0x prefix, then an even number of hex digits)`,
+      `${String(what)}: ${describeValue(hex)} is not hex bytes (an optional 0x prefix, then an even number of hex digits)`,
     );
   }
   return nobleHexToBytes(hex.startsWith("0x") ? hex.slice(2) : hex);
 }
 
 /**
- * Lower-case `0x`-prefixed hex of `bytes`, through noble's `bytesToHex`.
+ * Lower-case `0x`-prefixed hex of `bytes`, through noble's `bytesToHex`. Anything but a
+ * Uint8Array is a BintrieError('INVALID_ARGUMENT') naming `bytes`.
  *
  * @example
  * ```ts
@@ -44,6 +44,12 @@ export function hexToBytes(hex: string, what = "hex"): Uint8Array {
  * ```
  */
 export function bytesToHex(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new BintrieError(
+      "INVALID_ARGUMENT",
+      `bytesToHex: bytes must be a Uint8Array, got ${describeValue(bytes)}`,
+    );
+  }
   return `0x${nobleBytesToHex(bytes)}`;
 }
 
@@ -63,10 +69,6 @@ export function toBytes(input: BytesLike, what: string): Uint8Array {
   if (typeof input === "string") return hexToBytes(input, what);
   throw new BintrieError(
     "INVALID_HEX",
-    `${what} must be a Uint8Array or a hex string, got ${input === null ? "null" : typeof input}`,
+    `${String(what)} must be a Uint8Array or a hex string, got ${describeValue(input)}`,
   );
-}
-
-function shorten(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

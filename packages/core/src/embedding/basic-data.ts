@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import {
   BASIC_DATA_BALANCE_OFFSET,
   BASIC_DATA_CODE_SIZE_OFFSET,
@@ -5,7 +6,7 @@ import {
   BASIC_DATA_VERSION_OFFSET,
 } from "./constants.js";
 import { BasicDataError } from "./errors.js";
-import { MAX_UINT256 } from "./uint256.js";
+import { isUint256 } from "./uint256.js";
 
 /** The decoded BASIC_DATA leaf of an account. */
 export interface BasicData {
@@ -48,6 +49,12 @@ const BALANCE_FIELD_LIMIT = 1n << 128n;
  * ```
  */
 export function basicDataBalanceField(balance: bigint): bigint {
+  if (!isUint256(balance)) {
+    throw new BasicDataError(
+      "INVALID_BALANCE",
+      `balance ${describeValue(balance)} is not a bigint in 0..2^256-1`,
+    );
+  }
   if (balance < BALANCE_FIELD_LIMIT) return balance;
   let minimalLength = 16;
   while (balance >> BigInt(8 * minimalLength) > 0n) minimalLength++;
@@ -71,32 +78,41 @@ export function packBasicData(
   input: BasicDataInput,
   out: Uint8Array = new Uint8Array(32),
 ): Uint8Array {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new BasicDataError(
+      "INVALID_ARGUMENT",
+      `BASIC_DATA input must be an object { codeSize, nonce, balance, version? }, got ${describeValue(input)}`,
+    );
+  }
   const { version = 0, codeSize, nonce, balance } = input;
   if (!Number.isInteger(version) || version < 0 || version > 0xff) {
-    throw new BasicDataError("INVALID_VERSION", `version ${version} is not an integer in 0..255`);
+    throw new BasicDataError(
+      "INVALID_VERSION",
+      `version ${describeValue(version)} is not an integer in 0..255`,
+    );
   }
   if (!Number.isInteger(codeSize) || codeSize < 0 || codeSize > MAX_UINT32) {
     throw new BasicDataError(
       "INVALID_CODE_SIZE",
-      `code size ${codeSize} is not an integer in 0..2^32-1`,
+      `code size ${describeValue(codeSize)} is not an integer in 0..2^32-1`,
     );
   }
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT64) {
     throw new BasicDataError(
       "INVALID_NONCE",
-      `nonce ${String(nonce)} is not a bigint in 0..2^64-1`,
+      `nonce ${describeValue(nonce)} is not a bigint in 0..2^64-1`,
     );
   }
-  if (typeof balance !== "bigint" || balance < 0n || balance > MAX_UINT256) {
+  if (!isUint256(balance)) {
     throw new BasicDataError(
       "INVALID_BALANCE",
-      `balance ${String(balance)} is not a bigint in 0..2^256-1`,
+      `balance ${describeValue(balance)} is not a bigint in 0..2^256-1`,
     );
   }
-  if (out.length !== 32) {
+  if (!(out instanceof Uint8Array) || out.length !== 32) {
     throw new BasicDataError(
       "INVALID_LENGTH",
-      `BASIC_DATA output must be 32 bytes, got ${out.length}`,
+      `BASIC_DATA output must be 32 bytes, got ${describeValue(out)}`,
     );
   }
   const field = basicDataBalanceField(balance);
@@ -124,7 +140,7 @@ export function unpackBasicData(value32: Uint8Array): BasicData {
   if (!(value32 instanceof Uint8Array) || value32.length !== 32) {
     throw new BasicDataError(
       "INVALID_LENGTH",
-      `BASIC_DATA value must be 32 bytes, got ${value32 instanceof Uint8Array ? value32.length : typeof value32}`,
+      `BASIC_DATA value must be 32 bytes, got ${describeValue(value32)}`,
     );
   }
   const view = new DataView(value32.buffer, value32.byteOffset, 32);

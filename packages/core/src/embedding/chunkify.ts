@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { CODE_BYTES_PER_CHUNK, CODE_CHUNK_SIZE } from "./constants.js";
 import { CodeChunkError } from "./errors.js";
 
@@ -18,7 +19,7 @@ export function chunkCount(codeSize: number): number {
   if (!Number.isSafeInteger(codeSize) || codeSize < 0) {
     throw new CodeChunkError(
       "INVALID_CODE_SIZE",
-      `code size ${codeSize} is not a non-negative integer`,
+      `code size ${describeValue(codeSize)} is not a non-negative integer`,
     );
   }
   return Math.ceil(codeSize / CODE_BYTES_PER_CHUNK);
@@ -40,6 +41,12 @@ export function chunkCount(codeSize: number): number {
  * ```
  */
 export function chunkifyCode(code: Uint8Array): Uint8Array {
+  if (!(code instanceof Uint8Array)) {
+    throw new CodeChunkError(
+      "INVALID_CODE",
+      `code must be a Uint8Array, got ${describeValue(code)}`,
+    );
+  }
   const chunks = new Uint8Array(chunkCount(code.length) * CODE_CHUNK_SIZE);
   // PUSH-data bytes still ahead, counting the current one: the EIP's bytes_to_exec_data[pos].
   let pushDataLeft = 0;
@@ -74,10 +81,10 @@ export function chunkifyCode(code: Uint8Array): Uint8Array {
  */
 export function codeFromChunks(chunks: Uint8Array, codeSize: number): Uint8Array {
   const count = chunkCount(codeSize);
-  if (chunks.length !== count * CODE_CHUNK_SIZE) {
+  if (!(chunks instanceof Uint8Array) || chunks.length !== count * CODE_CHUNK_SIZE) {
     throw new CodeChunkError(
       "INVALID_CHUNKS",
-      `code size ${codeSize} needs ${count} chunks (${count * CODE_CHUNK_SIZE} bytes), got ${chunks.length} bytes`,
+      `chunks: code size ${codeSize} needs ${count} chunks (${count * CODE_CHUNK_SIZE} bytes), got ${describeValue(chunks)}`,
     );
   }
   const code = new Uint8Array(codeSize);

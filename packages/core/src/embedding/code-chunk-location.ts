@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { CODE_OFFSET } from "./constants.js";
 import { KeyDerivationError } from "./errors.js";
 import type { TreeLocation } from "./tree-location.js";
@@ -14,7 +15,7 @@ export function assertChunkIndex(chunkIndex: number | bigint): void {
   if (!valid) {
     throw new KeyDerivationError(
       "INVALID_CHUNK_INDEX",
-      `code chunk index ${String(chunkIndex)} must be a non-negative integer with 128 + index < 2^64`,
+      `code chunk index ${describeValue(chunkIndex)} must be a non-negative integer with 128 + index < 2^64`,
     );
   }
 }

@@ -1,4 +1,6 @@
+import { describeValue } from "@bintrie/codec";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { CodeChunkError } from "./errors.js";
 
 /** keccak256 of empty code, the CODE_HASH of every account without code. Treat as read-only. */
 // biome-ignore format: keep the 32-byte constant on two lines
@@ -8,7 +10,8 @@ export const EMPTY_CODE_HASH: Uint8Array = Uint8Array.of(
 );
 
 /**
- * The CODE_HASH leaf value of `code`: keccak256(code) (not the tree hash).
+ * The CODE_HASH leaf value of `code`: keccak256(code) (not the tree hash). `code` is bytes: a
+ * string (hex or not) is CodeChunkError('INVALID_CODE'); convert hex with `hexToBytes` first.
  *
  * @example
  * ```ts
@@ -18,5 +21,11 @@ export const EMPTY_CODE_HASH: Uint8Array = Uint8Array.of(
  * ```
  */
 export function codeHash(code: Uint8Array): Uint8Array {
+  if (!(code instanceof Uint8Array)) {
+    throw new CodeChunkError(
+      "INVALID_CODE",
+      `code must be a Uint8Array, got ${describeValue(code)}`,
+    );
+  }
   return keccak_256(code);
 }

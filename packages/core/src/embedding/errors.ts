@@ -35,7 +35,10 @@ export type BasicDataErrorCode =
   | "INVALID_CODE_SIZE"
   | "INVALID_NONCE"
   | "INVALID_BALANCE"
-  | "INVALID_LENGTH";
+  /** A BASIC_DATA value, CODE_HASH value or output buffer that is not 32 bytes (or not bytes). */
+  | "INVALID_LENGTH"
+  /** packBasicData input that is not an object (null, a number, an array...). */
+  | "INVALID_ARGUMENT";
 
 /**
  * Thrown when a BASIC_DATA leaf cannot be packed or unpacked; `message` names the bad input.
@@ -57,7 +60,11 @@ export class BasicDataError extends BintrieError<BasicDataErrorCode> {
 }
 
 /** Stable machine-readable reasons for {@link CodeChunkError}. */
-export type CodeChunkErrorCode = "INVALID_CODE_SIZE" | "INVALID_CHUNKS";
+export type CodeChunkErrorCode =
+  | "INVALID_CODE_SIZE"
+  | "INVALID_CHUNKS"
+  /** Code that is not a Uint8Array (these functions take bytes, not hex). */
+  | "INVALID_CODE";
 
 /**
  * Thrown by code chunking for an invalid size or chunk buffer; `message` names the bad input.

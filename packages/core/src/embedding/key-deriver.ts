@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { type BytesLike, hexToBytes } from "../bytes/hex.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
@@ -54,10 +55,16 @@ export class KeyDeriver {
 
   constructor(scheme: KeyScheme, hasher: Hasher = getHasher(hashFunctionOfScheme(scheme))) {
     const expected = hashFunctionOfScheme(scheme);
+    if (typeof hasher !== "object" || hasher === null || typeof hasher.hash64Batch !== "function") {
+      throw new KeyDerivationError(
+        "HASHER_MISMATCH",
+        `key scheme ${scheme} needs a ${expected} Hasher, got ${describeValue(hasher)}`,
+      );
+    }
     if (hasher.name !== expected) {
       throw new KeyDerivationError(
         "HASHER_MISMATCH",
-        `key scheme ${scheme} needs a ${expected} hasher, got ${hasher.name}`,
+        `key scheme ${scheme} needs a ${expected} hasher, got ${String(hasher.name)}`,
       );
     }
     this.scheme = scheme;
@@ -161,7 +168,7 @@ export class KeyDeriver {
     if (!(address instanceof Uint8Array)) {
       throw new KeyDerivationError(
         "INVALID_ADDRESS",
-        `address must be a Uint8Array, got ${typeof address}`,
+        `address must be a Uint8Array or a hex string, got ${describeNonBytes(address)}`,
       );
     }
     if (address.length === 20) {
@@ -190,7 +197,7 @@ export class KeyDeriver {
     if (!isUint256(treeIndex)) {
       throw new KeyDerivationError(
         "INVALID_TREE_INDEX",
-        `tree index ${String(treeIndex)} is outside 0..2^256-1`,
+        `tree index ${describeValue(treeIndex)} is not a bigint in 0..2^256-1`,
       );
     }
     writeUint256(this.preimageView, TREE_INDEX_AT, treeIndex, !this.bigEndian);
@@ -218,11 +225,19 @@ export class KeyDeriver {
   }
 }
 
+/** describeValue, with the type in front of a number, bigint or boolean ("number 7"). */
+function describeNonBytes(x: unknown): string {
+  const type = typeof x;
+  return type === "number" || type === "bigint" || type === "boolean"
+    ? `${type} ${describeValue(x)}`
+    : describeValue(x);
+}
+
 function assertSubIndex(subIndex: number): void {
   if (!Number.isInteger(subIndex) || subIndex < 0 || subIndex > 255) {
     throw new KeyDerivationError(
       "INVALID_SUB_INDEX",
-      `sub index ${subIndex} is not an integer in 0..255`,
+      `sub index ${describeValue(subIndex)} is not an integer in 0..255`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import type { HashFunctionName } from "../hash/hasher.js";
 import { KeyDerivationError } from "./errors.js";
 
@@ -23,7 +24,7 @@ function assertKeyScheme(scheme: KeyScheme): void {
   if (!KEY_SCHEMES.includes(scheme)) {
     throw new KeyDerivationError(
       "INVALID_KEY_SCHEME",
-      `unknown key scheme ${JSON.stringify(scheme)} (expected one of ${KEY_SCHEMES.join(", ")})`,
+      `unknown key scheme ${describeValue(scheme)} (expected one of ${KEY_SCHEMES.join(", ")})`,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { HEADER_STORAGE_OFFSET, MAIN_STORAGE_OFFSET } from "./constants.js";
 import { KeyDerivationError } from "./errors.js";
 import type { TreeLocation } from "./tree-location.js";
@@ -16,7 +17,8 @@ const SLOT_HEX = /^0x[0-9a-fA-F]{1,64}$/;
 
 /**
  * `slot` as a {@link StorageSlot}: a hex string becomes its bigint; bytes and bigints pass
- * through (checked where they are used). A malformed string is a KeyDerivationError naming it.
+ * through (their range and length are checked where they are used). A malformed string, or a
+ * value that is none of the three, is a KeyDerivationError('INVALID_SLOT') naming it.
  *
  * @example
  * ```ts
@@ -26,11 +28,19 @@ const SLOT_HEX = /^0x[0-9a-fA-F]{1,64}$/;
  * ```
  */
 export function toStorageSlot(slot: StorageSlotLike): StorageSlot {
-  if (typeof slot !== "string") return slot;
+  if (typeof slot !== "string") {
+    if (typeof slot !== "bigint" && !(slot instanceof Uint8Array)) {
+      throw new KeyDerivationError(
+        "INVALID_SLOT",
+        `storage slot must be a bigint, 32 bytes or a 0x hex quantity, got ${describeValue(slot)}`,
+      );
+    }
+    return slot;
+  }
   if (!SLOT_HEX.test(slot)) {
     throw new KeyDerivationError(
       "INVALID_SLOT",
-      `storage slot ${JSON.stringify(slot.length > 80 ? `${slot.slice(0, 77)}...` : slot)} is not a 0x hex quantity of at most 64 digits`,
+      `storage slot ${describeValue(slot)} is not a 0x hex quantity of at most 64 digits`,
     );
   }
   return BigInt(slot);
@@ -45,9 +55,7 @@ export function assertStorageSlot(slot: StorageSlot): void {
   } else if (!(slot instanceof Uint8Array) || slot.length !== 32) {
     throw new KeyDerivationError(
       "INVALID_SLOT",
-      `storage slot must be a uint256 bigint or exactly 32 bytes, got ${
-        slot instanceof Uint8Array ? `${slot.length} bytes` : typeof slot
-      }`,
+      `storage slot must be a uint256 bigint or exactly 32 bytes, got ${describeValue(slot)}`,
     );
   }
 }
@@ -63,11 +71,17 @@ export function assertStorageSlot(slot: StorageSlot): void {
  * ```
  */
 export function storageSlotToBytes(slot: bigint, out: Uint8Array = new Uint8Array(32)): Uint8Array {
-  assertStorageSlot(slot);
-  if (out.length !== 32) {
+  if (typeof slot !== "bigint") {
     throw new KeyDerivationError(
       "INVALID_SLOT",
-      `slot output buffer must be 32 bytes, got ${out.length}`,
+      `storage slot must be a uint256 bigint, got ${describeValue(slot)}`,
+    );
+  }
+  assertStorageSlot(slot);
+  if (!(out instanceof Uint8Array) || out.length !== 32) {
+    throw new KeyDerivationError(
+      "INVALID_SLOT",
+      `slot output buffer must be 32 bytes, got ${describeValue(out)}`,
     );
   }
   writeUint256(new DataView(out.buffer, out.byteOffset, 32), 0, slot, false);

@@ -1,10 +1,12 @@
+import { describeValue } from "@bintrie/codec";
 import { isBatchInRange } from "../sha256/kernel.js";
 import { HashError } from "./errors.js";
 
 /**
  * Checks a batch call's arguments once per call, so kernels can index without bounds checks
  * (an out-of-range DataView read would throw a bare RangeError deep inside the kernel, and a
- * typed-array write past the end would be silently dropped).
+ * typed-array write past the end would be silently dropped). `src` or `dst` not a Uint8Array is
+ * HashError('INVALID_ARGUMENT'); a count or offset out of range, HashError('BATCH_OUT_OF_RANGE').
  */
 export function assertBatchRange(
   operation: string,
@@ -15,12 +17,30 @@ export function assertBatchRange(
   dst: Uint8Array,
   dstOffset: number,
 ): void {
-  if (isBatchInRange(src, srcOffset, count, messageSize, dst, dstOffset)) return;
+  if (
+    src instanceof Uint8Array &&
+    dst instanceof Uint8Array &&
+    isBatchInRange(src, srcOffset, count, messageSize, dst, dstOffset)
+  ) {
+    return;
+  }
   // Out of range: name the argument at fault.
+  if (!(src instanceof Uint8Array)) {
+    throw new HashError(
+      "INVALID_ARGUMENT",
+      `${operation}: src must be a Uint8Array, got ${describeValue(src)}`,
+    );
+  }
+  if (!(dst instanceof Uint8Array)) {
+    throw new HashError(
+      "INVALID_ARGUMENT",
+      `${operation}: dst must be a Uint8Array, got ${describeValue(dst)}`,
+    );
+  }
   if (!Number.isSafeInteger(count) || count < 0) {
     throw new HashError(
       "BATCH_OUT_OF_RANGE",
-      `${operation}: count ${count} is not a non-negative integer`,
+      `${operation}: count ${describeValue(count)} is not a non-negative integer`,
     );
   }
   if (
@@ -30,13 +50,23 @@ export function assertBatchRange(
   ) {
     throw new HashError(
       "BATCH_OUT_OF_RANGE",
-      `${operation}: ${count} messages of ${messageSize} bytes at srcOffset ${srcOffset} exceed src length ${src.length}`,
+      `${operation}: ${count} messages of ${messageSize} bytes at srcOffset ${describeValue(srcOffset)} exceed src length ${src.length}`,
     );
   }
   if (!Number.isSafeInteger(dstOffset) || dstOffset < 0 || dstOffset + count * 32 > dst.length) {
     throw new HashError(
       "BATCH_OUT_OF_RANGE",
-      `${operation}: ${count} digests at dstOffset ${dstOffset} exceed dst length ${dst.length}`,
+      `${operation}: ${count} digests at dstOffset ${describeValue(dstOffset)} exceed dst length ${dst.length}`,
+    );
+  }
+}
+
+/** Throws HashError('INVALID_ARGUMENT') naming `operation` unless `message` is a Uint8Array. */
+export function assertMessage(operation: string, message: Uint8Array): void {
+  if (!(message instanceof Uint8Array)) {
+    throw new HashError(
+      "INVALID_ARGUMENT",
+      `${operation}: message must be a Uint8Array, got ${describeValue(message)}`,
     );
   }
 }

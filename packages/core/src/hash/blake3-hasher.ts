@@ -1,5 +1,5 @@
 import { blake3 } from "@noble/hashes/blake3.js";
-import { assertBatchRange } from "./batch-range.js";
+import { assertBatchRange, assertMessage } from "./batch-range.js";
 import type { Hasher } from "./hasher.js";
 import { LevelwiseStemHasher } from "./one-value-stems.js";
 
@@ -37,6 +37,7 @@ export function createBlake3Hasher(): Hasher {
     name: "blake3",
 
     digest(message) {
+      assertMessage("blake3 digest", message);
       return blake3(message);
     },
 

@@ -10,8 +10,13 @@ export type HashErrorCode =
   | "INVALID_SUBINDICES"
   /** A hash function name other than 'sha256' or 'blake3'. */
   | "UNKNOWN_HASH_FUNCTION"
-  /** A kernel option (e.g. the wasm chunk size) outside its range. */
-  | "INVALID_OPTION";
+  /** A kernel option (e.g. the wasm chunk size) outside its range, or a kernel that is not one. */
+  | "INVALID_OPTION"
+  /**
+   * An argument of the wrong type: a hasher that is not a Hasher, stem values that are neither
+   * an array nor sparse values, a message or batch buffer that is not a Uint8Array.
+   */
+  | "INVALID_ARGUMENT";
 
 /**
  * Thrown by the hashing layer for invalid input; `code` is stable, `message` names the bad input.

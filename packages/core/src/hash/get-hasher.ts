@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { bestSha256Kernel } from "../sha256/best-kernel.js";
 import type { Sha256BatchKernel } from "../sha256/kernel.js";
 import { createBlake3Hasher } from "./blake3-hasher.js";
@@ -39,7 +40,7 @@ export function getHasher(name: HashFunctionName): Hasher {
     default:
       throw new HashError(
         "UNKNOWN_HASH_FUNCTION",
-        `unknown hash function ${JSON.stringify(name)} (expected 'sha256' or 'blake3')`,
+        `unknown hash function ${describeValue(name)} (expected 'sha256' or 'blake3')`,
       );
   }
 }

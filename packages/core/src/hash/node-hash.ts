@@ -1,9 +1,12 @@
+import { describeValue } from "@bintrie/codec";
 import { HashError } from "./errors.js";
 import type { Hasher } from "./hasher.js";
 
 /**
  * Reference node-hash rules of geth `trie/bintrie` (spec §2), one node per call. Builders may
  * batch whole levels through `Hasher.hash64Batch` instead; these functions define the bytes.
+ * Bad arguments are HashError: a hasher that is not a Hasher or stem values of the wrong shape
+ * 'INVALID_ARGUMENT', bytes that are not a Uint8Array of the right length 'INVALID_LENGTH'.
  */
 
 /** Hash of an empty node, an absent leaf and the empty tree: 32 zero bytes. Treat as read-only. */
@@ -26,15 +29,35 @@ const sparseNodeWords = new Uint32Array(sparseNodes.buffer);
 const sparsePairWords = new Uint32Array(sparsePairs.buffer);
 
 function assertLength(what: string, bytes: Uint8Array, length: number): void {
-  if (bytes.length !== length) {
-    throw new HashError("INVALID_LENGTH", `${what} must be ${length} bytes, got ${bytes.length}`);
+  if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
+    throw new HashError(
+      "INVALID_LENGTH",
+      `${what} must be ${length} bytes, got ${bytes instanceof Uint8Array ? bytes.length : describeValue(bytes)}`,
+    );
+  }
+}
+
+function assertHasher(hasher: Hasher): void {
+  if (
+    typeof hasher !== "object" ||
+    hasher === null ||
+    typeof hasher.hash32Batch !== "function" ||
+    typeof hasher.hash64Batch !== "function"
+  ) {
+    throw new HashError(
+      "INVALID_ARGUMENT",
+      `hasher must be a Hasher (hash32Batch, hash64Batch), got ${describeValue(hasher)}`,
+    );
   }
 }
 
 function outputOrNew(out: Uint8Array | undefined): Uint8Array {
   if (out === undefined) return new Uint8Array(32);
-  if (out.length < 32) {
-    throw new HashError("INVALID_LENGTH", `output buffer must hold 32 bytes, got ${out.length}`);
+  if (!(out instanceof Uint8Array) || out.length < 32) {
+    throw new HashError(
+      "INVALID_LENGTH",
+      `output buffer must hold 32 bytes, got ${out instanceof Uint8Array ? out.length : describeValue(out)}`,
+    );
   }
   return out;
 }
@@ -51,6 +74,7 @@ function outputOrNew(out: Uint8Array | undefined): Uint8Array {
  * ```
  */
 export function hashLeafValue(hasher: Hasher, value32: Uint8Array, out?: Uint8Array): Uint8Array {
+  assertHasher(hasher);
   assertLength("leaf value", value32, 32);
   const result = outputOrNew(out);
   hasher.hash32Batch(value32, 0, 1, result, 0);
@@ -75,6 +99,7 @@ export function hashInternal(
   right32: Uint8Array,
   out?: Uint8Array,
 ): Uint8Array {
+  assertHasher(hasher);
   assertLength("left child hash", left32, 32);
   assertLength("right child hash", right32, 32);
   const result = outputOrNew(out);
@@ -132,7 +157,14 @@ export function hashStem(
   values: ReadonlyArray<Uint8Array | null | undefined> | SparseStemValues,
   out?: Uint8Array,
 ): Uint8Array {
+  assertHasher(hasher);
   if (!Array.isArray(values)) {
+    if (typeof values !== "object" || values === null) {
+      throw new HashError(
+        "INVALID_ARGUMENT",
+        `stem values must be an array of up to ${STEM_WIDTH} slots or { subindices, values, count }, got ${describeValue(values)}`,
+      );
+    }
     const sparse = values as SparseStemValues;
     return hashSparseStem(hasher, stem31, sparse.subindices, sparse.values, sparse.count, out);
   }
@@ -164,10 +196,10 @@ function hashDenseStem(
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === null || value === undefined) continue;
-    if (value.length !== 32) {
+    if (!(value instanceof Uint8Array) || value.length !== 32) {
       throw new HashError(
         "INVALID_LENGTH",
-        `stem value at subindex ${i} must be 32 bytes, got ${value.length}`,
+        `stem value at subindex ${i} must be 32 bytes, got ${value instanceof Uint8Array ? value.length : describeValue(value)}`,
       );
     }
     hasher.hash32Batch(value, 0, 1, denseLevel, 32 * i);
@@ -203,16 +235,26 @@ function hashSparseStem(
   out?: Uint8Array,
 ): Uint8Array {
   assertLength("stem", stem31, 31);
+  if (
+    typeof subindices !== "object" ||
+    subindices === null ||
+    typeof subindices.length !== "number"
+  ) {
+    throw new HashError(
+      "INVALID_SUBINDICES",
+      `sparse stem values: subindices must be an array-like of numbers, got ${describeValue(subindices)}`,
+    );
+  }
   if (!Number.isInteger(count) || count < 0 || count > STEM_WIDTH || count > subindices.length) {
     throw new HashError(
       "INVALID_SUBINDICES",
-      `count ${count} must be an integer in 0..${STEM_WIDTH} and at most subindices.length ${subindices.length}`,
+      `sparse stem values: count ${describeValue(count)} must be an integer in 0..${STEM_WIDTH} and at most subindices.length ${subindices.length}`,
     );
   }
-  if (values.length < count * 32) {
+  if (!(values instanceof Uint8Array) || values.length < count * 32) {
     throw new HashError(
       "INVALID_LENGTH",
-      `${count} packed values need ${count * 32} bytes, got ${values.length}`,
+      `sparse stem values: ${count} packed values need ${count * 32} bytes, got ${values instanceof Uint8Array ? values.length : describeValue(values)}`,
     );
   }
   let previous = -1;
@@ -226,7 +268,7 @@ function hashSparseStem(
     ) {
       throw new HashError(
         "INVALID_SUBINDICES",
-        `subindex ${subindex} at position ${i} is not an integer in ${previous + 1}..255 (must be strictly increasing)`,
+        `subindex ${describeValue(subindex)} at position ${i} is not an integer in ${previous + 1}..255 (must be strictly increasing)`,
       );
     }
     sparsePositions[i] = subindex;

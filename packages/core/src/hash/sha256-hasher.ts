@@ -1,6 +1,8 @@
+import { describeValue } from "@bintrie/codec";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bestSha256Kernel } from "../sha256/best-kernel.js";
-import { assertBatchRange } from "./batch-range.js";
+import { assertBatchRange, assertMessage } from "./batch-range.js";
+import { HashError } from "./errors.js";
 import type { Hasher, Sha256BatchKernel } from "./hasher.js";
 import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.js";
 
@@ -8,6 +10,7 @@ import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.j
  * SHA-256 hasher (geth master's hash for keys and nodes). The batch calls are validated here,
  * once per call, and then handed to `kernel` (default: the project's fastest kernel here,
  * WebAssembly SIMD where it runs, else the unrolled pure-TS one). `digest` is noble's `sha256`.
+ * A `kernel` without `hash32Batch` and `hash64Batch` functions is HashError('INVALID_OPTION').
  *
  * @example
  * ```ts
@@ -20,11 +23,24 @@ import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.j
  */
 export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel()): Hasher {
   // A kernel without the fused stem call gets it level by level over its own batch calls (made on first use).
+  if (
+    typeof kernel !== "object" ||
+    kernel === null ||
+    typeof kernel.hash32Batch !== "function" ||
+    typeof kernel.hash64Batch !== "function" ||
+    (kernel.hashOneValueStems !== undefined && typeof kernel.hashOneValueStems !== "function")
+  ) {
+    throw new HashError(
+      "INVALID_OPTION",
+      `createSha256Hasher: kernel must be a Sha256BatchKernel (hash32Batch, hash64Batch), got ${describeValue(kernel)}`,
+    );
+  }
   let stems: OneValueStemHashes | undefined;
   return {
     name: "sha256",
 
     digest(message) {
+      assertMessage("sha256 digest", message);
       return sha256(message);
     },
 

@@ -1,5 +1,6 @@
 /// <reference types="node" />
 import os from "node:os";
+import { describeValue } from "@bintrie/codec";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -75,13 +76,13 @@ export async function parallelRoot(
   if (!(keys instanceof Uint8Array) || keys.length % 32 !== 0) {
     throw new TreeError(
       "INVALID_KEY",
-      `parallelRoot: keys must be 32-byte keys back to back, got ${describe(keys)}`,
+      `parallelRoot: keys must be 32-byte keys back to back, got ${describeValue(keys)}`,
     );
   }
   if (!(values instanceof Uint8Array) || values.length !== keys.length) {
     throw new TreeError(
       "INVALID_VALUE",
-      `parallelRoot: values must be ${keys.length} bytes (32 per key), got ${describe(values)}`,
+      `parallelRoot: values must be ${keys.length} bytes (32 per key), got ${describeValue(values)}`,
     );
   }
   const threads = options.threads ?? os.availableParallelism();
@@ -251,8 +252,4 @@ function copyOf(words: Uint32Array, shared: boolean): Uint32Array {
   const copy = new Uint32Array(buffer(words.length * 4, true));
   copy.set(words);
   return copy;
-}
-
-function describe(x: unknown): string {
-  return x instanceof Uint8Array ? `${x.length} bytes` : x === null ? "null" : typeof x;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { compareBytes } from "../store/bytes-order.js";
 import { ProofError } from "./proof-error.js";
 
@@ -25,7 +26,7 @@ export function sortKeys(keys: readonly Uint8Array[], operation: string): Sorted
     if (!(key instanceof Uint8Array) || key.length !== 32) {
       throw new ProofError(
         "INVALID_KEY",
-        `${operation}: key ${i} must be a 32-byte Uint8Array, got ${describe(key)}`,
+        `${operation}: key ${i} must be a 32-byte Uint8Array, got ${describeValue(key)}`,
       );
     }
   }
@@ -40,9 +41,4 @@ export function sortKeys(keys: readonly Uint8Array[], operation: string): Sorted
     indexOf[i] = sorted.length - 1;
   }
   return { keys: sorted, indexOf };
-}
-
-function describe(x: unknown): string {
-  if (x instanceof Uint8Array) return `${x.length} bytes`;
-  return x === null ? "null" : typeof x;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { hashFunctionOfScheme, KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher, HashFunctionName } from "../hash/hasher.js";
@@ -57,14 +58,14 @@ export function verifyProof(
   if (!(root instanceof Uint8Array) || root.length !== 32) {
     throw new ProofError(
       "INVALID_ROOT",
-      `verifyProof: root must be a 32-byte Uint8Array, got ${root instanceof Uint8Array ? `${root.length} bytes` : typeof root}`,
+      `verifyProof: root must be a 32-byte Uint8Array, got ${describeValue(root)}`,
     );
   }
   const { keys: sorted, indexOf } = sortKeys(keys, "verifyProof");
   if (!(proof instanceof Uint8Array)) {
     throw new ProofError(
       "MALFORMED",
-      `verifyProof: proof must be a Uint8Array, got ${typeof proof}`,
+      `verifyProof: proof must be a Uint8Array, got ${describeValue(proof)}`,
     );
   }
   const header = readHeader(proof, hasher, sorted);
@@ -162,20 +163,20 @@ function readHeader(
 
 function resolveHasher(options: VerifyProofOptions | KeyScheme | undefined): Hasher {
   if (options === undefined) return getHasher("sha256");
-  if (typeof options === "string") return getHasher(hashOfScheme(options));
-  if (typeof options !== "object" || options === null) {
+  if (typeof options === "string") return getHasher(hashOfScheme(options, "options"));
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
     throw new ProofError(
       "INVALID_OPTION",
-      `verifyProof: options must be an object or a key scheme`,
+      `verifyProof: options must be an object or a key scheme, got ${describeValue(options)}`,
     );
   }
   let name: HashFunctionName | undefined;
-  if (options.scheme !== undefined) name = hashOfScheme(options.scheme);
+  if (options.scheme !== undefined) name = hashOfScheme(options.scheme, "options.scheme");
   if (options.hash !== undefined) {
     if (options.hash !== "sha256" && options.hash !== "blake3") {
       throw new ProofError(
         "INVALID_OPTION",
-        `unknown hash function ${JSON.stringify(options.hash)} (expected 'sha256' or 'blake3')`,
+        `verifyProof: unknown hash function ${describeValue(options.hash)} in options.hash (expected 'sha256' or 'blake3')`,
       );
     }
     if (name !== undefined && name !== options.hash) {
@@ -196,7 +197,10 @@ function resolveHasher(options: VerifyProofOptions | KeyScheme | undefined): Has
       typeof hasher.hash64Batch !== "function" ||
       typeof hasher.digest !== "function"
     ) {
-      throw new ProofError("INVALID_OPTION", "verifyProof: options.hasher is not a Hasher");
+      throw new ProofError(
+        "INVALID_OPTION",
+        `verifyProof: options.hasher is not a Hasher, got ${describeValue(hasher)}`,
+      );
     }
     if (name !== undefined && name !== hasher.name) {
       throw new ProofError(
@@ -209,11 +213,11 @@ function resolveHasher(options: VerifyProofOptions | KeyScheme | undefined): Has
   return getHasher(name ?? "sha256");
 }
 
-function hashOfScheme(scheme: KeyScheme): HashFunctionName {
+function hashOfScheme(scheme: KeyScheme, where: string): HashFunctionName {
   if (!KEY_SCHEMES.includes(scheme)) {
     throw new ProofError(
       "INVALID_OPTION",
-      `unknown key scheme ${JSON.stringify(scheme)} (expected one of ${KEY_SCHEMES.join(", ")})`,
+      `verifyProof: unknown key scheme ${describeValue(scheme)} in ${where} (expected one of ${KEY_SCHEMES.join(", ")})`,
     );
   }
   return hashFunctionOfScheme(scheme);

@@ -1,3 +1,10 @@
+import { describeValue } from "@bintrie/codec";
+import { StoreError } from "./store-error.js";
+
+// The byte helpers here run in sort comparators and key loops: each checks its arguments with
+// one `instanceof` (or `typeof`) test per argument and call, and throws
+// StoreError('INVALID_ARGUMENT') naming the argument for anything else.
+
 /**
  * Byte-wise lexicographic order, the order LevelDB and IndexedDB (for Uint8Array keys) use.
  *
@@ -9,6 +16,8 @@
  * ```
  */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array))
+    throw notBytePair("compareBytes", a, b);
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = a[i]! - b[i]!;
@@ -28,6 +37,8 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * ```
  */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (!(a instanceof Uint8Array) || !(b instanceof Uint8Array))
+    throw notBytePair("equalBytes", a, b);
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -45,6 +56,12 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * ```
  */
 export function bytesToKeyString(bytes: Uint8Array): string {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `bytesToKeyString: bytes must be a Uint8Array, got ${describeValue(bytes)}`,
+    );
+  }
   let s = "";
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return s;
@@ -61,7 +78,21 @@ export function bytesToKeyString(bytes: Uint8Array): string {
  * ```
  */
 export function keyStringToBytes(s: string): Uint8Array {
+  if (typeof s !== "string") {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `keyStringToBytes: s must be a string, got ${describeValue(s)}`,
+    );
+  }
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
+}
+
+function notBytePair(operation: string, a: unknown, b: unknown): StoreError {
+  const [name, value] = a instanceof Uint8Array ? ["b", b] : ["a", a];
+  return new StoreError(
+    "INVALID_ARGUMENT",
+    `${operation}: ${name} must be a Uint8Array, got ${describeValue(value)}`,
+  );
 }

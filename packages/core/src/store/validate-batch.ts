@@ -1,9 +1,11 @@
+import { describeValue } from "@bintrie/codec";
 import { type BatchOperation, SPAN_WORDS, type SpanPuts } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 
 /**
  * Checks a whole batch before any of it reaches the backend, so a bad operation rejects the
  * batch instead of leaving part of it applied (LevelDB would store a string value as text).
+ * `what` starts each error message (default "batch").
  *
  * @example
  * ```ts
@@ -13,31 +15,40 @@ import { StoreError } from "./store-error.js";
  * validateBatchOperations([{ type: "put", key: Uint8Array.of(1), value: Uint8Array.of(2) }]); // ok
  * ```
  */
-export function validateBatchOperations(operations: readonly BatchOperation[]): void {
+export function validateBatchOperations(
+  operations: readonly BatchOperation[],
+  what = "batch",
+): void {
   if (!Array.isArray(operations)) {
     throw new StoreError(
       "INVALID_ARGUMENT",
-      `batch: operations must be an array, got ${typeof operations}`,
+      `${what}: operations must be an array, got ${describeValue(operations)}`,
     );
   }
   for (let i = 0; i < operations.length; i++) {
-    const op = operations[i]!;
+    const op = operations[i] as BatchOperation | null;
+    if (typeof op !== "object" || op === null) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `${what}: operation ${i} must be { type, key, value? }, got ${describeValue(op)}`,
+      );
+    }
     if (op.type !== "put" && op.type !== "del") {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `batch: operation ${i} has type ${JSON.stringify(op.type)}, expected "put" or "del"`,
+        `${what}: operation ${i} has type ${describeValue((op as { type?: unknown }).type)}, expected "put" or "del"`,
       );
     }
     if (!(op.key instanceof Uint8Array)) {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `batch: operation ${i} key must be a Uint8Array, got ${typeof op.key}`,
+        `${what}: operation ${i} key must be a Uint8Array, got ${describeValue(op.key)}`,
       );
     }
     if (op.type === "put" && !(op.value instanceof Uint8Array)) {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `batch: operation ${i} (put) value must be a Uint8Array, got ${typeof op.value}`,
+        `${what}: operation ${i} (put) value must be a Uint8Array, got ${describeValue(op.value)}`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import { type BytesLike, bytesToHex, toBytes } from "../bytes/hex.js";
 import { accountFromLeaves } from "../embedding/account-leaves.js";
 import { packBasicData } from "../embedding/basic-data.js";
@@ -72,6 +73,12 @@ export class AccountState {
   /** Writes the BASIC_DATA and CODE_HASH leaves; other leaves of the stem stay as they are. */
   putAccount(addressLike: BytesLike, account: AccountInput): void {
     const address = toBytes(addressLike, "address");
+    if (typeof account !== "object" || account === null) {
+      throw new TreeError(
+        "INVALID_VALUE",
+        `putAccount ${bytesToHex(address)}: account must be { nonce, balance, codeSize, codeHash }, got ${describeValue(account)}`,
+      );
+    }
     const codeHash = toBytes(account.codeHash, `account ${bytesToHex(address)}: codeHash`);
     if (codeHash.length !== 32) {
       throw new TreeError(
@@ -164,7 +171,9 @@ export class AccountState {
   /** The packed chunks covering `codeSize` bytes; a missing chunk is a CORRUPT_NODE error. */
   #readChunks(address: Uint8Array, codeSize: number): Uint8Array {
     const count = Math.ceil(codeSize / 31);
-    const chunks = new Uint8Array(count << 5);
+    // Every chunk is found before the buffer is made: a corrupt code size (up to 2^32 - 1)
+    // then fails at its first missing chunk, not in an allocation of up to 4 GiB.
+    const found: Uint8Array[] = [];
     for (let i = 0; i < count; i++) {
       const chunk = this.#tree.get(this.#keys.codeChunkKey(address, i));
       if (chunk === undefined) {
@@ -173,8 +182,10 @@ export class AccountState {
           `account ${bytesToHex(address)}: code chunk ${i} of ${count} is missing`,
         );
       }
-      chunks.set(chunk, i << 5);
+      found.push(chunk);
     }
+    const chunks = new Uint8Array(count * 32);
+    for (let i = 0; i < count; i++) chunks.set(found[i]!, i * 32);
     return chunks;
   }
 }

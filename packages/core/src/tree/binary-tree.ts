@@ -1,4 +1,5 @@
-import { NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeValue, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeBytes } from "../bytes/describe-bytes.js";
 import type { BytesLike } from "../bytes/hex.js";
 import { KeyDeriver } from "../embedding/key-deriver.js";
 import {
@@ -11,6 +12,7 @@ import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
+import { validateBatchOperations } from "../store/validate-batch.js";
 import type { Witness } from "../witness/witness.js";
 import { WitnessRecorder } from "../witness/witness-recorder.js";
 import type { Account, AccountInput } from "./account.js";
@@ -30,12 +32,14 @@ import { SerialQueue } from "./serial-queue.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
 import {
+  assertExtra,
   assertKey,
+  assertNodeSet,
   assertStem,
   assertValue,
   copyEntries,
   copyKeys,
-  describeInput,
+  copyOperation,
 } from "./tree-inputs.js";
 import { assertLimit, validateTreeOptions } from "./tree-options.js";
 import { TreePersister } from "./tree-persister.js";
@@ -262,6 +266,12 @@ export class BinaryTree {
   putStem(stem: Uint8Array, values: ReadonlyArray<Uint8Array | null | undefined>): void {
     this.#flushWrites();
     assertStem(stem);
+    if (!Array.isArray(values)) {
+      throw new TreeError(
+        "INVALID_VALUE",
+        `putStem: values must be an array of up to 256 values (32 bytes, null or undefined), got ${describeValue(values)}`,
+      );
+    }
     if (values.length > 256) {
       throw new TreeError(
         "INVALID_VALUE",
@@ -399,8 +409,13 @@ export class BinaryTree {
    */
   async persist(options: PersistOptions = {}): Promise<Uint8Array> {
     validateTreeOptions(options, "persist", ["extra", "operations"]);
+    assertExtra(options.extra, "persist");
+    // Checked on their own: an error then numbers the caller's operations, not the batch's.
+    if (options.operations !== undefined)
+      validateBatchOperations(options.operations, "persist: operations");
     const extra = options.extra?.slice();
-    const more = options.operations === undefined ? undefined : [...options.operations];
+    // Copies, as every async call's arguments are: the batch writes what was passed at call time.
+    const more = options.operations?.map(copyOperation);
     return this.#serial(async () => {
       const store = this.#requireStore("persist");
       this.#refuseInCheckpoint("persist");
@@ -414,6 +429,9 @@ export class BinaryTree {
 
   /** The store operations that make `set` durable: node puts, orphan deletes, root record. */
   nodeSetOperations(set: NodeSet, options: { extra?: Uint8Array } = {}): BatchOperation[] {
+    assertNodeSet(set, "nodeSetOperations");
+    validateTreeOptions(options, "nodeSetOperations", ["extra"]);
+    assertExtra(options.extra, "nodeSetOperations");
     return this.#persister.operations(set, options.extra);
   }
 
@@ -421,11 +439,17 @@ export class BinaryTree {
 
   /** Loads from the store every node on the paths of these keys or stems. */
   async load(keysOrStems: readonly Uint8Array[]): Promise<void> {
+    if (!Array.isArray(keysOrStems)) {
+      throw new TreeError(
+        "INVALID_KEY",
+        `load: expected an array of 31- or 32-byte keys, got ${describeValue(keysOrStems)}`,
+      );
+    }
     const keys = keysOrStems.map((k) => {
       if (!(k instanceof Uint8Array) || (k.length !== 31 && k.length !== 32)) {
         throw new TreeError(
           "INVALID_KEY",
-          `load: expected 31- or 32-byte keys, got ${describeInput(k)}`,
+          `load: expected 31- or 32-byte keys, got ${describeBytes(k)}`,
         );
       }
       return k.slice();
@@ -436,7 +460,7 @@ export class BinaryTree {
 
   /** Values for many keys, loading missing nodes with one store round per tree level. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
-    const copies = copyKeys(keys);
+    const copies = copyKeys(keys, "getMany");
     return this.#serial(async () => {
       this.#flushWrites();
       const read = (key: Uint8Array) => this.get(key);
@@ -448,7 +472,7 @@ export class BinaryTree {
 
   /** Writes many entries, loading the nodes on their paths first. */
   async putMany(entries: Iterable<TreeEntry>): Promise<void> {
-    const list = copyEntries(entries);
+    const list = copyEntries(entries, "putMany");
     return this.#serial(async () => {
       await this.#load(list.map((e) => e.key));
       for (const { key, value } of list) this.put(key, value);
@@ -458,7 +482,7 @@ export class BinaryTree {
 
   /** Deletes many keys, loading what the deletions (and collapses) need from the store first. */
   async deleteMany(keys: readonly Uint8Array[]): Promise<void> {
-    const copies = copyKeys(keys);
+    const copies = copyKeys(keys, "deleteMany");
     return this.#serial(async () => {
       if (this.deletionMode === "zero") {
         await this.#load(copies);

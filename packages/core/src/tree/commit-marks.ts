@@ -39,6 +39,18 @@ export class CommitMarks {
     this.inner = new U32Stack(capacityLike(like?.inner));
   }
 
+  /**
+   * After a batch that may or may not have landed: the nodes it wrote stay dirty, but each may
+   * have a blob at its path now, so a later move of one deletes that path (see FLAG_PERSISTED).
+   */
+  markMaybeStored(arena: Arena): void {
+    const { stems, internals } = arena;
+    for (let k = 0; k < this.stems.length; k++) stems.addFlags(this.stems.data[k]!, FLAG_PERSISTED);
+    for (let k = 0; k < this.stored.length; k++) {
+      internals.addFlags(this.stored.data[k]!, FLAG_PERSISTED);
+    }
+  }
+
   /** Applies the marks: the nodes written become clean, the orphans deleted are forgotten. */
   apply(arena: Arena): void {
     let loads = markStored(arena.stems, this.stems, STEM_WRITTEN);

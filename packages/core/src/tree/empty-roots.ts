@@ -19,7 +19,8 @@ export const EMPTY_MPT_ROOT: Uint8Array = Uint8Array.from([
 ]);
 
 /**
- * Whether `root` stands for the empty tree: 32 zero bytes (EMPTY_HASH) or {@link EMPTY_MPT_ROOT}.
+ * Whether `root` stands for the empty tree: 32 zero bytes (EMPTY_HASH) or {@link EMPTY_MPT_ROOT}
+ * (false for anything that is not 32 bytes).
  *
  * @example
  * ```ts
@@ -30,5 +31,7 @@ export const EMPTY_MPT_ROOT: Uint8Array = Uint8Array.from([
  * ```
  */
 export function isEmptyRoot(root: Uint8Array): boolean {
-  return isZero(root) || (root.length === 32 && compareBytes(root, EMPTY_MPT_ROOT) === 0);
+  // Only a 32-byte root can be either (a shorter run of zero bytes is no root at all).
+  if (!(root instanceof Uint8Array) || root.length !== 32) return false;
+  return isZero(root) || compareBytes(root, EMPTY_MPT_ROOT) === 0;
 }

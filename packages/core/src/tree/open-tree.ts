@@ -1,9 +1,12 @@
+import { describeValue } from "@bintrie/codec";
+import { describeBytes } from "../bytes/describe-bytes.js";
 import type { KVStore } from "../store/kv-store.js";
 import { decodeRootRecord, ROOT_RECORD_KEY, type RootRecord } from "../store/root-record.js";
 import { StoreError } from "../store/store-error.js";
 import { BinaryTree, type BinaryTreeOptions, DEFAULT_GROUP_DEPTH } from "./binary-tree.js";
 import { isEmptyRoot } from "./empty-roots.js";
-import { BINARY_TREE_OPTION_KEYS, validateTreeOptions } from "./tree-options.js";
+import { TreeError } from "./tree-error.js";
+import { BINARY_TREE_OPTION_KEYS, isStore, validateTreeOptions } from "./tree-options.js";
 
 const OPEN_TREE_OPTION_KEYS = [...BINARY_TREE_OPTION_KEYS.filter((k) => k !== "store"), "root"];
 
@@ -30,8 +33,20 @@ export interface OpenTreeOptions extends Omit<BinaryTreeOptions, "store"> {
  * ```
  */
 export async function openTree(store: KVStore, options: OpenTreeOptions = {}): Promise<BinaryTree> {
+  if (!isStore(store)) {
+    throw new TreeError(
+      "INVALID_OPTION",
+      `openTree: store must be a KVStore (get, getMany, batch), got ${describeValue(store)}`,
+    );
+  }
   validateTreeOptions(options, "openTree", OPEN_TREE_OPTION_KEYS);
   const { root: rootOption, ...treeOptions } = options;
+  if (rootOption !== undefined && !(rootOption instanceof Uint8Array && rootOption.length === 32)) {
+    throw new TreeError(
+      "INVALID_OPTION",
+      `openTree: root must be 32 bytes, got ${describeBytes(rootOption)}`,
+    );
+  }
   const recordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
   const recordBytes = await store.get(recordKey);
   const record: RootRecord | undefined =

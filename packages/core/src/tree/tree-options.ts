@@ -1,7 +1,9 @@
-import { MAX_GROUP_DEPTH } from "@bintrie/codec";
+import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { KVStore } from "../store/kv-store.js";
+import { ROOT_RECORD_KEY } from "../store/root-record.js";
+import { recordKeyClash } from "./record-key-clash.js";
 import { TreeError } from "./tree-error.js";
 
 /** Every option `new BinaryTree(options)` knows (anything else is a typo, refused). */
@@ -28,7 +30,7 @@ export function validateTreeOptions(
 ): void {
   if (options === undefined) return;
   if (options === null || typeof options !== "object") {
-    fail(`${where}: options must be an object, got ${describe(options)}`);
+    fail(`${where}: options must be an object, got ${describeValue(options)}`);
   }
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {
@@ -38,22 +40,33 @@ export function validateTreeOptions(
   }
   const present = (key: string) => o[key] !== undefined;
   if (present("scheme") && !KEY_SCHEMES.includes(o.scheme as KeyScheme)) {
-    fail(`${where}: scheme must be one of ${KEY_SCHEMES.join(", ")}, got ${describe(o.scheme)}`);
+    fail(
+      `${where}: scheme must be one of ${KEY_SCHEMES.join(", ")}, got ${describeValue(o.scheme)}`,
+    );
   }
   if (present("hasher") && !isHasher(o.hasher)) {
-    fail(`${where}: hasher must be a Hasher (name, hash64Batch), got ${describe(o.hasher)}`);
+    fail(
+      `${where}: hasher must be a Hasher (name 'sha256' or 'blake3', digest, hash32Batch, hash64Batch), got ${describeValue(o.hasher)}`,
+    );
   }
   if (present("groupDepth")) assertGroupDepth(o.groupDepth, `${where}: groupDepth`);
   if (present("store") && !isStore(o.store)) {
-    fail(`${where}: store must be a KVStore (get, getMany, batch), got ${describe(o.store)}`);
+    fail(`${where}: store must be a KVStore (get, getMany, batch), got ${describeValue(o.store)}`);
   }
   for (const key of ["keyPrefix", "rootRecordKey"]) {
     if (present(key) && !(o[key] instanceof Uint8Array)) {
-      fail(`${where}: ${key} must be a Uint8Array, got ${describe(o[key])}`);
+      fail(`${where}: ${key} must be a Uint8Array, got ${describeValue(o[key])}`);
     }
   }
+  if (present("keyPrefix") || present("rootRecordKey")) {
+    const clash = recordKeyClash(
+      (o.keyPrefix as Uint8Array | undefined) ?? NODE_KEY_PREFIX,
+      (o.rootRecordKey as Uint8Array | undefined) ?? ROOT_RECORD_KEY,
+    );
+    if (clash !== undefined) fail(`${where}: ${clash}`);
+  }
   if (present("deletionMode") && o.deletionMode !== "zero" && o.deletionMode !== "remove") {
-    fail(`${where}: deletionMode must be 'zero' or 'remove', got ${describe(o.deletionMode)}`);
+    fail(`${where}: deletionMode must be 'zero' or 'remove', got ${describeValue(o.deletionMode)}`);
   }
   for (const key of ["maxNodes", "maxBytes"]) {
     if (present(key)) assertLimit(o[key], `${where}: ${key}`);
@@ -63,7 +76,7 @@ export function validateTreeOptions(
 /** A group depth: an integer 0..8. */
 export function assertGroupDepth(value: unknown, what: string): asserts value is number {
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_GROUP_DEPTH) {
-    fail(`${what} must be an integer 0..${MAX_GROUP_DEPTH}, got ${describe(value)}`);
+    fail(`${what} must be an integer 0..${MAX_GROUP_DEPTH}, got ${describeValue(value)}`);
   }
 }
 
@@ -71,15 +84,22 @@ export function assertGroupDepth(value: unknown, what: string): asserts value is
 export function assertLimit(value: unknown, what: string): asserts value is number {
   const ok =
     value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1);
-  if (!ok) fail(`${what} must be a positive integer (or Infinity), got ${describe(value)}`);
+  if (!ok) fail(`${what} must be a positive integer (or Infinity), got ${describeValue(value)}`);
 }
 
 function isHasher(x: unknown): x is Hasher {
   const h = x as Partial<Hasher> | null;
-  return typeof h === "object" && h !== null && typeof h.name === "string";
+  return (
+    typeof h === "object" &&
+    h !== null &&
+    (h.name === "sha256" || h.name === "blake3") &&
+    typeof h.digest === "function" &&
+    typeof h.hash32Batch === "function" &&
+    typeof h.hash64Batch === "function"
+  );
 }
 
-function isStore(x: unknown): x is KVStore {
+export function isStore(x: unknown): x is KVStore {
   const s = x as Partial<KVStore> | null;
   return (
     typeof s === "object" &&
@@ -88,14 +108,6 @@ function isStore(x: unknown): x is KVStore {
     typeof s.getMany === "function" &&
     typeof s.batch === "function"
   );
-}
-
-function describe(x: unknown): string {
-  if (x === null) return "null";
-  if (typeof x === "string") return JSON.stringify(x);
-  if (typeof x === "number" || typeof x === "boolean" || typeof x === "bigint") return String(x);
-  if (x instanceof Uint8Array) return `${x.length} bytes`;
-  return typeof x;
 }
 
 function fail(message: string): never {

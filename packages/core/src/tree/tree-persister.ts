@@ -6,6 +6,7 @@ import { StoreError } from "../store/store-error.js";
 import type { Arena } from "./arena.js";
 import type { CommitCollector } from "./commit-collector.js";
 import type { CommitMarks } from "./commit-marks.js";
+import { KIND_EMPTY, KIND_INTERNAL, KIND_STEM, refIndex, refKind } from "./node-ref.js";
 import { type NodeSet, PACKED_ENTRY_WORDS, PackedNodeSet } from "./node-set.js";
 
 /** What a persist wrote, and the tree's counters when it took the snapshot. */
@@ -67,7 +68,10 @@ export class TreePersister {
     };
   }
 
-  /** Writes the snapshot in one batch (with `extra` in its root record and `more` operations). */
+  /**
+   * Writes the snapshot in one batch (with `extra` in its root record and `more` operations).
+   * A rejected batch leaves the tree as dirty as before (see `abandon`).
+   */
   async write(
     store: KVStore,
     snapshot: PersistSnapshot,
@@ -76,19 +80,24 @@ export class TreePersister {
   ): Promise<void> {
     if (!this.#storeChecked) await this.#checkStore(store);
     const { set } = snapshot;
-    if (takesSpanBatches(store) && this.#packedHere(set)) {
-      // The packed entries are the store's span puts as they are: no object per node.
-      const ops: BatchOperation[] = [];
-      for (const path of set.deletes) ops.push(this.#deleteOf(path));
-      ops.push(this.#rootRecordPut(set, extra));
-      if (more !== undefined) for (const op of more) ops.push(op);
-      const puts = { chunks: set.chunks, spans: set.entries, count: set.count };
-      await store.batchWithSpans!(ops, puts, set.deletes.length);
-      snapshot.spansTaken = true;
-    } else {
-      const ops = this.operations(set, extra);
-      if (more !== undefined) for (const op of more) ops.push(op);
-      await store.batch(ops);
+    try {
+      if (takesSpanBatches(store) && this.#packedHere(set)) {
+        // The packed entries are the store's span puts as they are: no object per node.
+        const ops: BatchOperation[] = [];
+        for (const path of set.deletes) ops.push(this.#deleteOf(path));
+        ops.push(this.#rootRecordPut(set, extra));
+        if (more !== undefined) for (const op of more) ops.push(op);
+        const puts = { chunks: set.chunks, spans: set.entries, count: set.count };
+        await store.batchWithSpans!(ops, puts, set.deletes.length);
+        snapshot.spansTaken = true;
+      } else {
+        const ops = this.operations(set, extra);
+        if (more !== undefined) for (const op of more) ops.push(op);
+        await store.batch(ops);
+      }
+    } catch (error) {
+      this.#abandon(snapshot);
+      throw error;
     }
     this.#storeChecked = true;
   }
@@ -104,16 +113,53 @@ export class TreePersister {
 
   #settle(snapshot: PersistSnapshot): void {
     const arena = this.#arena;
-    // A commit() meanwhile took the same nodes and orphans over: it owns them now.
-    if (arena.commits !== snapshot.commits) return;
+    if (arena.commits !== snapshot.commits) {
+      // A commit() meanwhile took the same nodes and orphans over: it owns them now. But it
+      // could not know the batch would store a node at a path it has left since (a split):
+      // that blob is stale now.
+      this.#queueVacated(snapshot.set);
+      return;
+    }
     if (arena.mutations === snapshot.mutations) {
       snapshot.marks.apply(arena);
       return;
     }
     arena.orphans.splice(0, snapshot.marks.orphans);
-    for (const w of snapshot.set.writes) {
+    this.#queueWritten(snapshot.set);
+  }
+
+  /**
+   * After the batch rejected. It may have landed all the same (a store can apply a batch and
+   * then fail to say so), so a path it wrote may hold a blob: the nodes stay as dirty as they
+   * were, and a blob their later moves leave behind is deleted like a stored one's.
+   */
+  #abandon(snapshot: PersistSnapshot): void {
+    const arena = this.#arena;
+    if (arena.commits !== snapshot.commits) this.#queueVacated(snapshot.set);
+    else if (arena.mutations === snapshot.mutations) snapshot.marks.markMaybeStored(arena);
+    // The nodes written are all still stale: the next persist rewrites those still there.
+    else this.#queueWritten(snapshot.set);
+  }
+
+  /** Queues every path `set` wrote as an orphan (one the next persist writes again is kept). */
+  #queueWritten(set: NodeSet): void {
+    for (const w of set.writes) {
       const { bits, length } = decodePathKey(w.path);
-      arena.orphans.push({ bits, depth: length });
+      this.#arena.orphans.push({ bits, depth: length });
+    }
+  }
+
+  /**
+   * Queues as an orphan each path `set` wrote where the tree now has no node with a blob of its
+   * own (the node there moved or went away); a path under a node not loaded is left alone.
+   */
+  #queueVacated(set: NodeSet): void {
+    const groupDepth = this.#layout.groupDepth;
+    for (const w of set.writes) {
+      const { bits, length } = decodePathKey(w.path);
+      if (!holdsNodeAt(this.#arena, bits, length, groupDepth)) {
+        this.#arena.orphans.push({ bits, depth: length });
+      }
     }
   }
 
@@ -176,6 +222,24 @@ export class TreePersister {
         `persist: the store already holds a tree with ${other}; refusing to overwrite its root record (open it with openTree, or use another keyPrefix and rootRecordKey)`,
       );
     }
+  }
+}
+
+/**
+ * Whether the tree has, at the first `depth` bits of `bits`, a node whose blob is stored at that
+ * path (a stem ending there, or an internal node with a blob: a group root, or any at group
+ * depth 0), or may have one (the walk meets a node not loaded).
+ */
+function holdsNodeAt(arena: Arena, bits: Uint8Array, depth: number, groupDepth: number): boolean {
+  const { internals, stems } = arena;
+  let ref = arena.root;
+  for (let d = 0; ; d++) {
+    const kind = refKind(ref);
+    if (kind === KIND_EMPTY) return false;
+    if (kind === KIND_STEM) return d === depth && stems.getDepth(refIndex(ref)) === depth;
+    if (kind !== KIND_INTERNAL) return true;
+    if (d === depth) return groupDepth === 0 || d % groupDepth === 0;
+    ref = internals.getChild(refIndex(ref), (bits[d >>> 3]! >>> (7 - (d & 7))) & 1);
   }
 }
 

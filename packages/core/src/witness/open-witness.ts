@@ -1,4 +1,5 @@
-import { encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeValue, encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import { arenaOf, BinaryTree, type DeletionMode } from "../tree/binary-tree.js";
@@ -7,7 +8,7 @@ import { KIND_HASHED, KIND_INTERNAL, makeRef, refIndex, refKind } from "../tree/
 import { StaleHasher } from "../tree/stale-hasher.js";
 import { TreeError } from "../tree/tree-error.js";
 import type { Witness } from "./witness.js";
-import { assertWitness } from "./witness-codec.js";
+import { assertWitness, sortedWitnessNodes } from "./witness-codec.js";
 import { WitnessStore } from "./witness-store.js";
 
 export interface OpenWitnessOptions {
@@ -22,10 +23,15 @@ export interface OpenWitnessOptions {
  * witness root) holds; everything else is a hashed placeholder. The recorded reads return the
  * recorded values and the recorded writes reach the recorded post root. Going outside the
  * witness is an error: TreeError('MISSING_NODE') from the synchronous methods,
- * TreeError('NOT_IN_WITNESS') from the loading ones.
+ * TreeError('NOT_IN_WITNESS') from the loading ones. A malformed witness (including a node path
+ * that appears twice, or a node not reachable from the root) is TreeError('MALFORMED_WITNESS');
+ * `options` that are not an object (or undefined), or that have a key other than
+ * `deletionMode` and `hasher`, are TreeError('INVALID_OPTION') (the tree checks their values).
  */
 export function openWitness(witness: Witness, options: OpenWitnessOptions = {}): BinaryTree {
   assertWitness(witness);
+  assertOpenWitnessOptions(options);
+  const nodes = sortedWitnessNodes(witness);
   const store = new WitnessStore(witness, NODE_KEY_PREFIX);
   const tree = new BinaryTree({
     scheme: witness.scheme,
@@ -35,7 +41,7 @@ export function openWitness(witness: Witness, options: OpenWitnessOptions = {}):
     store,
   });
   const blobs = new Map<string, Uint8Array>();
-  for (const node of witness.nodes) blobs.set(bytesToKeyString(node.path), node.blob);
+  for (const node of nodes) blobs.set(bytesToKeyString(node.path), node.blob);
   if (isZero(witness.root)) {
     if (blobs.size > 0) {
       throw new TreeError("MALFORMED_WITNESS", "witness: an empty pre-state has no nodes");
@@ -96,7 +102,21 @@ export function openWitness(witness: Witness, options: OpenWitnessOptions = {}):
   return tree;
 }
 
-function isZero(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
+const OPEN_WITNESS_OPTION_KEYS: readonly string[] = ["deletionMode", "hasher"];
+
+function assertOpenWitnessOptions(options: OpenWitnessOptions): void {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    throw new TreeError(
+      "INVALID_OPTION",
+      `openWitness: options must be an object or undefined, got ${describeValue(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPEN_WITNESS_OPTION_KEYS.includes(key)) {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `openWitness: unknown option '${key}' in options (known: ${OPEN_WITNESS_OPTION_KEYS.join(", ")})`,
+      );
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { CodecError, decodePathKey, MAX_GROUP_DEPTH } from "@bintrie/codec";
+import { CodecError, decodePathKey, describeValue, MAX_GROUP_DEPTH } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { KEY_SCHEMES } from "../embedding/key-scheme.js";
 import { compareBytes } from "../store/bytes-order.js";
@@ -17,12 +17,7 @@ const HEADER = 4 + 1 + 1 + 1 + 32 + 4;
  */
 export function encodeWitness(witness: Witness): Uint8Array {
   assertWitness(witness);
-  const nodes = [...witness.nodes].sort((a, b) => compareBytes(a.path, b.path));
-  for (let i = 1; i < nodes.length; i++) {
-    if (compareBytes(nodes[i - 1]!.path, nodes[i]!.path) === 0) {
-      throw malformed(`node path ${pathHex(nodes[i]!.path)} appears twice`);
-    }
-  }
+  const nodes = sortedWitnessNodes(witness);
   let size = HEADER;
   for (const node of nodes) size += 1 + node.path.length + 4 + node.blob.length;
   const out = new Uint8Array(size);
@@ -48,7 +43,9 @@ export function encodeWitness(witness: Witness): Uint8Array {
 
 /** Parses `encodeWitness` bytes, refusing anything but the canonical encoding (MALFORMED_WITNESS). */
 export function decodeWitness(bytes: Uint8Array): Witness {
-  if (!(bytes instanceof Uint8Array)) throw malformed("expected witness bytes (a Uint8Array)");
+  if (!(bytes instanceof Uint8Array)) {
+    throw malformed(`expected witness bytes (a Uint8Array), got ${describeValue(bytes)}`);
+  }
   if (bytes.length < HEADER)
     throw malformed(`${bytes.length} bytes is shorter than the ${HEADER}-byte header`);
   for (let i = 0; i < 4; i++)
@@ -100,36 +97,60 @@ export function decodeWitness(bytes: Uint8Array): Witness {
   return { root, groupDepth, scheme, nodes };
 }
 
+/**
+ * The nodes of a witness that passed {@link assertWitness}, sorted by path key; a path that
+ * appears twice is TreeError('MALFORMED_WITNESS') naming it. The one duplicate check of
+ * encodeWitness and openWitness.
+ */
+export function sortedWitnessNodes(witness: Witness): WitnessNode[] {
+  const nodes = [...witness.nodes].sort((a, b) => compareBytes(a.path, b.path));
+  for (let i = 1; i < nodes.length; i++) {
+    if (compareBytes(nodes[i - 1]!.path, nodes[i]!.path) === 0) {
+      throw malformed(`node path ${pathHex(nodes[i]!.path)} appears twice`);
+    }
+  }
+  return nodes;
+}
+
 /** Shape checks shared by encodeWitness and openWitness. */
 export function assertWitness(witness: Witness): void {
-  if (typeof witness !== "object" || witness === null) throw malformed("expected a witness object");
+  if (typeof witness !== "object" || witness === null || Array.isArray(witness)) {
+    throw malformed(`expected a witness object, got ${describeValue(witness)}`);
+  }
   if (!(witness.root instanceof Uint8Array) || witness.root.length !== 32) {
-    throw malformed("witness.root must be 32 bytes");
+    throw malformed(`witness.root must be 32 bytes, got ${describeValue(witness.root)}`);
   }
   if (!KEY_SCHEMES.includes(witness.scheme))
-    throw malformed(`unknown key scheme ${String(witness.scheme)}`);
+    throw malformed(`unknown key scheme ${describeValue(witness.scheme)}`);
   if (
     !Number.isInteger(witness.groupDepth) ||
     witness.groupDepth < 0 ||
     witness.groupDepth > MAX_GROUP_DEPTH
   ) {
     throw malformed(
-      `group depth must be an integer 0..${MAX_GROUP_DEPTH}, got ${witness.groupDepth}`,
+      `group depth must be an integer 0..${MAX_GROUP_DEPTH}, got ${describeValue(witness.groupDepth)}`,
     );
   }
-  if (!Array.isArray(witness.nodes)) throw malformed("witness.nodes must be an array");
-  for (const node of witness.nodes) {
+  if (!Array.isArray(witness.nodes)) {
+    throw malformed(`witness.nodes must be an array, got ${describeValue(witness.nodes)}`);
+  }
+  for (let n = 0; n < witness.nodes.length; n++) {
+    const node: unknown = witness.nodes[n];
     if (
-      !(node?.path instanceof Uint8Array) ||
-      !(node.blob instanceof Uint8Array) ||
-      node.blob.length === 0
+      typeof node !== "object" ||
+      node === null ||
+      !((node as WitnessNode).path instanceof Uint8Array) ||
+      !((node as WitnessNode).blob instanceof Uint8Array) ||
+      (node as WitnessNode).blob.length === 0
     ) {
-      throw malformed("every witness node needs a path key and a non-empty blob (Uint8Arrays)");
+      throw malformed(
+        `node ${n} needs a path key and a non-empty blob (Uint8Arrays), got ${describeValue(node)}`,
+      );
     }
     try {
-      decodePathKey(node.path);
+      decodePathKey((node as WitnessNode).path);
     } catch (error) {
-      if (error instanceof CodecError) throw malformed(error.message, error);
+      if (error instanceof CodecError) throw malformed(`node ${n}: ${error.message}`, error);
       throw error;
     }
   }
