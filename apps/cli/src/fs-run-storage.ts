@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, existsSync } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,11 +13,15 @@ const READ_CHUNK = 1 << 20;
 /**
  * The external sort's run storage on a Node file system: each sorted run is one file in a
  * private temporary directory (under `parent`, default the OS temp directory), read back in
- * 1 MiB chunks and deleted once merged. `dispose()` removes the directory and whatever is left.
+ * 1 MiB chunks and deleted once merged. `dispose()` removes the directory and whatever is left;
+ * `disposeSync()` does the same synchronously (from a signal handler, just before the process
+ * exits).
  */
 export class FsRunStorage implements RunStorage {
   readonly #parent: string;
   #dir: Promise<string> | undefined;
+  /** The directory once created (until disposed). */
+  #created: string | undefined;
   #runs = 0;
 
   constructor(parent: string = tmpdir()) {
@@ -30,7 +34,7 @@ export class FsRunStorage implements RunStorage {
    * the first run is written.
    */
   async prepare(what = `temporary directory ${this.#parent}`): Promise<void> {
-    this.#dir ??= mkdtemp(join(this.#parent, "bintrie-sort-"));
+    this.#dir ??= this.#create();
     try {
       await this.#dir;
     } catch (error) {
@@ -52,7 +56,7 @@ export class FsRunStorage implements RunStorage {
 
   /** Writes one run, streamed chunk by chunk into its own file. */
   async writeRun(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-    this.#dir ??= mkdtemp(join(this.#parent, "bintrie-sort-"));
+    this.#dir ??= this.#create();
     const file = join(await this.#dir, `run-${this.#runs++}.bin`);
     await pipeline(Readable.from(chunks, { objectMode: false }), createWriteStream(file));
     return file;
@@ -74,6 +78,25 @@ export class FsRunStorage implements RunStorage {
     if (this.#dir === undefined) return;
     const dir = await this.#dir.catch(() => undefined);
     this.#dir = undefined;
+    // Still known to disposeSync while it is being removed (a signal may come meanwhile).
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    if (this.#created === dir) this.#created = undefined;
+  }
+
+  /**
+   * Removes the temporary directory now, synchronously (a signal handler's last act before the
+   * process exits: no await would run). Runs being written may be cut short; that is all right,
+   * the directory goes with them.
+   */
+  disposeSync(): void {
+    const dir = this.#created;
+    this.#created = undefined;
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+
+  async #create(): Promise<string> {
+    const dir = await mkdtemp(join(this.#parent, "bintrie-sort-"));
+    this.#created = dir;
+    return dir;
   }
 }

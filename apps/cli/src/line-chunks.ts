@@ -33,7 +33,7 @@ export function lineChunks(
 ): AsyncGenerator<LineChunk> {
   return "file" in input
     ? fileLineChunks(input.file, counter, FILE_READ_BYTES, range)
-    : streamLineChunks(input.stream, counter);
+    : streamLineChunks(input.stream, counter, input.name);
 }
 
 /**
@@ -107,16 +107,29 @@ export async function* fileLineChunks(
   }
 }
 
-/** A stream's line chunks: its pieces, a line cut between two of them carried over. */
+/**
+ * A stream's line chunks (stdin, or a FIFO or device read front to back, never at a position):
+ * its pieces, a line cut between two of them carried over. A read error names the input.
+ */
 async function* streamLineChunks(
   stream: NodeJS.ReadableStream,
   counter: EntryCounter,
+  name: string,
 ): AsyncGenerator<LineChunk> {
   const out: LineChunk = { bytes: Buffer.alloc(0), start: 0, end: 0 };
   let carry: Buffer | undefined;
   let first = true;
+  const pieces = stream[Symbol.asyncIterator]();
   try {
-    for await (const piece of stream) {
+    for (;;) {
+      let next: IteratorResult<string | Buffer>;
+      try {
+        next = await pieces.next();
+      } catch (error) {
+        throw unreadable(name, error);
+      }
+      if (next.done === true) break;
+      const piece = next.value;
       let chunk = typeof piece === "string" ? Buffer.from(piece) : (piece as Buffer);
       if (counter.bytes !== undefined) counter.bytes += chunk.length;
       if (carry !== undefined) {

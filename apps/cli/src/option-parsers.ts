@@ -11,13 +11,24 @@ export function parseGroupDepth(text: string): number {
   return Number(text);
 }
 
-/** A decimal integer >= min and <= Number.MAX_SAFE_INTEGER. */
-export function integerParser(min: number): (text: string) => number {
+/** The most `build --threads` accepts: more is a typo or a misunderstanding (exit 2). */
+export const MAX_THREADS = 1024;
+
+/** A decimal integer >= min and <= max (default Number.MAX_SAFE_INTEGER). */
+export function integerParser(
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): (text: string) => number {
   return (text) => {
-    if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
-      throw new InvalidArgumentError(`expected a decimal integer >= ${min}.`);
+    const value = Number(text);
+    if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `expected a decimal integer >= ${min}.`
+          : `expected a decimal integer ${min}..${max}.`,
+      );
     }
-    return Number(text);
+    return value;
   };
 }
 

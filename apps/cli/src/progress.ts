@@ -3,14 +3,15 @@
  * the total is known), percent, rate, elapsed time and ETA. Drawn only when stderr is a terminal
  * (quiet in pipes, files and CI) unless BINTRIE_PROGRESS=1 asks for it anyway (then one line per
  * redraw, and a final line when the phase ends); redrawn at most ten times a second.
- * BINTRIE_NO_PROGRESS turns it off.
+ * BINTRIE_NO_PROGRESS turns it off. Progress never fails a command: once its stream fails (the
+ * reader of stderr went away, a full disk), it stops drawing.
  */
 export class Progress {
   readonly #stream: NodeJS.WriteStream;
   readonly #label: string;
   readonly #total: number | undefined;
   readonly #unit: string;
-  readonly #enabled: boolean;
+  #enabled: boolean;
   readonly #lines: boolean;
   readonly #start = Date.now();
   #lastDraw = 0;
@@ -33,6 +34,7 @@ export class Progress {
     this.#enabled =
       process.env.BINTRIE_NO_PROGRESS === undefined && (stream.isTTY === true || forced);
     this.#lines = stream.isTTY !== true;
+    if (this.#enabled) watchStream(stream);
   }
 
   /** Reports `done` units of work so far (cheap to call often). */
@@ -51,7 +53,7 @@ export class Progress {
     if (this.#lines) {
       if (this.#drawnDone !== this.#done) this.#draw(Date.now());
     } else if (this.#drawn) {
-      this.#stream.write("\r\x1b[K");
+      this.#write("\r\x1b[K");
     }
     this.#drawn = false;
   }
@@ -71,12 +73,36 @@ export class Progress {
       text += `${this.#unit}, ${count(rate)}${this.#unit}/s, elapsed ${duration(seconds)}`;
     }
     if (this.#lines) {
-      this.#stream.write(`${text}\n`);
+      this.#write(`${text}\n`);
     } else {
-      this.#stream.write(`\r${text}\x1b[K`);
+      this.#write(`\r${text}\x1b[K`);
       this.#drawn = true;
     }
   }
+
+  /** Writes to the stream unless it failed; a failure turns this indicator off. */
+  #write(text: string): void {
+    if (failed.has(this.#stream) || this.#stream.destroyed) {
+      this.#enabled = false;
+      return;
+    }
+    try {
+      this.#stream.write(text);
+    } catch {
+      this.#enabled = false;
+    }
+  }
+}
+
+/** Streams that emitted an error (a closed pipe): progress no longer draws on them. */
+const failed = new WeakSet<NodeJS.WriteStream>();
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+/** Records the stream's errors instead of letting them be uncaught exceptions (once per stream). */
+function watchStream(stream: NodeJS.WriteStream): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on("error", () => failed.add(stream));
 }
 
 /** 0.4s, 12s, 3m05s, 1h02m. */

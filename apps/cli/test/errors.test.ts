@@ -82,9 +82,9 @@ describe("usage", () => {
 
   it.each([
     [["frobnicate"], /^bintrie: unknown command 'frobnicate'/],
-    [["build", "--db", "x", "--bogus"], /^bintrie: unknown option '--bogus'/],
-    [["get", "--db", "x"], /^bintrie: missing required argument 'KEY'/],
-    [["root", "--db", "x", "extra"], /^bintrie: too many arguments for 'root'/],
+    [["build", "--db", "x", "--bogus"], /^bintrie build: unknown option '--bogus'/],
+    [["get", "--db", "x"], /^bintrie get: missing required argument 'KEY'/],
+    [["root", "--db", "x", "extra"], /^bintrie root: too many arguments for 'root'/],
     [["build", "--group-depth", "9", "--store", "memory"], /argument '9' is invalid/],
     [["build", "--store", "disk"], /argument 'disk' is invalid/],
     [["root"], /^bintrie root: missing --db DIR/],
@@ -224,7 +224,7 @@ describe("bad input: one line on stderr, exit 2, nothing written", () => {
     await mkdir(empty);
     expectUsageError(
       await runCli(["root", "--db", empty]),
-      /^bintrie root: cannot open the database at/,
+      /^bintrie root: --db .*empty-dir is not a bintrie database \(no LevelDB CURRENT file\)/,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { integerParser } from "../option-parsers.js";
+import { integerParser, MAX_THREADS } from "../option-parsers.js";
 import { examples, groupDepthOption, para, schemeOption, withStore } from "../program-options.js";
 
 /** The `build` command: its flags, help and examples (the body loads lazily). */
@@ -17,7 +17,10 @@ export function buildCommand(): Command {
   leave unreachable nodes, which 'verify' reports as garbage; running it again completes it). Later
   entries win over earlier ones with the same key.`,
       )
-      .argument("[FILE]", "JSON lines file, or - for stdin (default: stdin)"),
+      .argument(
+        "[FILE]",
+        "JSON lines file (a FIFO, /dev/stdin or <(…) too: read front to back), or - for stdin (default: stdin)",
+      ),
     "write",
   )
     .addOption(groupDepthOption())
@@ -31,8 +34,8 @@ export function buildCommand(): Command {
     .option("--tmp-dir <DIR>", "where the external sort keeps its runs (default: the OS temp dir)")
     .option(
       "--threads <N>",
-      "threads of a build into an empty store: N workers build partitions of the tree while this one writes (default: the CPU count; 1: no workers)",
-      integerParser(1),
+      `threads of a build into an empty store, 1..${MAX_THREADS}: up to N workers build partitions of the tree while this one writes (default: the CPU count; 1: no workers; no more than there are partitions or entries)`,
+      integerParser(1, MAX_THREADS),
     )
     .addHelpText(
       "after",

@@ -7,13 +7,14 @@ import type { EntryCounter } from "../entry-lines.js";
 import { FsRunStorage } from "../fs-run-storage.js";
 import { noEntriesMessage } from "../input-rules.js";
 import { type InputSource, openInput } from "../input-source.js";
+import { onInterrupt } from "../interrupt-cleanup.js";
 import { printLine } from "../line-output.js";
 import { type OpenedStore, openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
 import type { SecondHalf } from "../second-half.js";
 import { packedEntries, type SortedInput, sortedInput, startSecondHalf } from "../sorted-input.js";
-import { type StoreFlags, storeTarget } from "../store-target.js";
+import { type StoreFlags, type StoreTarget, storeTarget } from "../store-target.js";
 
 export interface BuildFlags extends StoreFlags {
   readonly groupDepth?: number;
@@ -54,6 +55,23 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
   const target = storeTarget(flags);
   const maxBatchBytes = batchBytesFromEnvironment();
   const runs = new FsRunStorage(flags.tmpDir);
+  // Ctrl-C or a kill: the external sort's temporary directory goes too, then exit 130/143 (the
+  // store is at a committed root, as after any kill).
+  const stop = onInterrupt("build", () => runs.disposeSync());
+  try {
+    await buildWith(file, flags, target, maxBatchBytes, runs);
+  } finally {
+    stop();
+  }
+}
+
+async function buildWith(
+  file: string | undefined,
+  flags: BuildFlags,
+  target: StoreTarget,
+  maxBatchBytes: number,
+  runs: FsRunStorage,
+): Promise<void> {
   // Before any work: a missing or read-only --tmp-dir would otherwise fail after the first run.
   await runs.prepare(flags.tmpDir === undefined ? undefined : `--tmp-dir ${flags.tmpDir}`);
   let input: InputSource;
@@ -94,7 +112,7 @@ export async function runBuild(file: string | undefined, flags: BuildFlags): Pro
       fresh = await holdsNoTree(opened.store);
       // Workers start while the input is read (their start-up then costs no wall time) when
       // the file is large enough to probably use them; unused ones are closed at the end.
-      if (fresh) workers.prepare();
+      if (fresh) workers.prepare(tree.groupDepth);
       const sorted = await sortedInput(
         input,
         counter,
@@ -183,7 +201,9 @@ async function buildFresh(
   // (by default only for inputs large enough to pay for starting workers); streamed ones one by
   // one on this thread.
   const pool =
-    entries.kind === "packed" ? await workers.forEntries(entries.entries.order.length) : undefined;
+    entries.kind === "packed"
+      ? await workers.forEntries(entries.entries.order.length, tree.groupDepth)
+      : undefined;
   try {
     const built = await buildTreeIntoStore(store, entries.entries, {
       groupDepth: tree.groupDepth,

@@ -2,7 +2,10 @@ import { readFile } from "node:fs/promises";
 import type { GenesisAlloc, KeyScheme } from "@bintrie/core";
 import { bytesToHex } from "@bintrie/core";
 import type { PreimageSource } from "@bintrie/transition";
+import { checkAlloc } from "../alloc-check.js";
 import { CliError } from "../cli-error.js";
+import { failureReport } from "../error-exit.js";
+import { EXIT_USAGE } from "../exit-codes.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { parseHexArg } from "../hex.js";
 import { stripBom } from "../input-rules.js";
@@ -46,6 +49,9 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
       ? undefined
       : parseHexArg(flags.mptRoot, "--mpt-root", { bytes: 32 });
   const alloc = flags.genesis === undefined ? undefined : await readGenesisAlloc(flags.genesis);
+  // Every account is checked as the conversion will write it before the store is opened, so a
+  // bad alloc (a nonce past 2^64, say) fails naming it, with nothing written.
+  if (alloc !== undefined) await checkAlloc(flags.genesis!, alloc as GenesisAlloc);
   const transition = await import("@bintrie/transition");
   const core = await import("@bintrie/core");
   const preimages: PreimageSource | undefined =
@@ -61,22 +67,17 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
     resumed: boolean;
     counters: import("@bintrie/transition").ConversionCounters;
   };
+  // Set once the conversion commits its steps (each one a resume point).
+  let converting = false;
   try {
     const record = await readRootRecord(opened.store);
     const resumed = record !== undefined;
-    let baseRoot: Uint8Array;
-    try {
-      if (alloc !== undefined) {
-        baseRoot = resumed
+    const baseRoot =
+      alloc === undefined
+        ? givenRoot!
+        : resumed
           ? (await transition.buildMptBase(new core.MemoryStore(), alloc as GenesisAlloc)).root
           : (await transition.buildMptBase(opened.store, alloc as GenesisAlloc)).root;
-      } else {
-        baseRoot = givenRoot!;
-      }
-    } catch (error) {
-      await opened.discard();
-      throw error;
-    }
     const state = await transition.TransitionState.open(opened.store, {
       baseRoot,
       ...(preimages === undefined ? {} : { preimages }),
@@ -84,6 +85,7 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
       ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
     });
     const progress = new Progress("converting base leaves (key space)", 1000, "‰");
+    converting = true;
     try {
       const last = await state.convertAll({
         leavesPerStep: flags.step ?? DEFAULT_CONVERT_STEP,
@@ -93,9 +95,15 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
     } finally {
       progress.done();
     }
-  } finally {
-    await opened.close();
+  } catch (error) {
+    // Bad input or usage (exit 2), or any failure before the first step, writes nothing: a
+    // database this command created goes again (one that was there before is only closed). A
+    // failure while converting keeps the committed steps, so running the command again resumes.
+    if (!converting || failureReport(error).exitCode === EXIT_USAGE) await opened.discard();
+    else await opened.close();
+    throw error;
   }
+  await opened.close();
   if (flags.json) {
     printLine(
       JSON.stringify({

@@ -1,5 +1,6 @@
 import type { KeyScheme } from "@bintrie/core";
 import { bytesToHex, isEmptyRoot } from "@bintrie/core";
+import { allocError } from "../alloc-check.js";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { printLine } from "../line-output.js";
@@ -42,13 +43,18 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
         ...(flags.groupDepth === undefined ? {} : { groupDepth: flags.groupDepth }),
         ...(flags.scheme === undefined ? {} : { scheme: flags.scheme }),
       });
-      // Everything that can reject the input runs before the single write below.
-      accounts = applyGenesisAlloc(tree, alloc).accounts;
-      if (flags.mpt) {
-        // The MPT state of the same alloc, built in memory only for its root.
-        const { buildMptBase } = await import("@bintrie/transition");
-        const { MemoryStore } = await import("@bintrie/core");
-        mptRoot = (await buildMptBase(new MemoryStore(), alloc)).root;
+      // Everything that can reject the input runs before the single write below; its errors
+      // name the file and the account.
+      try {
+        accounts = applyGenesisAlloc(tree, alloc).accounts;
+        if (flags.mpt) {
+          // The MPT state of the same alloc, built in memory only for its root.
+          const { buildMptBase } = await import("@bintrie/transition");
+          const { MemoryStore } = await import("@bintrie/core");
+          mptRoot = (await buildMptBase(new MemoryStore(), alloc)).root;
+        }
+      } catch (error) {
+        throw await allocError(file, alloc, error);
       }
     } catch (error) {
       await opened.discard();

@@ -16,8 +16,11 @@ import { PARTITION_STEM } from "./partition-kind.js";
 import type { PartitionPool } from "./partition-pool.js";
 import { emitTopRecords } from "./top-records.js";
 
-/** Partitions being built at once: enough to keep every worker busy while outputs are written. */
-const PARTITIONS_IN_FLIGHT = 4;
+/**
+ * Partitions being built at once, at least: enough to keep two workers busy while outputs are
+ * written. A pool that says how many jobs it runs at once gets twice that many.
+ */
+const MIN_PARTITIONS_IN_FLIGHT = 4;
 
 export interface PartitionedBuildOptions {
   readonly groupDepth: number;
@@ -71,8 +74,9 @@ export async function buildPartitionedIntoStore(
   let batches = 0;
   const jobs: Promise<PartitionOutput>[] = [];
   let nextJob = 0;
+  const jobsAtOnce = Math.max(MIN_PARTITIONS_IN_FLIGHT, 2 * (pool.workers ?? 0));
   const dispatch = () => {
-    while (nextJob < width && jobs.length < PARTITIONS_IN_FLIGHT) {
+    while (nextJob < width && jobs.length < jobsAtOnce) {
       const p = nextJob++;
       const start = bounds[p]!;
       const end = bounds[p + 1]!;

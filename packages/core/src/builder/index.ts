@@ -10,7 +10,7 @@ export { type BuildResult, type BuildTreeOptions, buildTree } from "./build-tree
 export { BuilderError, type BuilderErrorCode } from "./builder-error.js";
 export type { NodeSink } from "./node-sink.js";
 export type { PackedBatch } from "./packed-records.js";
-export type { PartitionJob, PartitionOutput } from "./partition-build.js";
+export { type PartitionJob, type PartitionOutput, partitionDepth } from "./partition-build.js";
 export type { PartitionPool } from "./partition-pool.js";
 export type { RunStorage } from "./run-storage.js";
 export {

@@ -8,4 +8,6 @@ import type { PartitionJob, PartitionOutput } from "./partition-build.js";
  */
 export interface PartitionPool {
   build(job: PartitionJob): Promise<PartitionOutput>;
+  /** Jobs it runs at once (its worker threads): the build keeps twice as many in flight. */
+  readonly workers?: number;
 }
