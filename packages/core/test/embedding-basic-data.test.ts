@@ -221,7 +221,11 @@ describe("errors name the bad input", () => {
       "INVALID_CODE_SIZE",
       "code size 1.5",
     );
-    expectBasicDataError(() => packBasicData({ ...ok, nonce: -1n }), "INVALID_NONCE", "nonce -1");
+    expectBasicDataError(
+      () => packBasicData({ ...ok, nonce: -1n }),
+      "INVALID_NONCE",
+      "nonce must be a bigint in 0..2^64-1, got -1n",
+    );
     expectBasicDataError(
       () => packBasicData({ ...ok, nonce: 2n ** 64n }),
       "INVALID_NONCE",
@@ -230,12 +234,12 @@ describe("errors name the bad input", () => {
     expectBasicDataError(
       () => packBasicData({ ...ok, nonce: 1 as unknown as bigint }),
       "INVALID_NONCE",
-      "nonce 1 is not a bigint",
+      "nonce must be a bigint in 0..2^64-1, got 1",
     );
     expectBasicDataError(
       () => packBasicData({ ...ok, balance: -5n }),
       "INVALID_BALANCE",
-      "balance -5",
+      "balance must be a bigint in 0..2^256-1, got -5n",
     );
     expectBasicDataError(
       () => packBasicData({ ...ok, balance: 2n ** 256n }),

@@ -436,7 +436,7 @@ describe("errors name the bad input", () => {
   });
 
   it("tree and sub indices", () => {
-    expectKeyError(() => treeKey(scheme, addr, -1n, 0), "INVALID_TREE_INDEX", "tree index -1");
+    expectKeyError(() => treeKey(scheme, addr, -1n, 0), "INVALID_TREE_INDEX", "got -1n");
     expectKeyError(() => treeStem(scheme, addr, 2n ** 256n), "INVALID_TREE_INDEX", `${2n ** 256n}`);
     expectKeyError(() => treeKey(scheme, addr, 0n, 256), "INVALID_SUB_INDEX", "sub index 256");
     expectKeyError(() => treeKey(scheme, addr, 0n, -1), "INVALID_SUB_INDEX", "sub index -1");

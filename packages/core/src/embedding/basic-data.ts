@@ -52,7 +52,7 @@ export function basicDataBalanceField(balance: bigint): bigint {
   if (!isUint256(balance)) {
     throw new BasicDataError(
       "INVALID_BALANCE",
-      `balance ${describeValue(balance)} is not a bigint in 0..2^256-1`,
+      `balance must be a bigint in 0..2^256-1, got ${describeValue(balance)}`,
     );
   }
   if (balance < BALANCE_FIELD_LIMIT) return balance;
@@ -100,13 +100,13 @@ export function packBasicData(
   if (typeof nonce !== "bigint" || nonce < 0n || nonce > MAX_UINT64) {
     throw new BasicDataError(
       "INVALID_NONCE",
-      `nonce ${describeValue(nonce)} is not a bigint in 0..2^64-1`,
+      `nonce must be a bigint in 0..2^64-1, got ${describeValue(nonce)}`,
     );
   }
   if (!isUint256(balance)) {
     throw new BasicDataError(
       "INVALID_BALANCE",
-      `balance ${describeValue(balance)} is not a bigint in 0..2^256-1`,
+      `balance must be a bigint in 0..2^256-1, got ${describeValue(balance)}`,
     );
   }
   if (!(out instanceof Uint8Array) || out.length !== 32) {

@@ -197,7 +197,7 @@ export class KeyDeriver {
     if (!isUint256(treeIndex)) {
       throw new KeyDerivationError(
         "INVALID_TREE_INDEX",
-        `tree index ${describeValue(treeIndex)} is not a bigint in 0..2^256-1`,
+        `tree index must be a bigint in 0..2^256-1, got ${describeValue(treeIndex)}`,
       );
     }
     writeUint256(this.preimageView, TREE_INDEX_AT, treeIndex, !this.bigEndian);
