@@ -1,5 +1,6 @@
 import { writeSync } from "node:fs";
 import { constants } from "node:os";
+import { linePrefix } from "./line-prefix.js";
 
 /** Signals that end a command early: Ctrl-C, `kill`, a closed terminal. */
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -40,7 +41,7 @@ function interrupted(signal: NodeJS.Signals): void {
     }
   }
   try {
-    writeSync(2, `bintrie${command === "" ? "" : ` ${command}`}: interrupted by ${signal}\n`);
+    writeSync(2, `${linePrefix(command)}: interrupted by ${signal}\n`);
   } catch {
     // stderr closed: exit quietly.
   }

@@ -2,6 +2,7 @@ import { type Command, CommanderError } from "commander";
 import { type FailureContext, failureReport } from "./error-exit.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
 import { isClosedPipe, OutputStopped, outputFailure, settleOutput } from "./line-output.js";
+import { linePrefix } from "./line-prefix.js";
 import { createProgram } from "./program.js";
 
 /** What a command commits before it prints its result (a lost result is not a lost write). */
@@ -34,7 +35,7 @@ export async function runCli(argv: readonly string[]): Promise<ExitCode> {
   });
   for (const command of [program, ...program.commands]) {
     command.exitOverride();
-    const prefix = command === program ? "bintrie" : `bintrie ${command.name()}`;
+    const prefix = linePrefix(command === program ? "" : command.name());
     command.configureOutput({
       // Commander's usage errors: one line, `bintrie CMD: …`, without its "error: " prefix.
       outputError: (text, write) =>
@@ -61,24 +62,24 @@ export async function runCli(argv: readonly string[]): Promise<ExitCode> {
     } else if (!(error instanceof OutputStopped)) {
       // (OutputStopped: stdout failed while a command wrote a long output; handled below.)
       const report = failureReport(error, context);
-      const prefix = commandName === "" ? "bintrie" : `bintrie ${commandName}`;
-      process.stderr.write(`${prefix}: ${report.message.replace(/\s*\n\s*/g, " ")}\n`);
-      if (process.env.BINTRIE_DEBUG && error instanceof Error)
-        process.stderr.write(`${error.stack}\n`);
+      printFailure(commandName, report.message, error);
       exitCode = report.exitCode;
     }
   }
   await settleOutput();
   const outputError = outputFailure();
   if (exitCode === EXIT_OK && outputError !== undefined && !isClosedPipe(outputError)) {
-    const prefix = commandName === "" ? "bintrie" : `bintrie ${commandName}`;
-    process.stderr.write(
-      `${prefix}: cannot write the output: ${outputError.message}${committedNote(context)}\n`,
-    );
-    if (process.env.BINTRIE_DEBUG) process.stderr.write(`${outputError.stack}\n`);
+    const message = `cannot write the output: ${outputError.message}${committedNote(context)}`;
+    printFailure(commandName, message, outputError);
     return EXIT_FAILURE;
   }
   return exitCode;
+}
+
+/** A failure's one line on stderr, `bintrie CMD: message`, and its stack with BINTRIE_DEBUG. */
+function printFailure(commandName: string, message: string, error: unknown): void {
+  process.stderr.write(`${linePrefix(commandName)}: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  if (process.env.BINTRIE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
 }
 
 /** `bintrie help NAME` of a command that does not exist: NAME (commander prints all the help). */

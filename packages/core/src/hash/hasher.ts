@@ -26,3 +26,24 @@ export interface Hasher extends Sha256BatchKernel {
  * offsets and counts before calling it.
  */
 export type { Sha256BatchKernel } from "../sha256/kernel.js";
+
+/** Whether `x` has a batch kernel's calls (`hash32Batch`, `hash64Batch`). */
+export function isBatchKernel(x: unknown): x is Sha256BatchKernel {
+  const k = x as Partial<Sha256BatchKernel> | null;
+  return (
+    typeof k === "object" &&
+    k !== null &&
+    typeof k.hash32Batch === "function" &&
+    typeof k.hash64Batch === "function"
+  );
+}
+
+/** Whether `x` is a whole {@link Hasher}: a known name, `digest`, and the batch calls. */
+export function isHasher(x: unknown): x is Hasher {
+  const h = x as Partial<Hasher>;
+  return (
+    isBatchKernel(x) &&
+    (h.name === "sha256" || h.name === "blake3") &&
+    typeof h.digest === "function"
+  );
+}

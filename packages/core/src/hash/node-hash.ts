@@ -1,6 +1,6 @@
 import { describeValue } from "@bintrie/codec";
 import { HashError } from "./errors.js";
-import type { Hasher } from "./hasher.js";
+import { type Hasher, isBatchKernel } from "./hasher.js";
 
 /**
  * Reference node-hash rules of geth `trie/bintrie` (spec §2), one node per call. Builders may
@@ -38,12 +38,7 @@ function assertLength(what: string, bytes: Uint8Array, length: number): void {
 }
 
 function assertHasher(hasher: Hasher): void {
-  if (
-    typeof hasher !== "object" ||
-    hasher === null ||
-    typeof hasher.hash32Batch !== "function" ||
-    typeof hasher.hash64Batch !== "function"
-  ) {
+  if (!isBatchKernel(hasher)) {
     throw new HashError(
       "INVALID_ARGUMENT",
       `hasher must be a Hasher (hash32Batch, hash64Batch), got ${describeValue(hasher)}`,

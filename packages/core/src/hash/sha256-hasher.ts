@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bestSha256Kernel } from "../sha256/best-kernel.js";
 import { assertBatchRange, assertMessage } from "./batch-range.js";
 import { HashError } from "./errors.js";
-import type { Hasher, Sha256BatchKernel } from "./hasher.js";
+import { type Hasher, isBatchKernel, type Sha256BatchKernel } from "./hasher.js";
 import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.js";
 
 /**
@@ -24,10 +24,7 @@ import { type OneValueStemHashes, oneValueStemHashes } from "./one-value-stems.j
 export function createSha256Hasher(kernel: Sha256BatchKernel = bestSha256Kernel()): Hasher {
   // A kernel without the fused stem call gets it level by level over its own batch calls (made on first use).
   if (
-    typeof kernel !== "object" ||
-    kernel === null ||
-    typeof kernel.hash32Batch !== "function" ||
-    typeof kernel.hash64Batch !== "function" ||
+    !isBatchKernel(kernel) ||
     (kernel.hashOneValueStems !== undefined && typeof kernel.hashOneValueStems !== "function")
   ) {
     throw new HashError(

@@ -1,7 +1,7 @@
 import { describeValue } from "@bintrie/codec";
 import { hashFunctionOfScheme, KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
-import type { Hasher, HashFunctionName } from "../hash/hasher.js";
+import { type Hasher, type HashFunctionName, isHasher } from "../hash/hasher.js";
 import { HashPlan } from "./hash-plan.js";
 import { keySetDigest } from "./key-set-digest.js";
 import { ProofError } from "./proof-error.js";
@@ -189,14 +189,7 @@ function resolveHasher(options: VerifyProofOptions | KeyScheme | undefined): Has
   }
   const hasher = options.hasher;
   if (hasher !== undefined) {
-    if (
-      typeof hasher !== "object" ||
-      hasher === null ||
-      (hasher.name !== "sha256" && hasher.name !== "blake3") ||
-      typeof hasher.hash32Batch !== "function" ||
-      typeof hasher.hash64Batch !== "function" ||
-      typeof hasher.digest !== "function"
-    ) {
+    if (!isHasher(hasher)) {
       throw new ProofError(
         "INVALID_OPTION",
         `verifyProof: options.hasher is not a Hasher, got ${describeValue(hasher)}`,

@@ -1,6 +1,6 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
-import type { Hasher } from "../hash/hasher.js";
+import { isHasher } from "../hash/hasher.js";
 import type { KVStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
 import { recordKeyClash } from "./record-key-clash.js";
@@ -85,18 +85,6 @@ export function assertLimit(value: unknown, what: string): asserts value is numb
   const ok =
     value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1);
   if (!ok) fail(`${what} must be a positive integer (or Infinity), got ${describeValue(value)}`);
-}
-
-function isHasher(x: unknown): x is Hasher {
-  const h = x as Partial<Hasher> | null;
-  return (
-    typeof h === "object" &&
-    h !== null &&
-    (h.name === "sha256" || h.name === "blake3") &&
-    typeof h.digest === "function" &&
-    typeof h.hash32Batch === "function" &&
-    typeof h.hash64Batch === "function"
-  );
 }
 
 export function isStore(x: unknown): x is KVStore {
