@@ -1,5 +1,6 @@
 import { decodePathKey, nodeDbKey } from "@bintrie/codec";
 import type { KeyScheme } from "../embedding/key-scheme.js";
+import { equalBytes } from "../store/bytes-order.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { decodeRootRecord, encodeRootRecord } from "../store/root-record.js";
 import { StoreError } from "../store/store-error.js";
@@ -241,12 +242,6 @@ function holdsNodeAt(arena: Arena, bits: Uint8Array, depth: number, groupDepth: 
     if (d === depth) return groupDepth === 0 || d % groupDepth === 0;
     ref = internals.getChild(refIndex(ref), (bits[d >>> 3]! >>> (7 - (d & 7))) & 1);
   }
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
