@@ -28,6 +28,7 @@ import { NodeLoader } from "./node-loader.js";
 import type { NodeSet } from "./node-set.js";
 import { type EntryRange, entries, entriesSync } from "./ordered-entries.js";
 import { PathLoader } from "./path-loader.js";
+import { removeAllOrNothing } from "./remove-batch.js";
 import { SerialQueue } from "./serial-queue.js";
 import { StaleHasher } from "./stale-hasher.js";
 import { TreeError } from "./tree-error.js";
@@ -462,9 +463,10 @@ export class BinaryTree {
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     const copies = copyKeys(keys, "getMany");
     return this.#serial(async () => {
-      this.#flushWrites();
-      const read = (key: Uint8Array) => this.get(key);
-      const out = await this.#paths.getMany(this.#storeOf("load"), copies, read);
+      await this.#load(copies);
+      // Every value read after the last await: writes made while the loads ran are in all of
+      // them or (had they come later) in none.
+      const out = copies.map((key) => this.get(key));
       this.#enforceMemoryBound();
       return out;
     });
@@ -488,8 +490,7 @@ export class BinaryTree {
         await this.#load(copies);
         for (const key of copies) this.put(key, ZERO_VALUE);
       } else {
-        this.#flushWrites();
-        await this.#paths.removeMany(this.#storeOf("load"), copies);
+        await this.#removeAll(copies);
       }
       this.#enforceMemoryBound();
     });
@@ -713,6 +714,23 @@ export class BinaryTree {
   async #load(keys: readonly Uint8Array[]): Promise<void> {
     this.#flushWrites();
     await this.#paths.load(this.#storeOf("load"), keys);
+  }
+
+  /** 'remove' mode: every key removed, or (a store read failed) none; see remove-batch.ts. */
+  async #removeAll(keys: readonly Uint8Array[]): Promise<void> {
+    await this.#load(keys);
+    this.#journal ??= new CheckpointJournal(this.#arena);
+    for (;;) {
+      this.#flushWrites();
+      const routes = removeAllOrNothing(
+        this.#walker,
+        this.#journal,
+        keys,
+        this.#arena.hashed.live === 0,
+      );
+      if (routes.length === 0) return;
+      await this.#paths.load(this.#storeOf("load"), routes);
+    }
   }
 
   /** Inside the queue, at the end of an operation: nothing holds arena slots across an await. */

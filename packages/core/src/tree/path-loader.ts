@@ -42,63 +42,6 @@ export class PathLoader {
     while (pending.length > 0) pending = await this.#round(store, pending);
   }
 
-  /** Values for many keys; each key is read as soon as its path is in memory. */
-  async getMany(
-    store: () => KVStore,
-    keys: readonly Uint8Array[],
-    read: (key: Uint8Array) => Uint8Array | undefined,
-  ): Promise<(Uint8Array | undefined)[]> {
-    const out: (Uint8Array | undefined)[] = new Array(keys.length);
-    let pending: Uint8Array[] = [];
-    let indexes: number[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
-        pending.push(key);
-        indexes.push(i);
-      } else {
-        out[i] = read(key);
-      }
-    }
-    while (pending.length > 0) {
-      await this.#round(store, pending);
-      const nextKeys: Uint8Array[] = [];
-      const nextIndexes: number[] = [];
-      for (let k = 0; k < pending.length; k++) {
-        const key = pending[k]!;
-        if (this.#walker.lookup(key) === LOOKUP_UNRESOLVED) {
-          nextKeys.push(key);
-          nextIndexes.push(indexes[k]!);
-        } else {
-          out[indexes[k]!] = read(key);
-        }
-      }
-      pending = nextKeys;
-      indexes = nextIndexes;
-    }
-    return out;
-  }
-
-  /** 'remove' mode: removes each key, loading whatever the removal and its collapse need. */
-  async removeMany(store: () => KVStore, keys: readonly Uint8Array[]): Promise<void> {
-    await this.load(store, keys);
-    const walker = this.#walker;
-    for (const key of keys) {
-      while (walker.removeKey(key) === LOOKUP_UNRESOLVED) {
-        // A node the removal touches (the path, or a sibling a collapse pulls up) is still in the
-        // store: load it through a key that routes to it, then retry.
-        const route = key.slice();
-        const depth = walker.missDepth - 1;
-        if (depth >= 0) {
-          const mask = 0x80 >>> (depth & 7);
-          route[depth >>> 3] =
-            walker.missSide === 1 ? route[depth >>> 3]! | mask : route[depth >>> 3]! & ~mask;
-        }
-        await this.load(store, [route]);
-      }
-    }
-  }
-
   /** Replaces the empty tree with the stored tree whose root hash is `root`. */
   async openRoot(store: KVStore, root: Uint8Array): Promise<void> {
     if (!(root instanceof Uint8Array) || root.length !== 32) {

@@ -478,6 +478,21 @@ export class TreeWalker {
     this.#splitLength = 0;
   }
 
+  /**
+   * A key whose path leads to the node the last walk of `key` stopped at (the path itself, or
+   * the sibling a collapse wanted): `key` with the bit above that node set to its side.
+   */
+  routeToMiss(key: Uint8Array): Uint8Array {
+    const route = key.slice();
+    const depth = this.missDepth - 1;
+    if (depth >= 0) {
+      const mask = 0x80 >>> (depth & 7);
+      const at = depth >>> 3;
+      route[at] = this.missSide === 1 ? route[at]! | mask : route[at]! & ~mask;
+    }
+    return route;
+  }
+
   missingError(key: Uint8Array): TreeError {
     const depth = this.missDepth;
     return new TreeError(
