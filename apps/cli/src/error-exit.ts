@@ -34,8 +34,8 @@ const USAGE_CODES: Record<string, ReadonlySet<string>> = {
     "INVALID_OPTION",
     "STORE_NOT_EMPTY",
   ]),
-  // README (convert): a missing preimage, a wrong --mpt-root or a store with a plain tree is
-  // exit 2. MISSING_BASE_DATA is handled in transitionReport (only a missing root is usage);
+  // README (convert): a missing preimage (before the run commits a step: after one, convert.ts
+  // reports it as exit 1), a wrong --mpt-root or a store with a plain tree is exit 2. MISSING_BASE_DATA is handled in transitionReport (only a missing root is usage);
   // INVALID_RECORD and CORRUPT_STATE (a damaged store) and STORE_NOT_ORDERED (a store the CLI
   // never opens) are failures, exit 1.
   TransitionError: new Set([

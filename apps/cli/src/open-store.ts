@@ -1,5 +1,5 @@
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { KVStore } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
 import type { StoreTarget } from "./store-target.js";
@@ -71,7 +71,7 @@ export async function openStore(
   if (!existed) {
     let first: string | undefined;
     try {
-      first = await mkdir(dir, { recursive: true });
+      first = await makeDirectories(dir);
     } catch (error) {
       throw new CliError("BAD_STORE", `cannot create --db ${dir}: ${(error as Error).message}`);
     }
@@ -97,6 +97,44 @@ export async function openStore(
       await undo?.();
     },
   };
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest existing ancestor; returns the first directory
+ * it made. Not `mkdir(dir, { recursive: true })`: Node 20's loops forever where a parent exists
+ * but refuses new entries with ENOENT (under /proc, say).
+ */
+async function makeDirectories(dir: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (await pathExists(at)) break;
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  let first: string | undefined;
+  for (let k = missing.length - 1; k >= 0; k--) {
+    try {
+      await mkdir(missing[k]!);
+      first ??= missing[k];
+    } catch (error) {
+      // Made meanwhile by another process: use it, and leave it in place on failure.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        if (first !== undefined) await rm(first, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+  return first;
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
 }
 
 async function directoryExists(dir: string): Promise<boolean> {

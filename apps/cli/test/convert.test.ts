@@ -158,6 +158,44 @@ describe("convert", () => {
     expect(result.stdout).toBe(`${FIXTURE.binaryRoot}\n`);
   });
 
+  it("a preimage missing after steps were committed: exit 1 naming what was kept; the same command resumes", async () => {
+    const db = join(dir, "mpt-store-late");
+    const store = await openLevelStore(db);
+    await buildMptBase(store, FIXTURE.alloc);
+    await store.close();
+    const preimages: Record<string, string> = {};
+    const add = (hex: string, size: number) => {
+      const bytes = Buffer.from(hex.slice(2).padStart(size * 2, "0"), "hex");
+      preimages[hexOf(codeHash(bytes))] = hexOf(bytes);
+    };
+    for (const [address, account] of Object.entries(FIXTURE.alloc)) {
+      add(address, 20);
+      for (const slot of Object.keys(account.storage ?? {})) add(slot, 32);
+    }
+    // The base leaves convert in hashed-key order: the account hashed last is met last.
+    const addressHashes = Object.keys(FIXTURE.alloc).map((a) =>
+      hexOf(codeHash(Buffer.from(a.slice(2).padStart(40, "0"), "hex"))),
+    );
+    const last = addressHashes.sort().at(-1)!;
+    const partial = { ...preimages };
+    delete partial[last];
+    const file = join(dir, "preimages-late.json");
+    await writeFile(file, JSON.stringify(partial));
+    const args = ["convert", "--db", db, "--mpt-root", FIXTURE.mptRoot, "--preimages", file];
+    const stopped = await runCli([...args, "--step", "1"]);
+    expect(stopped.code).toBe(1);
+    expect(lines(stopped.stderr)).toHaveLength(1);
+    expect(stopped.stderr).toMatch(
+      new RegExp(
+        `^bintrie convert: .*preimages-late\\.json: .*${last.slice(2, 10)}.*the [1-9]\\d* base leaves this run converted before it are committed`,
+      ),
+    );
+    await writeFile(file, JSON.stringify(preimages));
+    const resumed = await runCli([...args, "--json"]);
+    expect(resumed.stderr).toBe("");
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ root: FIXTURE.binaryRoot, resumed: true });
+  });
+
   it.each([
     [["convert", "--store", "memory"], /either --genesis FILE or --mpt-root ROOT/],
     [

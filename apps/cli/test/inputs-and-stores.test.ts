@@ -114,6 +114,17 @@ describe("a failure with exit 2 writes nothing", () => {
     expect(existsSync(join(dir, "x"))).toBe(false);
   });
 
+  // Node 20's recursive mkdir spins forever under /proc (ENOENT from an existing parent).
+  it.runIf(existsSync("/proc/self"))(
+    "a --db whose directories cannot be made (under /proc) is exit 2 at once",
+    async () => {
+      const started = Date.now();
+      const built = await runCli(["build", input, "--db", "/proc/bintrie-test/a/b"]);
+      expectUsageError(built, "cannot create --db /proc/bintrie-test/a/b", "ENOENT");
+      expect(Date.now() - started).toBeLessThan(30_000);
+    },
+  );
+
   it("an existing empty directory is left empty; a good build then fills it", async () => {
     const db = join(dir, "was-empty");
     await mkdir(db);

@@ -69,6 +69,8 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
   };
   // Set once the conversion commits its steps (each one a resume point).
   let converting = false;
+  // Base leaves of the steps this run committed: after the first, the store has changed.
+  let leavesCommitted = 0;
   try {
     const record = await readRootRecord(opened.store);
     const resumed = record !== undefined;
@@ -89,16 +91,21 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
     try {
       const last = await state.convertAll({
         leavesPerStep: flags.step ?? DEFAULT_CONVERT_STEP,
-        onProgress: (p) => progress.update(Math.round(p.fraction * 1000)),
+        onProgress: (p) => {
+          leavesCommitted += p.stepLeaves;
+          progress.update(Math.round(p.fraction * 1000));
+        },
       });
       outcome = { root: state.hash(), baseRoot, resumed, counters: last.counters };
     } finally {
       progress.done();
     }
-  } catch (error) {
+  } catch (caught) {
     // Bad input or usage (exit 2), or any failure before the first step, writes nothing: a
     // database this command created goes again (one that was there before is only closed). A
     // failure while converting keeps the committed steps, so running the command again resumes.
+    const error =
+      leavesCommitted > 0 ? afterCommittedSteps(caught, flags, leavesCommitted) : caught;
     if (!converting || failureReport(error).exitCode === EXIT_USAGE) await opened.discard();
     else await opened.close();
     throw error;
@@ -116,6 +123,24 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
   } else {
     printLine(bytesToHex(outcome.root));
   }
+}
+
+/**
+ * A preimage found missing (or wrong) after this run committed steps: exit 2 would promise an
+ * unchanged store, so it is a failure (exit 1) that says what was kept and how to resume.
+ */
+function afterCommittedSteps(error: unknown, flags: ConvertFlags, leaves: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name !== "TransitionError" || (code !== "MISSING_PREIMAGE" && code !== "BAD_PREIMAGE")) {
+    return error;
+  }
+  const file = flags.preimages === undefined ? "" : `${flags.preimages}: `;
+  return new CliError(
+    "NOT_FOUND",
+    `${file}${(error as Error).message}; the ${leaves} base leaves this run converted before it are committed (add the preimage and run the same command again to resume)`,
+    { cause: error },
+  );
 }
 
 /** A JSON object of keccak(preimage) → preimage (0x-hex), e.g. a geth preimage dump. */
