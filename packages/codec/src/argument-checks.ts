@@ -93,12 +93,15 @@ export function assertObject(
 }
 
 /** Checks that `size` bytes fit into `out` (already checked to be a Uint8Array) at `offset`. */
+/** Whether `size` bytes fit in `out` at `offset` (an integer >= 0). */
+export function hasRoom(out: Uint8Array, offset: unknown, size: number): boolean {
+  return (
+    Number.isInteger(offset) && (offset as number) >= 0 && (offset as number) + size <= out.length
+  );
+}
+
 export function assertRoomFor(what: string, out: Uint8Array, offset: unknown, size: number): void {
-  if (
-    !Number.isInteger(offset) ||
-    (offset as number) < 0 ||
-    (offset as number) + size > out.length
-  ) {
+  if (!hasRoom(out, offset, size)) {
     throw new CodecError(
       "INVALID_ARGUMENT",
       `${what} needs ${size} bytes at offset ${describeValue(offset)}, but the output buffer is ${out.length} bytes`,

@@ -79,7 +79,11 @@ export class AccountState {
         `putAccount ${bytesToHex(address)}: account must be { nonce, balance, codeSize, codeHash }, got ${describeValue(account)}`,
       );
     }
-    const codeHash = toBytes(account.codeHash, `account ${bytesToHex(address)}: codeHash`);
+    // Names (a hex string) only for the string form or a failure: these run per state write.
+    const codeHash =
+      account.codeHash instanceof Uint8Array
+        ? account.codeHash
+        : toBytes(account.codeHash, `account ${bytesToHex(address)}: codeHash`);
     if (codeHash.length !== 32) {
       throw new TreeError(
         "INVALID_VALUE",
@@ -121,7 +125,10 @@ export class AccountState {
   /** Writes a storage value, left-padded to 32 bytes (geth's UpdateStorage). */
   putStorage(addressLike: BytesLike, slot: StorageSlotLike, valueLike: BytesLike): void {
     const address = toBytes(addressLike, "address");
-    const value = toBytes(valueLike, `storage value for ${bytesToHex(address)}`);
+    const value =
+      valueLike instanceof Uint8Array
+        ? valueLike
+        : toBytes(valueLike, `storage value for ${bytesToHex(address)}`);
     if (value.length > 32) {
       throw new TreeError(
         "INVALID_VALUE",
@@ -144,7 +151,11 @@ export class AccountState {
    */
   putCode(addressLike: BytesLike, codeLike: BytesLike): void {
     const address = toBytes(addressLike, "address");
-    const chunks = chunkifyCode(toBytes(codeLike, `code of ${bytesToHex(address)}`));
+    const code =
+      codeLike instanceof Uint8Array
+        ? codeLike
+        : toBytes(codeLike, `code of ${bytesToHex(address)}`);
+    const chunks = chunkifyCode(code);
     const count = chunks.length >>> 5;
     let i = 0;
     while (i < count) {
