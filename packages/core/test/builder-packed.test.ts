@@ -360,7 +360,10 @@ describe("packed entries into a store", () => {
   );
 
   it("a failing stem hash pool fails the build with its error; nothing is committed", async () => {
-    const failing = { hash: () => Promise.reject(new BuilderError("WORKER_FAILED", "gone")) };
+    const failing = {
+      hashFunction: "sha256" as const,
+      hash: () => Promise.reject(new BuilderError("WORKER_FAILED", "gone")),
+    };
     const store = new RecordingStore();
     const failure = await buildTreeIntoStore(store, packed(sharedWorkload(20)), {
       stemHashPool: failing,

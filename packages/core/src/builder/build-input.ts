@@ -1,4 +1,5 @@
 import type { TreeEntry } from "../tree/binary-tree.js";
+import { BuilderError } from "./builder-error.js";
 
 /** A whole stem: slot i = subindex i, null/undefined = absent (at most 256 slots). */
 export interface StemEntry {
@@ -20,4 +21,16 @@ export type BuildSource = Iterable<BuildInput> | AsyncIterable<BuildInput>;
 export interface PackedEntries {
   readonly records: Uint8Array;
   readonly order: Uint32Array;
+}
+
+/** Where record `order[i]` starts in `records`; a BuilderError if it lies past their end. */
+export function packedRecordOffset({ records, order }: PackedEntries, i: number): number {
+  const from = order[i]! * 64;
+  if (from + 64 > records.length) {
+    throw new BuilderError(
+      "INVALID_INPUT",
+      `packed entries: order[${i}] = ${order[i]} points past the ${records.length >>> 6} records`,
+    );
+  }
+  return from;
 }

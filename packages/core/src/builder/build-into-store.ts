@@ -1,19 +1,25 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
-import { DEFAULT_KEY_SCHEME } from "../embedding/key-scheme.js";
+import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme } from "../embedding/key-scheme.js";
 import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import { recordKeyClash } from "../tree/record-key-clash.js";
+import { isStore } from "../tree/tree-options.js";
 import { BatchWriter } from "./batch-writer.js";
-import type { BuildInput, BuildSource, PackedEntries } from "./build-input.js";
+import {
+  type BuildInput,
+  type BuildSource,
+  type PackedEntries,
+  packedRecordOffset,
+} from "./build-input.js";
 import { buildPartitionedIntoStore } from "./build-partitioned.js";
 import { addInput, type BuildResult, type BuildTreeOptions } from "./build-tree.js";
 import { BuilderError } from "./builder-error.js";
 import type { PartitionPool } from "./partition-pool.js";
 import type { HashedStems, StemHashPool } from "./stem-hash-pool.js";
 import { StemPacker } from "./stem-packer.js";
-import { StreamingBuilder } from "./streaming-builder.js";
+import { assertStemBatchSize, StreamingBuilder } from "./streaming-builder.js";
 
 /** Default bound on the bytes (keys + values) of one store batch. */
 export const DEFAULT_MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -77,6 +83,18 @@ export async function buildTreeIntoStore(
   source: BuildSource | PackedEntries,
   options: BuildIntoStoreOptions = {},
 ): Promise<BuildIntoStoreResult> {
+  if (!isStore(store)) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTreeIntoStore: store must be a KVStore (get, getMany, batch), got ${describeValue(store)}`,
+    );
+  }
+  if (options === null || typeof options !== "object") {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTreeIntoStore: options must be an object, got ${describeValue(options)}`,
+    );
+  }
   const keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
   const rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
   for (const [name, bytes] of [
@@ -99,10 +117,13 @@ export async function buildTreeIntoStore(
       `maxBatchBytes must be a positive integer, got ${String(maxBatchBytes)}`,
     );
   }
+  assertPools(options);
   await assertNoCommittedTree(store, keyPrefix, rootRecordKey);
   if (options.partitionPool !== undefined && isPackedEntries(source)) {
     const groupDepth = options.groupDepth ?? DEFAULT_GROUP_DEPTH;
     assertGroupDepthOption(groupDepth);
+    // Not used on this path (the workers batch their own stems), but refused alike when bad.
+    if (options.stemBatchSize !== undefined) assertStemBatchSize(options.stemBatchSize);
     const built = await buildPartitionedIntoStore(store, source, options.partitionPool, {
       groupDepth,
       ...(options.scheme === undefined ? {} : { scheme: options.scheme }),
@@ -221,7 +242,8 @@ async function addPackedHashed(
   };
   try {
     for (let i = 0; i < order.length; i++) {
-      packer.add(records, order[i]! * 64);
+      // The packer reads the record as it is (no checks of its own): bounds first.
+      packer.add(records, packedRecordOffset(source, i));
       if (packer.ready) {
         send(packer.takeReady());
         if (inFlight.length >= POOL_CHUNKS_IN_FLIGHT) await place(await inFlight.shift()!);
@@ -233,6 +255,37 @@ async function addPackedHashed(
   } finally {
     // After a failure: let the chunks still hashing finish before the caller moves on.
     await Promise.allSettled(inFlight);
+  }
+}
+
+/**
+ * The worker pools, when given: the right shape, and a stem hash pool hashing with the build's
+ * own function (stems hashed with another would be stored under this build's root record).
+ */
+function assertPools(options: BuildIntoStoreOptions): void {
+  const { stemHashPool, partitionPool } = options;
+  if (partitionPool !== undefined) {
+    if (partitionPool === null || typeof partitionPool.build !== "function") {
+      throw new BuilderError(
+        "INVALID_OPTION",
+        `buildTreeIntoStore: partitionPool must be a PartitionPool (build(job)), got ${describeValue(partitionPool)}`,
+      );
+    }
+  }
+  if (stemHashPool === undefined) return;
+  if (stemHashPool === null || typeof stemHashPool.hash !== "function") {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTreeIntoStore: stemHashPool must be a StemHashPool (hashFunction, hash(stems)), got ${describeValue(stemHashPool)}`,
+    );
+  }
+  const buildHash =
+    options.hasher?.name ?? hashFunctionOfScheme(options.scheme ?? DEFAULT_KEY_SCHEME);
+  if (stemHashPool.hashFunction !== buildHash) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTreeIntoStore: stemHashPool hashes with ${String(stemHashPool.hashFunction)}, this build with ${buildHash} (open the pool with the build's scheme)`,
+    );
   }
 }
 

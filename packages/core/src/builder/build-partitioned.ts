@@ -8,7 +8,7 @@ import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { KVStore } from "../store/kv-store.js";
 import { encodeRootRecord } from "../store/root-record.js";
-import type { PackedEntries } from "./build-input.js";
+import { type PackedEntries, packedRecordOffset } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";
 import { type PackedBatch, PackedRecords, writePackedBatch } from "./packed-records.js";
 import { type PartitionOutput, partitionDepth } from "./partition-build.js";
@@ -152,13 +152,7 @@ function inKeyOrder({ records, order }: PackedEntries): Uint8Array {
   if (identity) return records;
   const out = new Uint8Array(order.length << 6);
   for (let i = 0; i < order.length; i++) {
-    const from = order[i]! << 6;
-    if (from + 64 > records.length) {
-      throw new BuilderError(
-        "INVALID_INPUT",
-        `packed entries: order[${i}] = ${order[i]} points past the ${records.length >>> 6} records`,
-      );
-    }
+    const from = packedRecordOffset({ records, order }, i);
     out.set(records.subarray(from, from + 64), i << 6);
   }
   return out;

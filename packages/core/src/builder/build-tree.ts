@@ -39,6 +39,18 @@ export async function buildTree(
   sink: NodeSink,
   options: BuildTreeOptions = {},
 ): Promise<BuildResult> {
+  if (options === null || typeof options !== "object") {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTree: options must be an object, got ${describeValue(options)}`,
+    );
+  }
+  if (sink === null || typeof sink !== "object" || typeof sink.write !== "function") {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `buildTree: sink must be a NodeSink (an object with write(nodes)), got ${describeValue(sink)}`,
+    );
+  }
   let pending: NodeWrite[] = [];
   const builder = new StreamingBuilder({ ...options, onNode: (node) => pending.push(node) });
   const drain = (): void | Promise<void> => {

@@ -1,3 +1,5 @@
+import type { HashFunctionName } from "../hash/hasher.js";
+
 /**
  * Stem blobs (01 ‖ stem ‖ bitmap ‖ values) back to back: blob i is
  * `bytes[offsets[i], offsets[i + 1])`, for i < count.
@@ -21,5 +23,7 @@ export interface HashedStems {
  * Chunks may be hashed concurrently; each promise resolves with its own chunk.
  */
 export interface StemHashPool {
+  /** The hash function the pool hashes with: a build refuses a pool whose function is not its own. */
+  readonly hashFunction: HashFunctionName;
   hash(stems: PackedStems): Promise<HashedStems>;
 }

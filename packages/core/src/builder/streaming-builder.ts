@@ -1,4 +1,4 @@
-import { MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { describeBytes } from "../bytes/describe-bytes.js";
 import { bytesToHex } from "../bytes/hex.js";
 import {
@@ -112,12 +112,7 @@ export class StreamingBuilder {
     }
     this.groupDepth = groupDepth;
     const batchSize = options.stemBatchSize ?? DEFAULT_STEM_BATCH_SIZE;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 65536) {
-      throw new BuilderError(
-        "INVALID_OPTION",
-        `stemBatchSize must be an integer 1..65536, got ${String(batchSize)}`,
-      );
-    }
+    assertStemBatchSize(batchSize);
     this.#batch = new StemBatch(batchSize, Math.max(256, batchSize * 8));
     this.#spine = new StemSpine(this.#log);
     this.#emitter = new NodeEmitter(groupDepth, this.#slots, target, this.#slab);
@@ -444,6 +439,16 @@ function compareStemAt(bytes: Uint8Array, offset: number, stem: Uint8Array): num
 }
 
 /** The one record receiver of the options: onNode, or onRecord with its key prefix. */
+/** The `stemBatchSize` option: 1..65536 stems per batch call. */
+export function assertStemBatchSize(batchSize: unknown): void {
+  if (!Number.isInteger(batchSize) || (batchSize as number) < 1 || (batchSize as number) > 65536) {
+    throw new BuilderError(
+      "INVALID_OPTION",
+      `stemBatchSize must be an integer 1..65536, got ${describeValue(batchSize)}`,
+    );
+  }
+}
+
 function recordTarget(options: StreamingBuilderOptions): RecordTarget {
   const onNode = options?.onNode;
   const onRecord = options?.onRecord;

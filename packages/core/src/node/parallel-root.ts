@@ -73,6 +73,12 @@ export async function parallelRoot(
   values: Uint8Array,
   options: ParallelRootOptions = {},
 ): Promise<Uint8Array> {
+  if (options === null || typeof options !== "object") {
+    throw new TreeError(
+      "INVALID_OPTION",
+      `parallelRoot: options must be an object, got ${describeValue(options)}`,
+    );
+  }
   if (!(keys instanceof Uint8Array) || keys.length % 32 !== 0) {
     throw new TreeError(
       "INVALID_KEY",

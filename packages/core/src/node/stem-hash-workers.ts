@@ -75,6 +75,7 @@ export async function openStemHashWorkers(
   let next = 0;
   return {
     workers: count,
+    hashFunction: hashFunctionOfScheme(scheme),
     hash(stems: PackedStems): Promise<HashedStems> {
       const thread = threads[next]!;
       next = (next + 1) % threads.length;

@@ -10,6 +10,8 @@ export type ProofErrorCode =
   | "INVALID_ROOT"
   /** The verify options (scheme, hash function, hasher) are unknown or contradict each other. */
   | "INVALID_OPTION"
+  /** `prove`/`proveSync` was given something other than a BinaryTree. */
+  | "INVALID_TREE"
   /** The proof's version byte is not one this code reads. */
   | "UNSUPPORTED_VERSION"
   /** The proof was made with another node hash function than the one verifying it. */

@@ -1,7 +1,8 @@
+import { describeValue } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import type { Hasher } from "../hash/hasher.js";
 import type { Arena } from "../tree/arena.js";
-import { arenaOf, type BinaryTree } from "../tree/binary-tree.js";
+import { arenaOf, BinaryTree } from "../tree/binary-tree.js";
 import {
   KIND_EMPTY,
   KIND_INTERNAL,
@@ -41,6 +42,7 @@ const MAX_LOAD_ATTEMPTS = 4;
  * ```
  */
 export async function prove(tree: BinaryTree, keys: readonly Uint8Array[]): Promise<Uint8Array> {
+  assertTree(tree, "prove");
   sortKeys(keys, "prove");
   for (let attempt = 1; ; attempt++) {
     await tree.load(keys);
@@ -60,11 +62,21 @@ export async function prove(tree: BinaryTree, keys: readonly Uint8Array[]): Prom
  * `await tree.load(keys)` first).
  */
 export function proveSync(tree: BinaryTree, keys: readonly Uint8Array[]): Uint8Array {
+  assertTree(tree, "proveSync");
   const { keys: sorted } = sortKeys(keys, "proveSync");
   tree.hash(); // every cached hash the walk reads must be current
   const writer = new ProofWriter(arenaOf(tree), tree.hasher, sorted);
   writer.node(arenaOf(tree).root, 0, 0, sorted.length);
   return writer.finish(keySetDigest(tree.hasher, sorted));
+}
+
+function assertTree(tree: unknown, operation: string): asserts tree is BinaryTree {
+  if (!(tree instanceof BinaryTree)) {
+    throw new ProofError(
+      "INVALID_TREE",
+      `${operation}: tree must be a BinaryTree, got ${describeValue(tree)}`,
+    );
+  }
 }
 
 /** Walks the arena along the sorted keys and writes the shape bits and the data bytes. */
