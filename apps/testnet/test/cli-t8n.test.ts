@@ -197,7 +197,8 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
     });
     expect(runBuilt(stdinArgs, { input: badEnv })).toMatchObject({
       status: 2,
-      stderr: 'bintrie-testnet t8n: env.currentGasLimit: "lots" is not a quantity\n',
+      stderr:
+        'bintrie-testnet t8n: stdin.env: currentGasLimit: "lots" is not a hex or decimal quantity\n',
     });
     expect(
       runBuilt([...stdinArgs, "--state.fork", "Frobnicate"], { input: COMBINED }),

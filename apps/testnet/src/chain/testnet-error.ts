@@ -8,7 +8,8 @@ export type TestnetErrorCode =
   | "INVALID_INPUT"
   | "INVALID_FILTER"
   | "NO_MATCHING_TESTS"
-  | "FIXTURE_NOT_FOUND";
+  | "FIXTURE_NOT_FOUND"
+  | "INVALID_OUTPUT";
 
 /** Where in a fixture (or tool input) the fault is; each part is set when known. */
 export interface TestnetErrorContext {

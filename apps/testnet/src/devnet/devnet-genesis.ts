@@ -3,11 +3,22 @@ import { fileURLToPath } from "node:url";
 import { TestnetError } from "../chain/testnet-error.js";
 import type { FixtureAccount } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
+import { ubtNetworkOf } from "../ubt/ubt-network.js";
 
 /** The genesis file shipped with the package (prefunded dev accounts and two contracts). */
 export const DEFAULT_DEVNET_GENESIS: string = fileURLToPath(
   new URL("../../genesis/devnet.json", import.meta.url),
 );
+
+/** The genesis `config` keys that decide a fixture's rules (copied into its `config`). */
+export const RULE_CONFIG_KEYS: readonly string[] = [
+  "shanghaiTime",
+  "cancunTime",
+  "pragueTime",
+  "osakaTime",
+  "ubtTime",
+  "enableUBTAtGenesis",
+];
 
 /** Timestamp forks a genesis `config` can activate at 0, oldest first. */
 const TIME_FORKS: readonly (readonly [string, string])[] = [
@@ -57,13 +68,34 @@ export function parseDevnetGenesis(json: unknown, what = "genesis"): DevnetGenes
   }
   let fork = "Paris";
   for (const [name, key] of TIME_FORKS) if (config[key] === 0) fork = name;
-  // geth's UBT network names: Shanghai + UBT is `Verkle`, Osaka + UBT is `Binary`.
-  if (config.ubtTime === 0 && fork === "Shanghai") fork = "Verkle";
-  if (config.ubtTime === 0 && fork === "Osaka") fork = "Binary";
+  // geth's UBT network names: Shanghai + UBT is `Verkle`, Osaka + UBT is `Binary` (UBT as
+  // `ubtNetworkOf` reads the config: ubtTime 0, or enableUBTAtGenesis without a ubtTime).
+  const ubt = fork !== "Paris" && ubtNetworkOf(fork, config) !== undefined;
+  if (ubt && fork === "Shanghai") fork = "Verkle";
+  if (ubt && fork === "Osaka") fork = "Binary";
+  if (Array.isArray(g.alloc)) {
+    throw new TestnetError("INVALID_INPUT", `${what}: alloc: expected an object, got an array`);
+  }
+  const chainId = config.chainId ?? 1;
+  if (!Number.isSafeInteger(chainId) || (chainId as number) < 0) {
+    throw new TestnetError(
+      "INVALID_INPUT",
+      `${what}: config.chainId: expected a non-negative integer, got ${JSON.stringify(chainId)}`,
+    );
+  }
+  if (g.gasLimit === undefined || g.gasLimit === null) {
+    throw new TestnetError("INVALID_INPUT", `${what}: gasLimit: missing`);
+  }
   const alloc: Record<string, FixtureAccount> = {};
   for (const [address, account] of Object.entries(
     g.alloc as Record<string, Record<string, unknown>>,
   )) {
+    if (account === null || typeof account !== "object" || Array.isArray(account)) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `${what}: alloc ${address}: expected an account object, got ${account === null ? "null" : typeof account}`,
+      );
+    }
     alloc[address.startsWith("0x") ? address.toLowerCase() : `0x${address.toLowerCase()}`] = {
       balance: String(account.balance ?? "0x0"),
       nonce: String(account.nonce ?? "0x0"),
@@ -72,7 +104,7 @@ export function parseDevnetGenesis(json: unknown, what = "genesis"): DevnetGenes
     };
   }
   return {
-    chainId: Number(config.chainId ?? 1),
+    chainId: chainId as number,
     fork,
     timestamp: parseQuantity(g.timestamp as string | undefined, `${what} timestamp`),
     gasLimit: parseQuantity(g.gasLimit as string | undefined, `${what} gasLimit`),

@@ -17,7 +17,7 @@ import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
 import { type DevAccount, devAccount } from "./dev-accounts.js";
-import { readDevnetGenesis } from "./devnet-genesis.js";
+import { type DevnetGenesis, RULE_CONFIG_KEYS, readDevnetGenesis } from "./devnet-genesis.js";
 import { createRandom, type PlannedTx, planBlock, type WorkloadState } from "./workload.js";
 
 export interface DevnetOptions {
@@ -172,7 +172,7 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     postState: allocFromDump(await state.dumpState()),
     lastblockhash: bytesToHex(parent.hash()),
     sealEngine: "NoProof",
-    config: { network: genesis.fork, chainid: quantityHex(BigInt(genesis.chainId)) },
+    config: fixtureConfig(genesis),
     _bintrie: {
       format: BINARY_FIXTURE_FORMAT,
       scheme: state.scheme,
@@ -189,6 +189,22 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     gasUsed,
     milliseconds,
   };
+}
+
+/**
+ * The fixture's `config`: network and chain id, plus the genesis's fork times and UBT switches —
+ * `run` needs them to pick the same rules (a Cancun or Prague chain with `ubtTime` 0 has no
+ * network name of its own; `enableUBTAtGenesis` alone makes a chain UBT).
+ */
+function fixtureConfig(genesis: DevnetGenesis): Record<string, unknown> {
+  const config: Record<string, unknown> = {
+    network: genesis.fork,
+    chainid: quantityHex(BigInt(genesis.chainId)),
+  };
+  for (const key of RULE_CONFIG_KEYS) {
+    if (genesis.config[key] !== undefined) config[key] = genesis.config[key];
+  }
+  return config;
 }
 
 /** Finds the dev accounts and contracts a genesis alloc provides. */

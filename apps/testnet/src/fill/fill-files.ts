@@ -1,8 +1,9 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
+import { stat } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { findFixtureFiles, readFixtureFile } from "../fixtures/load-fixtures.js";
 import { compileTestFilter, matchesTestFilter } from "../fixtures/test-filter.js";
+import { writeOutputFile } from "../io/output-files.js";
 import type { ExecuteOptions } from "../runner/execute-chain.js";
 import { type FillResult, fillBlockchainTest } from "./fill-blockchain-test.js";
 
@@ -51,8 +52,7 @@ export async function fillFiles(
       }
       if (Object.keys(out).length === 0) continue;
       const target = join(outDir, isFolder ? relative(input, file) : basename(file));
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, `${JSON.stringify(out, null, 2)}\n`);
+      await writeOutputFile(target, `${JSON.stringify(out, null, 2)}\n`, "--out");
       written.push(target);
     }
   }

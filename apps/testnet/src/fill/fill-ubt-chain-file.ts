@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { TestnetError } from "../chain/testnet-error.js";
+import { writeOutputFile } from "../io/output-files.js";
 import { fillUbtChain, type UbtChainDescription, type UbtChainFill } from "./fill-ubt-chain.js";
 
 /** Whether a parsed JSON file is a UBT chain description (`genesis.alloc` and `blocks`). */
@@ -49,8 +50,7 @@ export async function fillUbtChainFile(
       `chain description ${path}: ${(cause as Error).message}`,
     );
   }
-  await mkdir(outDir, { recursive: true });
   const file = join(outDir, basename(path));
-  await writeFile(file, `${JSON.stringify({ [name]: filled.fixture }, null, 1)}\n`);
+  await writeOutputFile(file, `${JSON.stringify({ [name]: filled.fixture }, null, 1)}\n`, "--out");
   return { ...filled, file, name };
 }

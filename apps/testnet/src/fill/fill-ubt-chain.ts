@@ -4,6 +4,7 @@ import { bytesToHex } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
+import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest, FixtureAlloc, FixtureHeader } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity } from "../fixtures/hex.js";
@@ -158,6 +159,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
         );
       }
     }
+    if (common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
     const { block } = await builder.build();
     await blockchain.putBlock(block);
     blocks.push(block);

@@ -26,9 +26,14 @@ export async function gethRejectReason(
   if (/INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit/i.test(message)) {
     return `intrinsic gas too low: have ${tx.gasLimit}, want ${tx.getIntrinsicGas()}`;
   }
-  if (/balance|insufficient/i.test(message)) {
+  // ethereumjs: "sender doesn't have enough funds to send tx…" (upfront cost or value).
+  if (/balance|insufficient|enough funds/i.test(message)) {
     const feeCap = "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
-    const want = tx.gasLimit * feeCap + tx.value;
+    // geth's buyGas: gas * fee cap + value, plus blob gas * blob fee cap for blob transactions.
+    const blobs = "blobVersionedHashes" in tx ? BigInt(tx.blobVersionedHashes.length) : 0n;
+    const blobFeeCap = "maxFeePerBlobGas" in tx ? tx.maxFeePerBlobGas : 0n;
+    const want =
+      tx.gasLimit * feeCap + tx.value + blobs * tx.common.param("blobGasPerBlob") * blobFeeCap;
     return `insufficient funds for gas * price + value: address ${from} have ${account?.balance ?? 0n} want ${want}`;
   }
   return message;

@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TestnetError } from "../chain/testnet-error.js";
+import { prepareOutputDirectory, prepareOutputFile, writeOutputFile } from "../io/output-files.js";
 import type { T8nEnv, T8nInput, T8nOutput, T8nTxJson } from "./transition.js";
 
 /** The input name that reads the combined `{alloc, env, txs | txsRlp}` object from stdin. */
@@ -90,6 +91,28 @@ async function fileTxs(path: string): Promise<readonly T8nTxJson[] | string> {
   return txs as T8nTxJson[];
 }
 
+/** The output files `names` asks for, as [flag, path] (stdout, stderr and "" are no files). */
+function outputFiles(names: T8nOutputNames): [string, string][] {
+  const basedir = names.basedir ?? "";
+  const files: [string, string][] = [];
+  for (const key of ["alloc", "body", "result"] as const) {
+    const name = names[key];
+    if (name === undefined || name === "" || name === STDOUT || name === STDERR) continue;
+    files.push([`--output.${key}`, join(basedir, name)]);
+  }
+  return files;
+}
+
+/**
+ * Checks, before the transition runs, that the outputs can be written: `--output.basedir` made
+ * (one level at a time) and writable, no output file a directory. Faults name the flag.
+ */
+export async function prepareT8nOutput(names: T8nOutputNames): Promise<void> {
+  const basedir = names.basedir ?? "";
+  if (basedir !== "") await prepareOutputDirectory(basedir, "--output.basedir");
+  for (const [flag, path] of outputFiles(names)) await prepareOutputFile(path, flag);
+}
+
 /**
  * Writes the outputs as geth's `evm t8n` does: each named file under `basedir` (JSON indented
  * by one space), and the ones named `stdout` or `stderr` gathered into ONE object per stream,
@@ -102,7 +125,7 @@ export async function writeT8nOutput(
   streams: { readonly stdout: Writable; readonly stderr: Writable },
 ): Promise<T8nWritten> {
   const basedir = names.basedir ?? "";
-  if (basedir !== "") await mkdir(basedir, { recursive: true });
+  if (basedir !== "") await prepareOutputDirectory(basedir, "--output.basedir");
   const toStdout: Record<string, unknown> = {};
   const toStderr: Record<string, unknown> = {};
   const files: string[] = [];
@@ -117,11 +140,7 @@ export async function writeT8nOutput(
     else if (name === STDERR) toStderr[key] = data;
     else {
       const path = join(basedir, name);
-      try {
-        await writeFile(path, JSON.stringify(data, null, 1));
-      } catch (cause) {
-        throw invalid(`--output.${key} ${path}: ${(cause as Error).message}`, path);
-      }
+      await writeOutputFile(path, JSON.stringify(data, null, 1), `--output.${key}`);
       files.push(path);
     }
   }

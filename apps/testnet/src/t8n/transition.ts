@@ -13,6 +13,7 @@ import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
+import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
@@ -24,6 +25,7 @@ import {
   directWriteSlots,
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
+import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import { gethRejectReason } from "./geth-reject-reason.js";
 
@@ -83,6 +85,8 @@ export interface T8nInput {
    * header leaves as zeros, as geth's t8n does when no transaction paid it a fee.
    */
   readonly reward?: bigint;
+  /** Where alloc, env and txs came from (file paths or stdin), for messages; default their names. */
+  readonly sources?: T8nSources;
 }
 
 /** A log as geth's t8n prints it in a receipt. */
@@ -100,7 +104,8 @@ export interface T8nLog {
 }
 
 export interface T8nReceipt {
-  readonly type: string;
+  /** Absent for legacy transactions, as geth prints them. */
+  readonly type?: string;
   readonly root: string;
   readonly status: string;
   readonly cumulativeGasUsed: string;
@@ -157,6 +162,8 @@ const ZERO_HASH = new Uint8Array(32);
 export async function transition(input: T8nInput): Promise<T8nOutput> {
   const env = input.env;
   const common = commonForNetwork(input.fork, { chainId: input.chainId ?? 1 });
+  const sources = input.sources ?? { alloc: "alloc", env: "env", txs: "txs" };
+  checkT8nInput(input, sources, common);
   const number = parseQuantity(env.currentNumber, "env.currentNumber");
   const hashes = blockHashes(env);
   const blockchain = {
@@ -202,15 +209,17 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
+  const withdrawals = env.withdrawals?.map((w) => ({
+    index: parseQuantity(w.index, "withdrawal index"),
+    validatorIndex: parseQuantity(w.validatorIndex, "withdrawal validatorIndex"),
+    // geth decodes a withdrawal without an address as one to the zero address.
+    address: (w.address ?? `0x${"0".repeat(40)}`) as `0x${string}`,
+    amount: parseQuantity(w.amount, "withdrawal amount"),
+  }));
   const builder = await buildBlock(vm, {
     parentBlock,
     headerData,
-    withdrawals: env.withdrawals?.map((w) => ({
-      index: parseQuantity(w.index, "withdrawal index"),
-      validatorIndex: parseQuantity(w.validatorIndex, "withdrawal validatorIndex"),
-      address: w.address as `0x${string}`,
-      amount: parseQuantity(w.amount, "withdrawal amount"),
-    })),
+    withdrawals,
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
   });
 
@@ -224,7 +233,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
 
   const rejected: { index: number; error: string }[] = [];
   const applied: { tx: TypedTransaction; result: RunTxResult }[] = [];
-  const candidates = decodeTransactions(input.txs, vm.common);
+  const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
     if ("error" in candidate) {
@@ -239,11 +248,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     }
   }
   await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
+  if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
   const { block, requests } = await builder.build();
   const header = block.header;
   let logIndex = 0;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
-    type: intToHex(tx.type),
+    // geth's receipt JSON omits the type of a legacy transaction.
+    ...(tx.type === 0 ? {} : { type: intToHex(tx.type) }),
     root: "0x",
     status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
     cumulativeGasUsed: bigIntToHex(result.receipt.cumulativeBlockGasUsed),
@@ -410,11 +421,24 @@ function currentHeader(
 type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
 
 /** Decodes txs.json (signing entries that carry `secretKey`) or a txs.rlp list. */
-function decodeTransactions(txs: readonly T8nTxJson[] | string, common: Common): Candidate[] {
+function decodeTransactions(
+  txs: readonly T8nTxJson[] | string,
+  common: Common,
+  source: string,
+): Candidate[] {
   if (typeof txs === "string") {
-    const decoded = RLP.decode(hexToBytesLoose(txs, "txs.rlp"));
+    let decoded: unknown;
+    try {
+      decoded = RLP.decode(hexToBytesLoose(txs, source));
+    } catch (cause) {
+      throw new TestnetError("INVALID_INPUT", `${source}: not RLP (${(cause as Error).message})`, {
+        file: source,
+      });
+    }
     if (!Array.isArray(decoded)) {
-      throw new TestnetError("INVALID_INPUT", "txs.rlp must hold an RLP list of transactions");
+      throw new TestnetError("INVALID_INPUT", `${source}: must hold an RLP list of transactions`, {
+        file: source,
+      });
     }
     return decoded.map((item) => {
       try {

@@ -1,6 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { produceDevnet } from "../../devnet/run-devnet.js";
+import { prepareOutputFile, writeOutputFile } from "../../io/output-files.js";
 import type { CliIO } from "../cli-io.js";
 import type { ExitCode } from "../exit-codes.js";
 import { ProgressBar } from "../progress-bar.js";
@@ -17,6 +16,7 @@ export interface DevnetFlags {
 /** `devnet`: produces blocks on binary-tree state, writes them as a fixture, re-executes it. */
 export async function runDevnet(flags: DevnetFlags, io: CliIO): Promise<ExitCode> {
   const count = flags.blocks;
+  await prepareOutputFile(flags.out, "--out");
   const bar = new ProgressBar(io.stderr, count);
   io.stdout.write(
     `devnet: ${count} blocks from ${flags.genesis ?? "the shipped genesis/devnet.json"}\n`,
@@ -46,8 +46,11 @@ export async function runDevnet(flags: DevnetFlags, io: CliIO): Promise<ExitCode
   io.stdout.write(
     `genesis root ${devnet.genesisRoot}\nproduced ${count} blocks, ${devnet.transactions} txs, ${devnet.gasUsed} gas in ${round(seconds, 2)} s (${round(count / seconds, 1)} blocks/s, ${formatRate(Math.round(Number(devnet.gasUsed) / seconds))} gas/s)\n`,
   );
-  await mkdir(dirname(flags.out), { recursive: true });
-  await writeFile(flags.out, `${JSON.stringify({ devnet: devnet.fixture }, null, 2)}\n`);
+  await writeOutputFile(
+    flags.out,
+    `${JSON.stringify({ devnet: devnet.fixture }, null, 2)}\n`,
+    "--out",
+  );
   io.stdout.write(`wrote ${flags.out}\nre-executing it:\n`);
   return runTests([flags.out], {}, io);
 }

@@ -3,6 +3,7 @@ import { TestnetError } from "../../chain/testnet-error.js";
 import { fillFiles } from "../../fill/fill-files.js";
 import { fillUbtChainFile, readUbtChainDescription } from "../../fill/fill-ubt-chain-file.js";
 import { findFixtureFiles } from "../../fixtures/load-fixtures.js";
+import { prepareOutputDirectory } from "../../io/output-files.js";
 import type { CliIO } from "../cli-io.js";
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from "../exit-codes.js";
 
@@ -22,6 +23,7 @@ export async function fillTests(
   io: CliIO,
 ): Promise<ExitCode> {
   await findFixtureFiles(inputs); // every input exists (a coded error names the one that does not)
+  await prepareOutputDirectory(flags.out, "--out");
   // A UBT chain description (genesis + transactions per block) is built by geth's chain-maker
   // rules (fillUbtChain); everything else is a fixture to re-fill.
   const chains: string[] = [];

@@ -1,6 +1,12 @@
 import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../../chain/testnet-error.js";
-import { readT8nInput, writeT8nOutput } from "../../t8n/t8n-io.js";
+import {
+  prepareT8nOutput,
+  readT8nInput,
+  STDIN,
+  type T8nOutputNames,
+  writeT8nOutput,
+} from "../../t8n/t8n-io.js";
 import { type CliIO, readAllText } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
 
@@ -24,15 +30,20 @@ export interface T8nFlags {
  * summary goes to stderr unless stderr carries an output object.
  */
 export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
-  const input = await readT8nInput(
-    { alloc: flags["input.alloc"], env: flags["input.env"], txs: flags["input.txs"] },
-    async () => {
-      if (io.stdin === undefined) {
-        throw new TestnetError("INVALID_INPUT", "stdin: this caller gives no standard input");
-      }
-      return readAllText(io.stdin);
-    },
-  );
+  const outputs: T8nOutputNames = {
+    alloc: flags["output.alloc"],
+    result: flags["output.result"],
+    body: flags["output.body"],
+    basedir: flags["output.basedir"],
+  };
+  await prepareT8nOutput(outputs);
+  const names = { alloc: flags["input.alloc"], env: flags["input.env"], txs: flags["input.txs"] };
+  const input = await readT8nInput(names, async () => {
+    if (io.stdin === undefined) {
+      throw new TestnetError("INVALID_INPUT", "stdin: this caller gives no standard input");
+    }
+    return readAllText(io.stdin);
+  });
   // The EVM loads only once the inputs are read (bad input fails fast).
   const { transition } = await import("../../t8n/transition.js");
   const output = await transition({
@@ -40,17 +51,13 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
     fork: flags["state.fork"],
     chainId: flags["state.chainid"],
     scheme: flags.scheme as KeyScheme | undefined,
-  });
-  const written = await writeT8nOutput(
-    output,
-    {
-      alloc: flags["output.alloc"],
-      result: flags["output.result"],
-      body: flags["output.body"],
-      basedir: flags["output.basedir"],
+    sources: {
+      alloc: names.alloc === STDIN ? `${STDIN}.alloc` : names.alloc,
+      env: names.env === STDIN ? `${STDIN}.env` : names.env,
+      txs: names.txs === STDIN ? `${STDIN}.txs` : names.txs,
     },
-    io,
-  );
+  });
+  const written = await writeT8nOutput(output, outputs, io);
   if (!written.stderr) {
     io.stderr.write(
       `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${written.files.length > 0 ? `; wrote ${written.files.join(", ")}` : ""}\n`,

@@ -1,0 +1,229 @@
+import type { Common } from "@ethereumjs/common";
+import { TestnetError } from "../chain/testnet-error.js";
+
+/** Where each input came from, for messages: a file path or `stdin`. */
+export interface T8nSources {
+  readonly alloc: string;
+  readonly env: string;
+  readonly txs: string;
+}
+
+/** EIP-7002 and EIP-7251 request contracts: geth's Prague block processing needs their code. */
+const REQUEST_CONTRACTS: readonly (readonly [number, string, string])[] = [
+  [7002, "0x00000961ef480eb55e80d19ad83579a64c007002", "EIP-7002 withdrawal queue"],
+  [7251, "0x0000bbddc7ce488642fb579f8b00f3a590007251", "EIP-7251 consolidation queue"],
+];
+/** Transaction types geth's txs.json decoder knows (legacy, 2930, 1559, 4844, 7702). */
+const TX_TYPES = new Set([0, 1, 2, 3, 4]);
+const U64 = 64;
+const U256 = 256;
+const ENV_U64 = [
+  "parentTimestamp",
+  "parentGasUsed",
+  "parentGasLimit",
+  "currentExcessBlobGas",
+  "parentExcessBlobGas",
+  "parentBlobGasUsed",
+];
+const ENV_U256 = ["currentDifficulty", "currentBaseFee", "parentBaseFee", "parentDifficulty"];
+const TX_U256 = ["gasPrice", "maxFeePerGas", "maxPriorityFeePerGas", "maxFeePerBlobGas", "chainId"];
+
+/**
+ * Refuses the t8n inputs geth's `evm t8n` refuses (its JSON decoding of alloc, env and txs, and
+ * the config checks before the transition), instead of reading them leniently: a missing
+ * balance, odd-length hex, a 39-digit address, a number over 64 bits, a missing required env
+ * field, an unknown transaction type, a Prague block without the request contracts… Each fault
+ * is a TestnetError naming the source and the field.
+ */
+export function checkT8nInput(
+  input: { readonly alloc: unknown; readonly env: unknown; readonly txs: unknown },
+  sources: T8nSources,
+  common: Common,
+): void {
+  // geth's order: decode alloc, env and txs; check the config; then run the block.
+  checkAlloc(input.alloc, sources.alloc);
+  const env = input.env as Record<string, unknown>;
+  checkEnv(env, sources.env);
+  if (Array.isArray(input.txs)) checkTxs(input.txs, sources.txs, common);
+  if (
+    common.isActivatedEIP(1559) &&
+    (env.currentBaseFee === undefined || env.currentBaseFee === null) &&
+    (env.parentBaseFee === undefined || env.parentBaseFee === null)
+  ) {
+    fail(
+      sources.env,
+      "currentBaseFee",
+      "missing, and no parentBaseFee to derive it (EIP-1559 fork)",
+    );
+  }
+  checkRequestContracts(input.alloc, sources.alloc, common);
+}
+
+function checkAlloc(alloc: unknown, source: string): void {
+  const accounts = (alloc ?? {}) as Record<string, unknown>;
+  for (const [address, account] of Object.entries(accounts)) {
+    const at = `account ${address}`;
+    if (!/^(0x)?[0-9a-fA-F]{40}$/.test(address)) fail(source, at, "not a 20-byte hex address");
+    if (account === null || typeof account !== "object" || Array.isArray(account)) {
+      fail(source, at, `expected an object with a balance, got ${describe(account)}`);
+    }
+    const a = account as Record<string, unknown>;
+    if (a.balance === undefined || a.balance === null) fail(source, `${at} balance`, "missing");
+    quantity(a.balance, U256, source, `${at} balance`);
+    if (a.nonce !== undefined) quantity(a.nonce, U64, source, `${at} nonce`);
+    if (a.code !== undefined) bytes(a.code, source, `${at} code`);
+    if (a.storage !== undefined && a.storage !== null) {
+      if (typeof a.storage !== "object" || Array.isArray(a.storage)) {
+        fail(source, `${at} storage`, `expected an object, got ${describe(a.storage)}`);
+      }
+      for (const [key, value] of Object.entries(a.storage as Record<string, unknown>)) {
+        word(key, source, `${at} storage key ${key}`);
+        word(value, source, `${at} storage[${key}]`);
+      }
+    }
+  }
+}
+
+function checkRequestContracts(alloc: unknown, source: string, common: Common): void {
+  const accounts = (alloc ?? {}) as Record<string, unknown>;
+  for (const [eip, address, what] of REQUEST_CONTRACTS) {
+    if (!common.isActivatedEIP(eip)) continue;
+    const entry = Object.entries(accounts).find(([key]) => withPrefix(key) === address)?.[1];
+    const code = (entry as { code?: unknown } | undefined)?.code;
+    if (typeof code !== "string" || code.length <= 2) {
+      fail(
+        source,
+        `account ${address}`,
+        `empty system contract: no code for the ${what}, which every ${common.hardfork()} block calls`,
+      );
+    }
+  }
+}
+
+function checkEnv(env: Record<string, unknown>, source: string): void {
+  if (env.currentCoinbase === undefined) fail(source, "currentCoinbase", "missing");
+  if (
+    typeof env.currentCoinbase !== "string" ||
+    !/^(0x)?[0-9a-fA-F]{40}$/.test(env.currentCoinbase)
+  ) {
+    fail(
+      source,
+      "currentCoinbase",
+      `${describe(env.currentCoinbase)} is not a 20-byte hex address`,
+    );
+  }
+  for (const field of ["currentGasLimit", "currentNumber", "currentTimestamp"]) {
+    if (env[field] === undefined || env[field] === null) fail(source, field, "missing");
+    quantity(env[field], U64, source, field);
+  }
+  for (const field of ENV_U64) optional(env[field], U64, source, field);
+  for (const field of ENV_U256) optional(env[field], U256, source, field);
+  const withdrawals = env.withdrawals;
+  if (withdrawals === undefined || withdrawals === null) return;
+  if (!Array.isArray(withdrawals)) {
+    fail(source, "withdrawals", `expected an array, got ${describe(withdrawals)}`);
+  }
+  withdrawals.forEach((w: unknown, i: number) => {
+    const at = `withdrawals[${i}]`;
+    if (w === null || typeof w !== "object" || Array.isArray(w)) {
+      fail(source, at, `expected an object, got ${describe(w)}`);
+    }
+    const fields = w as Record<string, unknown>;
+    for (const field of ["index", "validatorIndex", "amount"]) {
+      optional(fields[field], U64, source, `${at}.${field}`);
+    }
+    if (fields.address !== undefined && !isHex(fields.address, 20)) {
+      fail(source, `${at}.address`, `${describe(fields.address)} is not a 20-byte hex address`);
+    }
+  });
+}
+
+function checkTxs(txs: readonly unknown[], source: string, common: Common): void {
+  txs.forEach((tx, i) => {
+    const at = `tx ${i}`;
+    if (tx === null || typeof tx !== "object" || Array.isArray(tx)) {
+      fail(source, at, `expected an object, got ${describe(tx)}`);
+    }
+    const t = tx as Record<string, unknown>;
+    const type =
+      t.type === undefined || t.type === null ? 0n : quantity(t.type, U64, source, `${at} type`);
+    if (!TX_TYPES.has(Number(type)))
+      fail(source, `${at} type`, `transaction type ${type} not supported`);
+    if (t.gas === undefined || t.gas === null) fail(source, `${at} gas`, "missing");
+    if (typeof t.nonce !== "string")
+      fail(source, `${at} nonce`, `expected a hex string, got ${describe(t.nonce)}`);
+    quantity(t.nonce, U64, source, `${at} nonce`);
+    quantity(t.gas, U64, source, `${at} gas`);
+    optional(t.value, U256, source, `${at} value`);
+    for (const field of TX_U256) optional(t[field], U256, source, `${at} ${field}`);
+    if (t.to !== undefined && t.to !== null && t.to !== "" && !isHex(t.to, 20)) {
+      fail(source, `${at} to`, `${describe(t.to)} is not a 20-byte hex address`);
+    }
+    if (t.input !== undefined && t.input !== null) bytes(t.input, source, `${at} input`);
+    if (t.secretKey !== undefined && t.secretKey !== null) {
+      if (!isHex(t.secretKey, 32)) fail(source, `${at} secretKey`, "not a 32-byte hex key");
+      // geth signs with the chain's signer: a typed transaction for another chain cannot be.
+      const chainId = optional(t.chainId, U256, source, `${at} chainId`);
+      if (type !== 0n && chainId !== undefined && chainId !== common.chainId()) {
+        fail(
+          source,
+          `${at} chainId`,
+          `cannot sign: chain id ${chainId}, the chain's is ${common.chainId()} (--state.chainid)`,
+        );
+      }
+    }
+  });
+}
+
+/** A hex or decimal quantity below 2^bits (geth's math.HexOrDecimal64 / 256). */
+function quantity(value: unknown, bits: number, source: string, field: string): bigint {
+  if (typeof value !== "string" || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) {
+    fail(source, field, `${describe(value)} is not a hex or decimal quantity`);
+  }
+  const n = BigInt(value);
+  if (n >= 1n << BigInt(bits)) fail(source, field, `${describe(value)} exceeds ${bits} bits`);
+  return n;
+}
+
+function optional(value: unknown, bits: number, source: string, field: string): bigint | undefined {
+  return value === undefined || value === null ? undefined : quantity(value, bits, source, field);
+}
+
+function bytes(value: unknown, source: string, field: string): void {
+  if (typeof value !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
+    fail(source, field, `${describe(value)} is not even-length 0x-hex`);
+  }
+}
+
+/** A storage key or value: hex of at most 32 bytes (geth's common.Hash, left-padded). */
+function word(value: unknown, source: string, field: string): void {
+  if (typeof value !== "string" || !/^(0x)?[0-9a-fA-F]{0,64}$/.test(value)) {
+    fail(source, field, `${describe(value)} is not hex of at most 32 bytes`);
+  }
+}
+
+function isHex(value: unknown, size: number): boolean {
+  return typeof value === "string" && new RegExp(`^0x[0-9a-fA-F]{${size * 2}}$`).test(value);
+}
+
+function withPrefix(address: string): string {
+  const lower = address.toLowerCase();
+  return lower.startsWith("0x") ? lower : `0x${lower}`;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 70 ? `${value.slice(0, 70)}…` : value);
+  return `${typeof value} ${String(value)}`;
+}
+
+function fail(source: string, field: string, problem: string): never {
+  throw new TestnetError("INVALID_INPUT", `${source}: ${field}: ${problem}`, {
+    file: source,
+    field,
+  });
+}

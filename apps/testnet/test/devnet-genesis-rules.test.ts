@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TestnetError } from "../src/chain/testnet-error.js";
+import { DEFAULT_DEVNET_GENESIS, readDevnetGenesis } from "../src/devnet/devnet-genesis.js";
+import { produceDevnet } from "../src/devnet/run-devnet.js";
+import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
+
+/**
+ * A devnet genesis whose `config` makes it UBT (ubtTime 0, or enableUBTAtGenesis alone, as the
+ * README says) on any post-Shanghai fork: the fixture must carry what `run` needs to pick the
+ * same rules, so re-executing it reproduces every header (gas by UBT rules, binary roots).
+ */
+const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-devnet-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function genesisWith(name: string, change: (config: Record<string, unknown>) => void): string {
+  const genesis = JSON.parse(readFileSync(DEFAULT_DEVNET_GENESIS, "utf8"));
+  change(genesis.config);
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(genesis));
+  return path;
+}
+
+const VARIANTS: readonly [string, (c: Record<string, unknown>) => void, string][] = [
+  ["cancun", (c) => Object.assign(c, { cancunTime: 0 }), "Cancun"],
+  ["prague", (c) => Object.assign(c, { cancunTime: 0, pragueTime: 0 }), "Prague"],
+  ["enableUBTAtGenesis only", (c) => delete c.ubtTime, "Verkle"],
+];
+
+describe("devnet fixtures of UBT genesis variants re-execute under the same rules", () => {
+  for (const [name, change, network] of VARIANTS) {
+    it(name, async () => {
+      const genesisPath = genesisWith(name.replace(/ /g, "-"), change);
+      const devnet = await produceDevnet({ genesisPath, blocks: 2 });
+      expect(devnet.fixture.network).toBe(network);
+      const config = devnet.fixture.config as Record<string, unknown>;
+      expect(config.enableUBTAtGenesis).toBe(true);
+      const result = await runBlockchainTest({ file: name, name, test: devnet.fixture });
+      expect(result.failures).toEqual([]);
+      expect(result.blockRoots).toEqual(devnet.blocks.map((b) => b.root));
+    }, 30_000);
+  }
+});
+
+describe("a malformed devnet genesis is one coded error naming the file and field", () => {
+  const cases: [string, (g: Record<string, unknown>) => void, RegExp][] = [
+    [
+      "an alloc entry null",
+      (g) =>
+        Object.assign(g.alloc as object, { "0x00000000000000000000000000000000000000aa": null }),
+      /null-entry\.json: alloc 0x0{38}aa: expected an account object, got null$/,
+    ],
+    [
+      'config.chainId "abc"',
+      (g) => Object.assign(g.config as object, { chainId: "abc" }),
+      /chain-id\.json: config\.chainId: expected a non-negative integer, got "abc"$/,
+    ],
+    ["no gasLimit", (g) => delete g.gasLimit, /no-gas-limit\.json: gasLimit: missing$/],
+  ];
+  const files = ["null-entry", "chain-id", "no-gas-limit"];
+  cases.forEach(([name, change, message], i) => {
+    it(name, async () => {
+      const genesis = JSON.parse(readFileSync(DEFAULT_DEVNET_GENESIS, "utf8"));
+      change(genesis);
+      const path = join(dir, `${files[i]}.json`);
+      writeFileSync(path, JSON.stringify(genesis));
+      const error = await readDevnetGenesis(path).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TestnetError);
+      expect((error as Error).message).toMatch(message);
+    });
+  });
+});

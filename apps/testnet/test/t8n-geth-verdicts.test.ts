@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/run-cli.js";
+import { readCliFixture } from "./cli-process.js";
+
+/**
+ * geth's `evm t8n` verdict on inputs at the edges (cli-fixtures/PROVENANCE.md, `geth-cases.json`):
+ * where geth gives a result, ours equals it (the binary stateRoot on UBT forks; on MPT forks all
+ * but the root); where geth refuses the input (exit 10 / 3 / 2, or a panic), ours refuses it too:
+ * exit 2 (the README's code for an unusable t8n input), one line naming the file and the field.
+ */
+interface GethCase {
+  readonly fork: string;
+  readonly input: "files" | "stdin";
+  readonly alloc: unknown;
+  readonly env: unknown;
+  readonly txs?: unknown;
+  readonly txsRlp?: string;
+  readonly mentions: readonly string[];
+  readonly geth: { status: number; error?: string; result?: unknown; alloc?: unknown };
+}
+const CASES = readCliFixture<Record<string, GethCase>>("t8n/geth-cases.json");
+const UBT_FORKS = new Set(["Verkle", "Binary"]);
+/** geth accepts a truncated txs.rlp as no transactions; we refuse it (see the test below). */
+const REFUSED_HERE = new Set(["txs_rlp_truncated"]);
+
+const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-geth-cases-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The input file a refused case is about (alloc, env or txs), as its name starts. */
+function faultyPart(name: string): "alloc" | "env" | "txs" {
+  if (name.startsWith("env_") || name.startsWith("withdrawal")) return "env";
+  if (name.startsWith("tx")) return "txs";
+  return "alloc";
+}
+
+async function* textStream(text: string): AsyncIterable<string> {
+  yield text;
+}
+
+async function runOurs(name: string, c: GethCase) {
+  let out = "";
+  let err = "";
+  const base = join(dir, name);
+  const files = {
+    alloc: `${base}-alloc.json`,
+    env: `${base}-env.json`,
+    txs: c.txsRlp !== undefined ? `${base}-txs.rlp` : `${base}-txs.json`,
+  };
+  let args: string[];
+  let stdin: string | undefined;
+  if (c.input === "stdin") {
+    args = ["--input.alloc", "stdin", "--input.env", "stdin", "--input.txs", "stdin"];
+    stdin = JSON.stringify({ alloc: c.alloc, env: c.env, txs: c.txs });
+  } else {
+    writeFileSync(files.alloc, JSON.stringify(c.alloc));
+    writeFileSync(files.env, JSON.stringify(c.env));
+    writeFileSync(files.txs, JSON.stringify(c.txsRlp ?? c.txs));
+    args = ["--input.alloc", files.alloc, "--input.env", files.env, "--input.txs", files.txs];
+  }
+  const status = await runCli(
+    [
+      "t8n",
+      ...args,
+      "--state.fork",
+      c.fork,
+      "--output.result",
+      "stdout",
+      "--output.alloc",
+      "stdout",
+    ],
+    {
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: (t: string) => (err += t) },
+      ...(stdin === undefined ? {} : { stdin: textStream(stdin) }),
+    },
+  );
+  return { status, out, err, files };
+}
+
+describe("t8n at the edges: geth's verdicts (geth-cases.json)", () => {
+  for (const [name, c] of Object.entries(CASES)) {
+    if (REFUSED_HERE.has(name)) continue;
+    const verdict = c.geth.status === 0 ? "result" : `refused (geth exit ${c.geth.status})`;
+    it(`${name} under ${c.fork}: ${verdict}`, async () => {
+      const ours = await runOurs(name, c);
+      if (c.geth.status === 0) {
+        expect(ours.err).not.toMatch(/Error|at /);
+        expect(ours.status).toBe(0);
+        const output = JSON.parse(ours.out) as { result: Record<string, unknown>; alloc: unknown };
+        const expected = { ...(c.geth.result as Record<string, unknown>) };
+        if (!UBT_FORKS.has(c.fork)) {
+          delete expected.stateRoot;
+          delete output.result.stateRoot;
+        }
+        expect(output.result).toEqual(expected);
+        expect(output.alloc).toEqual(c.geth.alloc);
+        return;
+      }
+      expect(ours.out).toBe("");
+      expect(ours.status).toBe(2);
+      expect(ours.err).toMatch(/^bintrie-testnet t8n: [^\n]+\n$/);
+      expect(ours.err).not.toMatch(/TypeError|=>|function|\bat [\w.]+ \(/);
+      const file = c.input === "stdin" ? "stdin" : ours.files[faultyPart(name)];
+      expect(ours.err).toContain(file);
+      for (const word of c.mentions) expect(ours.err.toLowerCase()).toContain(word.toLowerCase());
+    });
+  }
+
+  it("a truncated txs.rlp is refused naming the file (geth reads it as no transactions)", async () => {
+    const ours = await runOurs("txs_rlp_truncated", CASES.txs_rlp_truncated!);
+    expect(ours.status).toBe(2);
+    expect(ours.err).toMatch(/^bintrie-testnet t8n: [^\n]*-txs\.rlp[^\n]*\n$/);
+    expect(ours.err).not.toMatch(/TypeError/);
+  });
+});
