@@ -5,9 +5,10 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccount, ValueEncoding } from "@ethereumjs/util";
 import { keccak256, trimLeadingZeros } from "./bytes.js";
-import { type AllocAccount, parseAlloc } from "./genesis-input.js";
+import { checkStore } from "./check-store.js";
+import { type AllocAccount, allocAccounts } from "./genesis-input.js";
 import { KVStoreDB } from "./kv-store-db.js";
-import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
+import { assertLayout, DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
 
 export interface BuildMptBaseResult {
   /** The MPT state root (what a genesis header's `stateRoot` holds). */
@@ -40,9 +41,9 @@ export async function buildMptBase(
   alloc: GenesisAlloc | readonly AllocAccount[],
   layout: StoreLayout = DEFAULT_STORE_LAYOUT,
 ): Promise<BuildMptBaseResult> {
-  const accounts = Array.isArray(alloc)
-    ? (alloc as readonly AllocAccount[])
-    : parseAlloc(alloc as GenesisAlloc);
+  checkStore("buildMptBase: store", store);
+  const accounts = allocAccounts("buildMptBase: alloc", alloc);
+  assertLayout(layout, []);
   const keys = new StoreKeys(layout);
   const db = new KVStoreDB(store, layout.mptNodePrefix, { buffered: true });
   const trieOptions = { db, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true } as const;

@@ -1,4 +1,5 @@
 import { compareBytes } from "@bintrie/core/bytes";
+import { assertByteLength, invalidArgument } from "./arguments.js";
 
 /**
  * How far conversion has come, in hashed-key order. While converting: every account whose
@@ -32,8 +33,21 @@ export function accountProgress(
   cursor: ConversionCursor,
   hashedAddress: Uint8Array,
 ): AccountProgress {
+  if (typeof cursor !== "object" || cursor === null) {
+    throw invalidArgument("accountProgress: cursor", "a ConversionCursor", cursor);
+  }
+  assertByteLength("accountProgress: hashedAddress", hashedAddress, 32);
   if (cursor.phase === "pending") return "untouched";
   if (cursor.phase === "done") return "converted";
+  if (cursor.phase !== "converting") {
+    const phase = (cursor as { phase?: unknown }).phase;
+    throw invalidArgument(
+      "accountProgress: cursor.phase",
+      "'pending', 'converting' or 'done'",
+      phase,
+    );
+  }
+  assertByteLength("accountProgress: cursor.account", cursor.account, 32);
   const c = compareBytes(hashedAddress, cursor.account);
   if (c < 0) return "converted";
   if (c > 0) return "untouched";

@@ -1,6 +1,6 @@
 import type { BinaryTree } from "@bintrie/core";
 import { EMPTY_MPT_ROOT } from "@bintrie/core";
-import { bytesToHex, bytesToKeyString, equalBytes } from "@bintrie/core/bytes";
+import { bytesToHex, equalBytes } from "@bintrie/core/bytes";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { AccountFeed } from "./account-feed.js";
 import { headerAndCodeLeaves } from "./account-leaves.js";
@@ -25,8 +25,8 @@ interface CurrentAccount {
   readonly account: BaseAccount;
   /** Wiped in the overlay: none of its base leaves may appear. */
   wiped: boolean;
-  /** Tree keys hidden by leaf tombstones ('remove' mode), one char per byte. */
-  tombstones: Set<string> | undefined;
+  /** Some of its keys may have leaf tombstones ('remove' mode): look each key up. */
+  tombstoned: boolean;
   storage: AsyncGenerator<MptLeaf> | undefined;
 }
 
@@ -127,9 +127,11 @@ export class Converter {
   async #nextAccount(): Promise<number> {
     const leaf = await this.#feed!.take();
     if (leaf === undefined) {
+      // The clean-up first: if it fails, the cursor still says 'converting' and a retry (a new
+      // converter, from the cursor) finds no account left and runs the clean-up again.
+      await this.#target.side.dropConversionMarks();
       this.#cursor = { phase: "done" };
       this.#feed = undefined;
-      await this.#target.side.dropConversionMarks();
       return 0;
     }
     const current = await this.#describe(leaf);
@@ -143,6 +145,8 @@ export class Converter {
     };
     this.#counters = { ...this.#counters, accounts: this.#counters.accounts + 1 };
     if (!noStorage) {
+      // So that deleting it after conversion knows, without the base, to clear copied slots.
+      if (!current.wiped) this.#target.side.noteBaseStorage(current.address);
       current.storage = this.#target.base.storage(current.account.storageRoot);
       this.#current = current;
     }
@@ -156,7 +160,7 @@ export class Converter {
       address,
       account: decodeAccount(leaf.value),
       wiped: false,
-      tombstones: undefined,
+      tombstoned: false,
       storage: undefined,
     };
     await this.#refreshHiding(current);
@@ -171,8 +175,7 @@ export class Converter {
     const side = this.#target.side;
     const mark = await side.accountMark(current.address);
     current.wiped = (mark & MARK_WIPED) !== 0;
-    current.tombstones =
-      (mark & MARK_HAS_TOMBSTONES) !== 0 ? await side.leafTombstones(current.address) : undefined;
+    current.tombstoned = (mark & MARK_HAS_TOMBSTONES) !== 0;
   }
 
   async #convertHeaderAndCode(current: CurrentAccount): Promise<number> {
@@ -180,6 +183,13 @@ export class Converter {
     const code = await base.getCode(current.account.codeHash);
     const groups = headerAndCodeLeaves(overlay.keys, current.address, current.account, code);
     await overlay.load(groups.map((g) => g.stem));
+    const hidden = await this.#tombstoned(
+      current,
+      groups.flatMap((g) =>
+        Array.from(g.subindices, (sub) => concatBytes(g.stem, Uint8Array.of(sub))),
+      ),
+    );
+    let at = 0;
     let written = 0;
     let kept = 0;
     let leaves = 0;
@@ -190,15 +200,12 @@ export class Converter {
       for (let i = 0; i < group.subindices.length; i++) {
         const sub = group.subindices[i]!;
         leaves++;
+        const isHidden = hidden[at++] === true;
         if (present?.[sub] !== undefined) {
           kept++;
           continue;
         }
-        const value = this.#baseValue(
-          current,
-          concatBytes(group.stem, Uint8Array.of(sub)),
-          group.values[i]!,
-        );
+        const value = this.#baseValue(current, isHidden, group.values[i]!);
         if (value === undefined) {
           kept++;
           continue;
@@ -238,12 +245,13 @@ export class Converter {
       const slot = await lookupPreimage(preimages, leaves[i]!.hashedKey, "storage slot", context);
       keys[i] = overlay.keys.storageSlotKey(current.address, slot);
     }
+    const hidden = await this.#tombstoned(current, keys);
     await overlay.load(keys);
     let written = 0;
     for (let i = 0; i < leaves.length; i++) {
       const key = keys[i]!;
       if (overlay.get(key) !== undefined) continue;
-      const value = this.#baseValue(current, key, leaves[i]!.value, true);
+      const value = this.#baseValue(current, hidden[i] === true, leaves[i]!.value, true);
       if (value === undefined) continue;
       overlay.put(key, value);
       written++;
@@ -274,13 +282,19 @@ export class Converter {
    */
   #baseValue(
     current: CurrentAccount,
-    key: Uint8Array,
+    tombstoned: boolean,
     value: Uint8Array,
     rlpStorage = false,
   ): Uint8Array | undefined {
-    const hidden = current.wiped || current.tombstones?.has(bytesToKeyString(key)) === true;
-    if (hidden) return this.#target.overlay.deletionMode === "zero" ? ZERO32 : undefined;
+    if (current.wiped || tombstoned)
+      return this.#target.overlay.deletionMode === "zero" ? ZERO32 : undefined;
     return rlpStorage ? decodeStorageValue(value) : value;
+  }
+
+  /** Which keys have a leaf tombstone (none unless the account is marked as having some). */
+  async #tombstoned(current: CurrentAccount, keys: readonly Uint8Array[]): Promise<boolean[]> {
+    if (!current.tombstoned || current.wiped) return [];
+    return this.#target.side.leafTombstoned(current.address, keys);
   }
 }
 

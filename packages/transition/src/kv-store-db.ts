@@ -2,6 +2,8 @@ import type { BatchOperation, KVStore } from "@bintrie/core";
 import { hexToBytes } from "@bintrie/core/bytes";
 import type { BatchDBOp, DB } from "@ethereumjs/util";
 import { concatBytes } from "@noble/hashes/utils.js";
+import { invalidArgument } from "./arguments.js";
+import { checkStore } from "./check-store.js";
 
 /**
  * A core `KVStore` seen through @ethereumjs's `DB` interface, so a `MerklePatriciaTrie` reads
@@ -28,8 +30,12 @@ export class KVStoreDB implements DB<string, string | Uint8Array> {
   readonly #buffer: Map<string, Uint8Array | null> | undefined;
 
   constructor(store: KVStore, prefix: Uint8Array, options: { buffered?: boolean } = {}) {
+    checkStore("KVStoreDB: store", store);
+    if (!(prefix instanceof Uint8Array) || prefix.length === 0) {
+      throw invalidArgument("KVStoreDB: prefix", "non-empty bytes (a Uint8Array)", prefix);
+    }
     this.store = store;
-    this.prefix = prefix;
+    this.prefix = prefix.slice();
     this.#buffer = options.buffered === true ? new Map() : undefined;
   }
 

@@ -8,10 +8,18 @@ import {
 } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccountFromRLP, ValueEncoding } from "@ethereumjs/util";
+import {
+  addressArgument,
+  assertByteLength,
+  invalidArgument,
+  rawBytesArgument,
+  slotArgument,
+} from "./arguments.js";
 import { padTo32 } from "./bytes.js";
+import { checkStore } from "./check-store.js";
 import { KVStoreDB } from "./kv-store-db.js";
-import { type MptLeaf, walkMptLeaves } from "./mpt-walk.js";
-import { DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
+import { type MptLeaf, rootAndStart, walkMptLeaves } from "./mpt-walk.js";
+import { assertLayout, DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 
 /** An account as the MPT stores it: RLP([nonce, balance, storageRoot, codeHash]). */
@@ -84,9 +92,9 @@ export class MptBase {
     root: Uint8Array,
     layout: StoreLayout = DEFAULT_STORE_LAYOUT,
   ): Promise<MptBase> {
-    if (!(root instanceof Uint8Array) || root.length !== 32) {
-      throw new TransitionError("INVALID_ARGUMENT", "base root must be 32 bytes");
-    }
+    checkStore("MptBase.open: store", store);
+    const rootCopy = rawBytesArgument("MptBase.open: root", root, 32);
+    assertLayout(layout, []);
     const keys = new StoreKeys(layout);
     if (!equalBytes(root, EMPTY_MPT_ROOT) && (await store.get(keys.mptNode(root))) === undefined) {
       throw new TransitionError(
@@ -94,26 +102,40 @@ export class MptBase {
         `MPT root node ${bytesToHex(root)} is not in the store (wrong root, or the base was never written)`,
       );
     }
-    return new MptBase(store, root.slice(), keys);
+    return new MptBase(store, rootCopy, keys);
   }
 
-  /** The account at `address` (20 bytes), or undefined. */
+  /** The account at `address` (20 bytes or 0x hex), or undefined. */
   async getAccount(address: Uint8Array): Promise<BaseAccount | undefined> {
-    const rlp = await this.#get(this.#accounts, address);
+    const key = addressArgument("MptBase.getAccount: address", address);
+    const rlp = await this.#get(this.#accounts, key);
     return rlp === null ? undefined : decodeAccount(rlp);
   }
 
-  /** A storage value (32 bytes, left-padded), or undefined when the slot is empty. */
+  /**
+   * A storage value (32 bytes, left-padded), or undefined when the slot is empty. `slot` is
+   * 32 bytes, a uint256 bigint or a 0x hex quantity.
+   */
   async getStorage(account: BaseAccount, slot: Uint8Array): Promise<Uint8Array | undefined> {
-    if (equalBytes(account.storageRoot, EMPTY_MPT_ROOT)) return undefined;
+    if (typeof account !== "object" || account === null) {
+      throw invalidArgument("MptBase.getStorage: account", "a BaseAccount", account);
+    }
+    const storageRoot = rawBytesArgument(
+      "MptBase.getStorage: account.storageRoot",
+      account.storageRoot,
+      32,
+    );
+    const key = slotArgument("MptBase.getStorage: slot", slot);
+    if (equalBytes(storageRoot, EMPTY_MPT_ROOT)) return undefined;
     const trie = this.#accounts.shallowCopy(false);
-    trie.root(account.storageRoot);
-    const rlp = await this.#get(trie, slot);
+    trie.root(storageRoot);
+    const rlp = await this.#get(trie, key);
     return rlp === null ? undefined : decodeStorageValue(rlp);
   }
 
   /** The code with hash `codeHash` (empty for the empty-code hash). */
   async getCode(codeHash: Uint8Array): Promise<Uint8Array> {
+    assertByteLength("MptBase.getCode: codeHash", codeHash, 32);
     if (isEmptyCodeHash(codeHash)) return new Uint8Array(0);
     const ahead = take(this.#prefetchedCode, bytesToKeyString(codeHash));
     if (ahead !== undefined) return ahead;
@@ -162,14 +184,14 @@ export class MptBase {
     }
   }
 
-  /** Accounts in hashed-key order from the first hashed address >= `start`. */
+  /** Accounts in hashed-key order from the first hashed address >= `start` (32 bytes). */
   accounts(start?: Uint8Array): AsyncGenerator<MptLeaf> {
-    return walkMptLeaves(this.#readNodes, this.root, start);
+    return walkMptLeaves(this.#readNodes, ...rootAndStart("MptBase.accounts", this.root, start));
   }
 
-  /** Storage leaves of one account in hashed-slot order from the first >= `start`. */
+  /** Storage leaves of one account in hashed-slot order from the first >= `start` (32 bytes). */
   storage(storageRoot: Uint8Array, start?: Uint8Array): AsyncGenerator<MptLeaf> {
-    return walkMptLeaves(this.#readNodes, storageRoot, start);
+    return walkMptLeaves(this.#readNodes, ...rootAndStart("MptBase.storage", storageRoot, start));
   }
 
   async #get(trie: MerklePatriciaTrie, key: Uint8Array): Promise<Uint8Array | null> {

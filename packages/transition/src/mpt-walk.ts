@@ -8,6 +8,7 @@ import {
   LeafMPTNode,
   type MPTNode,
 } from "@ethereumjs/mpt";
+import { invalidArgument, rawBytesArgument } from "./arguments.js";
 import { TransitionError } from "./transition-error.js";
 
 /** One leaf of a secure (key-hashed) trie: the 32-byte hashed key and the stored value. */
@@ -32,7 +33,9 @@ interface Frame {
 }
 
 /**
- * Leaves of a secure trie in ascending hashed-key order, starting at the first key >= `start`.
+ * Leaves of a secure trie in ascending hashed-key order, starting at the first key >= `start`
+ * (a 32-byte hashed key; anything else is TransitionError('INVALID_ARGUMENT'), thrown at call
+ * time).
  *
  * An explicit stack (no recursive generators), and one batched store read for the children of
  * each branch, so a full walk costs one round trip per branch. A node missing from the store is
@@ -53,10 +56,34 @@ interface Frame {
  * // walkMptLeaves(reader, root) is the same walk over any MptNodeReader
  * ```
  */
-export async function* walkMptLeaves(
+export function walkMptLeaves(
   read: MptNodeReader,
   root: Uint8Array,
   start?: Uint8Array,
+): AsyncGenerator<MptLeaf> {
+  if (typeof read !== "function") throw invalidArgument("walkMptLeaves: read", "a function", read);
+  return walkFrom(read, ...rootAndStart("walkMptLeaves", root, start));
+}
+
+/**
+ * The root and start of a walk, checked and copied: a start key shorter than the trie's keys
+ * would leave the walk's bound undefined below its last nibble (it never terminated).
+ */
+export function rootAndStart(
+  operation: string,
+  root: unknown,
+  start: unknown,
+): [Uint8Array, Uint8Array | undefined] {
+  return [
+    rawBytesArgument(`${operation}: root`, root, 32),
+    start === undefined ? undefined : rawBytesArgument(`${operation}: start`, start, 32),
+  ];
+}
+
+async function* walkFrom(
+  read: MptNodeReader,
+  root: Uint8Array,
+  start: Uint8Array | undefined,
 ): AsyncGenerator<MptLeaf> {
   if (equalBytes(root, EMPTY_MPT_ROOT)) return;
   const bound = start === undefined ? undefined : toNibbles(start);

@@ -1,7 +1,8 @@
 import type { GenesisAlloc } from "@bintrie/core";
-import { bytesToHex, bytesToKeyString, equalBytes, hexToBytes } from "@bintrie/core/bytes";
+import { bytesToHex, bytesToKeyString, equalBytes } from "@bintrie/core/bytes";
+import { bytesArgument, invalidArgument } from "./arguments.js";
 import { keccak256 } from "./bytes.js";
-import { type AllocAccount, parseAlloc } from "./genesis-input.js";
+import { type AllocAccount, allocAccounts } from "./genesis-input.js";
 import { TransitionError } from "./transition-error.js";
 
 /**
@@ -34,12 +35,22 @@ export class MapPreimageSource implements PreimageSource {
 
   /** Adds a preimage (an address or a slot) under its keccak-256; returns the hashed key. */
   add(preimage: Uint8Array): Uint8Array {
+    if (!(preimage instanceof Uint8Array) || (preimage.length !== 20 && preimage.length !== 32)) {
+      throw invalidArgument(
+        "MapPreimageSource.add: preimage",
+        "an address (20 bytes) or a storage slot (32 bytes) as a Uint8Array",
+        preimage,
+      );
+    }
     const hashed = keccak256(preimage);
     this.#map.set(bytesToKeyString(hashed), preimage.slice());
     return hashed;
   }
 
   preimage(hashedKey: Uint8Array): Uint8Array | undefined {
+    if (!(hashedKey instanceof Uint8Array)) {
+      throw invalidArgument("MapPreimageSource.preimage: hashedKey", "a Uint8Array", hashedKey);
+    }
     return this.#map.get(bytesToKeyString(hashedKey));
   }
 }
@@ -59,9 +70,7 @@ export class MapPreimageSource implements PreimageSource {
 export function preimagesFromAlloc(
   alloc: GenesisAlloc | readonly AllocAccount[],
 ): MapPreimageSource {
-  const accounts = Array.isArray(alloc)
-    ? (alloc as readonly AllocAccount[])
-    : parseAlloc(alloc as GenesisAlloc);
+  const accounts = allocAccounts("preimagesFromAlloc: alloc", alloc);
   const source = new MapPreimageSource();
   for (const account of accounts) {
     source.add(account.address);
@@ -87,10 +96,37 @@ export function preimagesFromAlloc(
 export function preimagesFromMap(
   entries: Iterable<readonly [string | Uint8Array, string | Uint8Array]>,
 ): MapPreimageSource {
+  if (
+    typeof entries !== "object" ||
+    entries === null ||
+    typeof (entries as Iterable<unknown>)[Symbol.iterator] !== "function"
+  ) {
+    throw invalidArgument(
+      "preimagesFromMap: entries",
+      "an iterable of [hashedKey, preimage] pairs",
+      entries,
+    );
+  }
   const source = new MapPreimageSource();
-  for (const [key, value] of entries) {
-    const hashed = typeof key === "string" ? parseHex(key, "preimage map key") : key;
-    const preimage = typeof value === "string" ? parseHex(value, `preimage of ${key}`) : value;
+  let i = 0;
+  for (const entry of entries) {
+    const what = `preimagesFromMap: entries[${i++}]`;
+    if (!Array.isArray(entry)) throw invalidArgument(what, "a [hashedKey, preimage] pair", entry);
+    const hashed = bytesArgument(`${what} key`, entry[0]);
+    const preimage = bytesArgument(`${what} preimage`, entry[1]);
+    if (hashed.length !== 32) {
+      throw new TransitionError(
+        "INVALID_ARGUMENT",
+        `${what} key must be 32 bytes, got ${hashed.length} bytes`,
+      );
+    }
+    if (preimage.length !== 20 && preimage.length !== 32) {
+      throw new TransitionError(
+        "BAD_PREIMAGE",
+        `${what}: preimage of ${bytesToHex(hashed)} must be 20 or 32 bytes, got ${preimage.length} bytes`,
+        hashed,
+      );
+    }
     if (!equalBytes(source.add(preimage), hashed)) {
       throw new TransitionError(
         "BAD_PREIMAGE",
@@ -100,12 +136,4 @@ export function preimagesFromMap(
     }
   }
   return source;
-}
-
-function parseHex(text: string, what: string): Uint8Array {
-  try {
-    return hexToBytes(text, what);
-  } catch (error) {
-    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
-  }
 }

@@ -4,7 +4,7 @@ import { increment } from "./bytes.js";
 import type { StoreKeys } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 
-/** Account mark: deleted in the overlay, so none of its base state may bytesToHex or be converted. */
+/** Account mark: deleted in the overlay, so none of its base state may show or be converted. */
 export const MARK_WIPED = 1;
 /** Account mark: some of its keys have leaf tombstones ('remove' deletion mode). */
 export const MARK_HAS_TOMBSTONES = 2;
@@ -48,31 +48,45 @@ export class SideTables {
     return value === undefined || value.length === 0 ? 0 : value[0]!;
   }
 
-  async addAccountMark(address: Uint8Array, flags: number): Promise<void> {
-    const current = await this.accountMark(address);
-    if ((current | flags) !== current) {
-      if (current === 0) this.#markedAccounts++;
-      this.#put(this.#keys.accountMark(address), Uint8Array.of(current | flags));
-    }
+  /**
+   * Stages `flags` on top of `current` (the mark read with accountMark() in the same queued
+   * operation). Synchronous, so an operation can read first and apply all of its changes last.
+   */
+  markAccount(address: Uint8Array, current: number, flags: number): void {
+    if ((current | flags) === current) return;
+    if (current === 0) this.#markedAccounts++;
+    this.#put(this.#keys.accountMark(address), Uint8Array.of(current | flags));
   }
 
   // ---- leaf tombstones ------------------------------------------------------------------
 
-  async addLeafTombstone(address: Uint8Array, treeKey: Uint8Array): Promise<void> {
-    this.#put(this.#keys.leafTombstone(address, treeKey), EMPTY);
-    await this.addAccountMark(address, MARK_HAS_TOMBSTONES);
+  /** Stages leaf tombstones for `treeKeys` and the account's tombstone flag (see markAccount). */
+  addLeafTombstones(address: Uint8Array, treeKeys: readonly Uint8Array[], current: number): void {
+    if (treeKeys.length === 0) return;
+    for (const key of treeKeys) this.#put(this.#keys.leafTombstone(address, key), EMPTY);
+    this.markAccount(address, current, MARK_HAS_TOMBSTONES);
   }
 
   async hasLeafTombstone(address: Uint8Array, treeKey: Uint8Array): Promise<boolean> {
     return (await this.#get(this.#keys.leafTombstone(address, treeKey))) !== undefined;
   }
 
-  /** The tree keys of every leaf tombstone of `address` (one char per byte). */
-  async leafTombstones(address: Uint8Array): Promise<Set<string>> {
-    const prefix = this.#keys.leafTombstones(address);
-    const out = new Set<string>();
-    for (const key of await this.#scan(prefix)) {
-      out.add(bytesToKeyString(key.subarray(prefix.length)));
+  /**
+   * Which of `treeKeys` have a leaf tombstone: point reads (one batched store read), so
+   * conversion does not need the store's ordered iteration.
+   */
+  async leafTombstoned(address: Uint8Array, treeKeys: readonly Uint8Array[]): Promise<boolean[]> {
+    const keys = treeKeys.map((k) => this.#keys.leafTombstone(address, k));
+    const out: boolean[] = new Array(keys.length).fill(false);
+    const unstaged: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const staged = this.#pending.get(bytesToKeyString(keys[i]!));
+      if (staged === undefined) unstaged.push(i);
+      else out[i] = staged !== null;
+    }
+    if (unstaged.length > 0) {
+      const found = await this.#store.getMany(unstaged.map((i) => keys[i]!));
+      for (let j = 0; j < unstaged.length; j++) out[unstaged[j]!] = found[j] !== undefined;
     }
     return out;
   }
@@ -93,12 +107,38 @@ export class SideTables {
     for (const slot of slots) this.#del(this.#keys.writtenSlot(address, slot));
   }
 
-  /** Drops every account mark and leaf tombstone: once all is converted no read needs them. */
+  // ---- accounts converted with base storage -------------------------------------------
+
+  /** Conversion copied (or will copy) base storage of `address` into the overlay. */
+  noteBaseStorage(address: Uint8Array): void {
+    this.#put(this.#keys.baseStorage(address), EMPTY);
+  }
+
+  async hasBaseStorage(address: Uint8Array): Promise<boolean> {
+    return (await this.#get(this.#keys.baseStorage(address))) !== undefined;
+  }
+
+  /** After a delete cleared the copied slots. */
+  forgetBaseStorage(address: Uint8Array): void {
+    this.#del(this.#keys.baseStorage(address));
+  }
+
+  /** Whether every mark and tombstone can be listed (and so dropped): the store is ordered. */
+  get canList(): boolean {
+    return this.#store.entries !== undefined;
+  }
+
+  /**
+   * Drops every account mark and leaf tombstone: once all is converted no read needs them. Lists
+   * them all first and stages the deletes only then, so a failed listing changes nothing. A
+   * store without ordered iteration keeps them (they are never read again).
+   */
   async dropConversionMarks(): Promise<void> {
-    if (this.#store.entries === undefined || this.#markedAccounts === 0) return;
-    for (const kind of ["marks", "tombstones"] as const) {
-      for (const key of await this.#scan(this.#keys.sideTable(kind))) this.#del(key);
-    }
+    if (!this.canList || this.#markedAccounts === 0) return;
+    const marks = await this.#scan(this.#keys.sideTable("marks"));
+    const tombstones = await this.#scan(this.#keys.sideTable("tombstones"));
+    for (const key of marks) this.#del(key);
+    for (const key of tombstones) this.#del(key);
     this.#markedAccounts = 0;
   }
 

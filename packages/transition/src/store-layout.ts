@@ -1,5 +1,6 @@
 import { concatBytes } from "@noble/hashes/utils.js";
 import { ascii } from "./bytes.js";
+import { describeValue } from "@bintrie/codec";
 import { TransitionError } from "./transition-error.js";
 
 /**
@@ -25,6 +26,7 @@ export const DEFAULT_STORE_LAYOUT: StoreLayout = {
 const ACCOUNT_MARK = 0x61; // 'a': address → flags
 const WRITTEN_SLOT = 0x73; // 's': address || slot → (empty)
 const LEAF_TOMBSTONE = 0x7a; // 'z': address || tree key → (empty)
+const BASE_STORAGE = 0x62; // 'b': address → (empty): converted with base storage
 
 /** Store keys of the base and of the side tables under one layout. */
 export class StoreKeys {
@@ -64,6 +66,14 @@ export class StoreKeys {
     return this.#side(LEAF_TOMBSTONE, address);
   }
 
+  /**
+   * The account was converted with base storage (so deleting it must clear those slots, which
+   * needs the base); absent for accounts without. Kept after conversion.
+   */
+  baseStorage(address: Uint8Array): Uint8Array {
+    return this.#side(BASE_STORAGE, address);
+  }
+
   /** Range prefix of every side-table entry of one kind (for the final clean-up). */
   sideTable(kind: "marks" | "tombstones"): Uint8Array {
     return this.#side(kind === "marks" ? ACCOUNT_MARK : LEAF_TOMBSTONE);
@@ -80,16 +90,39 @@ export class StoreKeys {
   }
 }
 
+/** Whether two layouts use the same prefixes. */
+export function sameLayout(a: StoreLayout, b: StoreLayout): boolean {
+  return (
+    equalPrefix(a.mptNodePrefix, b.mptNodePrefix) &&
+    equalPrefix(a.codePrefix, b.codePrefix) &&
+    equalPrefix(a.sidePrefix, b.sidePrefix)
+  );
+}
+
+/** A layout as text for messages: `{ mptNodePrefix: "M", codePrefix: "C", sidePrefix: "T" }`. */
+export function describeLayout(layout: StoreLayout): string {
+  return `{ mptNodePrefix: ${JSON.stringify(latin1(layout.mptNodePrefix))}, codePrefix: ${JSON.stringify(latin1(layout.codePrefix))}, sidePrefix: ${JSON.stringify(latin1(layout.sidePrefix))} }`;
+}
+
 /** Throws unless the prefixes are non-empty and none is a prefix of another or of `others`. */
 export function assertLayout(layout: StoreLayout, others: readonly Uint8Array[]): void {
+  if (typeof layout !== "object" || layout === null) {
+    throw new TransitionError(
+      "INVALID_ARGUMENT",
+      `store layout must be an object { mptNodePrefix, codePrefix, sidePrefix }, got ${describeValue(layout)}`,
+    );
+  }
   const named: [string, Uint8Array][] = [
     ["mptNodePrefix", layout.mptNodePrefix],
     ["codePrefix", layout.codePrefix],
     ["sidePrefix", layout.sidePrefix],
   ];
   for (const [name, p] of named) {
-    if (!(p instanceof Uint8Array) || p.length === 0) {
-      throw new TransitionError("INVALID_ARGUMENT", `store layout ${name} must be non-empty bytes`);
+    if (!(p instanceof Uint8Array) || p.length === 0 || p.length > 255) {
+      throw new TransitionError(
+        "INVALID_ARGUMENT",
+        `store layout ${name} must be 1 to 255 bytes, got ${describeValue(p)}`,
+      );
     }
   }
   const all = [...named.map(([, p]) => p), ...others];
@@ -103,6 +136,10 @@ export function assertLayout(layout: StoreLayout, others: readonly Uint8Array[])
       }
     }
   }
+}
+
+function equalPrefix(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && startsWith(a, b);
 }
 
 function startsWith(bytes: Uint8Array, prefix: Uint8Array): boolean {

@@ -1,5 +1,8 @@
 import type { DeletionMode } from "@bintrie/core";
+import { invalidArgument, objectArgument, rawBytesArgument } from "./arguments.js";
 import type { ConversionCursor } from "./conversion-cursor.js";
+import { describeValue } from "@bintrie/codec";
+import { assertLayout, DEFAULT_STORE_LAYOUT, type StoreLayout } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 
 /** Running totals of a conversion (kept in the record so they survive a restart). */
@@ -27,6 +30,18 @@ export interface TransitionRecord {
    * conversion and reads skip the per-account mark lookup, the common case.
    */
   readonly markedAccounts: number;
+  /**
+   * The store layout the transition was created with (reopening with another is refused).
+   * Undefined when decoded from a version-1 record, which did not keep it; encoded as the
+   * default layout when absent.
+   */
+  readonly layout?: StoreLayout;
+  /**
+   * Every account converted so far has its "converted with base storage" side-table entry, so
+   * deleting a converted account without base storage needs no base. False (the default) for
+   * transitions whose conversion began before that index existed (version-1 records).
+   */
+  readonly baseStorageIndexed?: boolean;
 }
 
 export const ZERO_COUNTERS: ConversionCounters = {
@@ -38,7 +53,10 @@ export const ZERO_COUNTERS: ConversionCounters = {
 };
 
 const MAGIC = [0x42, 0x54, 0x54, 0x58]; // "BTTX"
-const VERSION = 1;
+// Version 2 appends a flags byte (bit 0: baseStorageIndexed) and the layout's three prefixes,
+// each as length ‖ bytes. Version 1 records (without them) are still read.
+const VERSION = 2;
+const VERSION_1 = 1;
 const PHASES = ["pending", "converting", "done"] as const;
 const MODES: readonly DeletionMode[] = ["zero", "remove"];
 const COUNTER_NAMES = [
@@ -49,7 +67,7 @@ const COUNTER_NAMES = [
   "leavesKept",
 ] as const;
 // magic, version, mode, base root, phase, account, slot state, slot, counters, marked accounts
-const SIZE = 4 + 1 + 1 + 32 + 1 + 32 + 1 + 32 + 8 * COUNTER_NAMES.length + 8;
+const FIXED_SIZE = 4 + 1 + 1 + 32 + 1 + 32 + 1 + 32 + 8 * COUNTER_NAMES.length + 8;
 
 /** Whether `extra` looks like a transition record (magic bytes), before a full decode. */
 export function isTransitionRecord(extra: Uint8Array | undefined): boolean {
@@ -74,7 +92,10 @@ export function isTransitionRecord(extra: Uint8Array | undefined): boolean {
  * ```
  */
 export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
-  const out = new Uint8Array(SIZE);
+  checkRecord(record);
+  const layout = record.layout ?? DEFAULT_STORE_LAYOUT;
+  const prefixes = [layout.mptNodePrefix, layout.codePrefix, layout.sidePrefix];
+  const out = new Uint8Array(FIXED_SIZE + 1 + prefixes.reduce((n, p) => n + 1 + p.length, 0));
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
   out[4] = VERSION;
@@ -93,7 +114,54 @@ export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
     at += 8;
   }
   view.setBigUint64(at, BigInt(record.markedAccounts));
+  at += 8;
+  out[at++] = record.baseStorageIndexed === true ? 1 : 0;
+  for (const p of prefixes) {
+    out[at++] = p.length;
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
+}
+
+/** INVALID_ARGUMENT naming the field unless `record` can be encoded as it is. */
+function checkRecord(record: TransitionRecord): void {
+  const what = "encodeTransitionRecord: record";
+  objectArgument(what, record);
+  rawBytesArgument(`${what}.baseRoot`, record.baseRoot, 32);
+  if (!MODES.includes(record.deletionMode)) {
+    throw invalidArgument(`${what}.deletionMode`, "'zero' or 'remove'", record.deletionMode);
+  }
+  const c = objectArgument<ConversionCursor>(`${what}.cursor`, record.cursor);
+  if (!PHASES.includes(c.phase)) {
+    throw invalidArgument(`${what}.cursor.phase`, "'pending', 'converting' or 'done'", c.phase);
+  }
+  if (c.phase === "converting") {
+    rawBytesArgument(`${what}.cursor.account`, c.account, 32);
+    if (c.lastSlot !== undefined) rawBytesArgument(`${what}.cursor.lastSlot`, c.lastSlot, 32);
+    if (typeof c.storageDone !== "boolean") {
+      throw invalidArgument(`${what}.cursor.storageDone`, "a boolean", c.storageDone);
+    }
+    if (c.storageDone && c.lastSlot !== undefined) {
+      throw new TransitionError(
+        "INVALID_ARGUMENT",
+        `${what}.cursor: lastSlot must be undefined when storageDone is true (the record keeps one of them)`,
+      );
+    }
+  }
+  const counters = objectArgument<ConversionCounters>(`${what}.counters`, record.counters);
+  for (const name of COUNTER_NAMES) checkCount(`${what}.counters.${name}`, counters[name]);
+  checkCount(`${what}.markedAccounts`, record.markedAccounts);
+  if (record.layout !== undefined) assertLayout(record.layout, []);
+  if (record.baseStorageIndexed !== undefined && typeof record.baseStorageIndexed !== "boolean") {
+    throw invalidArgument(`${what}.baseStorageIndexed`, "a boolean", record.baseStorageIndexed);
+  }
+}
+
+function checkCount(what: string, value: unknown): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+    throw invalidArgument(what, "a non-negative safe integer", value);
+  }
 }
 
 /**
@@ -109,11 +177,21 @@ export function encodeTransitionRecord(record: TransitionRecord): Uint8Array {
  * ```
  */
 export function decodeTransitionRecord(bytes: Uint8Array): TransitionRecord {
+  if (!(bytes instanceof Uint8Array)) {
+    throw invalidArgument("decodeTransitionRecord: bytes", "a Uint8Array", bytes);
+  }
   const bad = (why: string) =>
     new TransitionError("INVALID_RECORD", `transition record (${bytes.length} bytes): ${why}`);
   if (!isTransitionRecord(bytes)) throw bad("bad magic (expected 'BTTX')");
-  if (bytes.length !== SIZE) throw bad(`expected ${SIZE} bytes`);
-  if (bytes[4] !== VERSION) throw bad(`version ${bytes[4]} is not supported (reads ${VERSION})`);
+  const version = bytes[4];
+  if (version !== VERSION && version !== VERSION_1) {
+    throw bad(
+      `version ${describeValue(version)} is not supported (reads ${VERSION_1} and ${VERSION})`,
+    );
+  }
+  if (version === VERSION_1 ? bytes.length !== FIXED_SIZE : bytes.length < FIXED_SIZE + 1) {
+    throw bad(`expected ${version === VERSION_1 ? FIXED_SIZE : `more than ${FIXED_SIZE}`} bytes`);
+  }
   const deletionMode = MODES[bytes[5]!];
   if (deletionMode === undefined) throw bad(`unknown deletion mode id ${bytes[5]}`);
   const phase = PHASES[bytes[38]!];
@@ -138,11 +216,33 @@ export function decodeTransitionRecord(bytes: Uint8Array): TransitionRecord {
     counters[name] = Number(view.getBigUint64(at));
     at += 8;
   }
+  const markedAccounts = Number(view.getBigUint64(at));
+  at += 8;
+  let layout: StoreLayout | undefined;
+  let baseStorageIndexed = phase === "pending"; // version 1: nothing converted without the index
+  if (version === VERSION) {
+    const flags = bytes[at++]!;
+    if (flags > 1) throw bad(`unknown flags ${flags}`);
+    baseStorageIndexed = flags === 1;
+    const prefixes: Uint8Array[] = [];
+    for (let i = 0; i < 3; i++) {
+      const length = bytes[at++];
+      if (length === undefined || length === 0 || at + length > bytes.length) {
+        throw bad("truncated store layout");
+      }
+      prefixes.push(bytes.slice(at, at + length));
+      at += length;
+    }
+    if (at !== bytes.length) throw bad(`${bytes.length - at} bytes after the store layout`);
+    layout = { mptNodePrefix: prefixes[0]!, codePrefix: prefixes[1]!, sidePrefix: prefixes[2]! };
+  }
   return {
     baseRoot: bytes.slice(6, 38),
     deletionMode,
     cursor,
     counters: counters as unknown as ConversionCounters,
-    markedAccounts: Number(view.getBigUint64(at)),
+    markedAccounts,
+    layout,
+    baseStorageIndexed,
   };
 }

@@ -10,10 +10,10 @@ import {
   openTree,
   ROOT_RECORD_KEY,
   SerialQueue,
-  type StorageSlot,
   type StorageSlotLike,
+  TreeError,
 } from "@bintrie/core";
-import { bytesToHex, equalBytes, isZero, toBytes } from "@bintrie/core/bytes";
+import { bytesToHex, bytesToKeyString, equalBytes, isZero } from "@bintrie/core/bytes";
 import {
   accountFromLeaves,
   BASIC_DATA_LEAF_KEY,
@@ -21,12 +21,22 @@ import {
   chunkCount,
   chunkifyCode,
   codeFromChunks,
-  storageSlotToBytes,
-  toStorageSlot,
 } from "@bintrie/core/embedding";
 import { decodeRootRecord } from "@bintrie/core/store";
 import { codeChunkKeys } from "./account-leaves.js";
+import {
+  accountArgument,
+  addressArgument,
+  bytesArgument,
+  invalidArgument,
+  objectArgument,
+  optionsArgument,
+  positiveIntegerArgument,
+  rawBytesArgument,
+  slotArgument,
+} from "./arguments.js";
 import { keccak256, ZERO32 } from "./bytes.js";
+import { checkStore } from "./check-store.js";
 import {
   type AccountProgress,
   accountProgress,
@@ -38,7 +48,14 @@ import { type BaseAccount, MptBase } from "./mpt-base.js";
 import { lookupPreimage } from "./preimage-lookup.js";
 import type { PreimageSource } from "./preimage-source.js";
 import { MARK_HAS_TOMBSTONES, MARK_WIPED, SideTables } from "./side-tables.js";
-import { assertLayout, DEFAULT_STORE_LAYOUT, StoreKeys, type StoreLayout } from "./store-layout.js";
+import {
+  assertLayout,
+  DEFAULT_STORE_LAYOUT,
+  describeLayout,
+  StoreKeys,
+  type StoreLayout,
+  sameLayout,
+} from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 import {
   type ConversionCounters,
@@ -131,6 +148,10 @@ export class TransitionState {
   #converter: Converter | undefined;
   #cursor: ConversionCursor;
   #counters: ConversionCounters;
+  /** Every converted account has its base-storage entry (see TransitionRecord). */
+  readonly #baseStorageIndexed: boolean;
+  /** Batches commitOperations() handed out that are not known to be in the store yet. */
+  #handedOut: { root: Uint8Array; operations: BatchOperation[] }[] = [];
 
   private constructor(
     store: KVStore,
@@ -138,9 +159,12 @@ export class TransitionState {
     base: MptBase | undefined,
     baseRoot: Uint8Array,
     keys: StoreKeys,
-    cursor: ConversionCursor,
-    counters: ConversionCounters,
-    markedAccounts: number,
+    transition: {
+      cursor: ConversionCursor;
+      counters: ConversionCounters;
+      markedAccounts: number;
+      baseStorageIndexed: boolean;
+    },
     preimages: PreimageSource | undefined,
   ) {
     this.store = store;
@@ -149,9 +173,10 @@ export class TransitionState {
     this.deletionMode = overlay.deletionMode;
     this.#base = base;
     this.#keys = keys;
-    this.#side = new SideTables(store, keys, markedAccounts);
-    this.#cursor = cursor;
-    this.#counters = counters;
+    this.#side = new SideTables(store, keys, transition.markedAccounts);
+    this.#cursor = transition.cursor;
+    this.#counters = transition.counters;
+    this.#baseStorageIndexed = transition.baseStorageIndexed;
     this.#preimages = preimages;
   }
 
@@ -160,23 +185,50 @@ export class TransitionState {
    * overlay root, base root and conversion cursor), otherwise starts a new one over the MPT
    * state `options.baseRoot` with an empty overlay.
    */
-  static async open(store: KVStore, options: OpenTransitionOptions = {}): Promise<TransitionState> {
-    const layout = options.layout ?? DEFAULT_STORE_LAYOUT;
-    const rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
+  static async open(store: KVStore, options?: OpenTransitionOptions): Promise<TransitionState> {
+    checkStore("TransitionState.open: store", store);
+    const o = optionsArgument<OpenTransitionOptions>("TransitionState.open: options", options);
+    const requestedRoot =
+      o.baseRoot === undefined
+        ? undefined
+        : rawBytesArgument("TransitionState.open: options.baseRoot", o.baseRoot, 32);
+    if (o.deletionMode !== undefined && o.deletionMode !== "zero" && o.deletionMode !== "remove") {
+      throw invalidArgument(
+        "TransitionState.open: options.deletionMode",
+        "'zero' or 'remove'",
+        o.deletionMode,
+      );
+    }
+    if (o.preimages !== undefined)
+      checkPreimageSource("TransitionState.open: options.preimages", o.preimages);
+    const rootRecordKey =
+      o.rootRecordKey === undefined
+        ? ROOT_RECORD_KEY
+        : bytesOption("TransitionState.open: options.rootRecordKey", o.rootRecordKey);
+    const keyPrefix =
+      o.keyPrefix === undefined
+        ? undefined
+        : bytesOption("TransitionState.open: options.keyPrefix", o.keyPrefix);
+    const requestedLayout = o.layout === undefined ? undefined : copyLayout(o.layout);
+    if (requestedLayout !== undefined) assertLayout(requestedLayout, []);
     const recordBytes = await store.get(rootRecordKey);
     const treeOptions = {
-      scheme: options.scheme,
-      groupDepth: options.groupDepth,
-      keyPrefix: options.keyPrefix,
+      scheme: o.scheme,
+      groupDepth: o.groupDepth,
+      keyPrefix,
       rootRecordKey,
-      maxNodes: options.maxNodes,
-      maxBytes: options.maxBytes,
+      maxNodes: o.maxNodes,
+      maxBytes: o.maxBytes,
     };
     let overlay: BinaryTree;
     let baseRoot: Uint8Array;
-    let cursor: ConversionCursor = { phase: "pending" };
-    let counters = ZERO_COUNTERS;
-    let markedAccounts = 0;
+    let layout = requestedLayout ?? DEFAULT_STORE_LAYOUT;
+    let transition = {
+      cursor: { phase: "pending" } as ConversionCursor,
+      counters: ZERO_COUNTERS,
+      markedAccounts: 0,
+      baseStorageIndexed: true,
+    };
     if (recordBytes !== undefined) {
       const record = decodeRootRecord(recordBytes);
       if (!isTransitionRecord(record.extra)) {
@@ -185,51 +237,63 @@ export class TransitionState {
           `the root record at ${bytesToHex(rootRecordKey)} belongs to a plain binary tree (no transition state); open it with openTree()`,
         );
       }
-      const transition = decodeTransitionRecord(record.extra!);
-      if (options.baseRoot !== undefined && !equalBytes(options.baseRoot, transition.baseRoot)) {
+      const stored = decodeTransitionRecord(record.extra!);
+      if (requestedRoot !== undefined && !equalBytes(requestedRoot, stored.baseRoot)) {
         throw new TransitionError(
           "RECORD_MISMATCH",
-          `the store's transition has base root ${bytesToHex(transition.baseRoot)}, not ${bytesToHex(options.baseRoot)}`,
+          `the store's transition has base root ${bytesToHex(stored.baseRoot)}, not ${bytesToHex(requestedRoot)}`,
         );
       }
-      if (options.deletionMode !== undefined && options.deletionMode !== transition.deletionMode) {
+      if (o.deletionMode !== undefined && o.deletionMode !== stored.deletionMode) {
         throw new TransitionError(
           "RECORD_MISMATCH",
-          `the store's transition uses deletion mode '${transition.deletionMode}', not '${options.deletionMode}'`,
+          `the store's transition uses deletion mode '${stored.deletionMode}', not '${o.deletionMode}'`,
         );
+      }
+      // A version-1 record did not keep the layout: the one given (or the default) is used.
+      if (stored.layout !== undefined) {
+        if (requestedLayout !== undefined && !sameLayout(requestedLayout, stored.layout)) {
+          throw new TransitionError(
+            "RECORD_MISMATCH",
+            `the store's transition uses store layout ${describeLayout(stored.layout)}, not ${describeLayout(requestedLayout)}`,
+          );
+        }
+        layout = stored.layout;
       }
       overlay = await openTree(store, {
         ...treeOptions,
         root: record.root,
-        deletionMode: transition.deletionMode,
+        deletionMode: stored.deletionMode,
       });
-      baseRoot = transition.baseRoot;
-      cursor = transition.cursor;
-      counters = transition.counters;
-      markedAccounts = transition.markedAccounts;
+      baseRoot = stored.baseRoot;
+      transition = {
+        cursor: stored.cursor,
+        counters: stored.counters,
+        markedAccounts: stored.markedAccounts,
+        baseStorageIndexed: stored.baseStorageIndexed === true,
+      };
     } else {
-      if (options.baseRoot === undefined) {
+      if (requestedRoot === undefined) {
         throw new TransitionError(
           "NO_BASE_ROOT",
           `the store has no transition at ${bytesToHex(rootRecordKey)}; pass options.baseRoot (the MPT state root) to start one`,
         );
       }
-      baseRoot = options.baseRoot.slice();
-      overlay = new BinaryTree({ ...treeOptions, store, deletionMode: options.deletionMode });
+      baseRoot = requestedRoot;
+      overlay = new BinaryTree({ ...treeOptions, store, deletionMode: o.deletionMode });
     }
     assertLayout(layout, [overlay.keyPrefix, overlay.rootRecordKey]);
     // After conversion the base is only needed to wipe converted accounts: open it lazily.
-    const base = cursor.phase === "done" ? undefined : await MptBase.open(store, baseRoot, layout);
+    const base =
+      transition.cursor.phase === "done" ? undefined : await MptBase.open(store, baseRoot, layout);
     return new TransitionState(
       store,
       overlay,
       base,
       baseRoot,
       new StoreKeys(layout),
-      cursor,
-      counters,
-      markedAccounts,
-      options.preimages,
+      transition,
+      o.preimages,
     );
   }
 
@@ -248,96 +312,119 @@ export class TransitionState {
     return this.cursor.phase === "done";
   }
 
-  /** Sets the preimage source used by conversion (and by deleting converted accounts). */
+  /**
+   * Sets the preimage source used by conversion (and by deleting converted accounts). Queued
+   * like every operation: it takes effect after the operations already called (a running step
+   * keeps its source) and before those called later.
+   */
   setPreimageSource(source: PreimageSource): void {
-    // The converter is rebuilt from the cursor on the next step (its walks restart there).
-    this.#cursor = this.cursor;
-    this.#counters = this.counters;
-    this.#converter = undefined;
-    this.#preimages = source;
+    checkPreimageSource("setPreimageSource: source", source);
+    void this.#queue.run(async () => {
+      // The converter is rebuilt from the cursor on the next step (its walks restart there).
+      this.#cursor = this.cursor;
+      this.#counters = this.counters;
+      this.#converter = undefined;
+      this.#preimages = source;
+    });
   }
 
   // ---- reads ----------------------------------------------------------------------------
 
   /** The account, or undefined when absent or deleted (in the overlay, or never existing). */
   getAccount(addressLike: BytesLike): Promise<Account | undefined> {
-    const address = addressOf(addressLike);
-    return this.#queue.run(() => this.#getAccount(address));
+    return this.#call(() => {
+      const address = addressArgument("getAccount: address", addressLike);
+      return () => this.#getAccount(address);
+    });
   }
 
   /** The storage value (32 bytes; all zero when unset or deleted). */
   getStorage(addressLike: BytesLike, slot: StorageSlotLike): Promise<Uint8Array> {
-    const address = addressOf(addressLike);
-    const slot32 = slotBytes(slot);
-    return this.#queue.run(async () => {
-      const key = this.overlay.keys.storageSlotKey(address, slot32);
-      await this.overlay.load([key]);
-      const value = this.overlay.get(key);
-      if (value !== undefined) return value;
-      if (await this.#baseHidden(address, key)) return ZERO32.slice();
-      const base = await this.#openBase();
-      const account = await base.getAccount(address);
-      if (account === undefined) return ZERO32.slice();
-      return (await base.getStorage(account, slot32)) ?? ZERO32.slice();
+    return this.#call(() => {
+      const address = addressArgument("getStorage: address", addressLike);
+      const slot32 = slotArgument("getStorage: slot", slot);
+      return async () => {
+        const key = this.overlay.keys.storageSlotKey(address, slot32);
+        await this.overlay.load([key]);
+        const value = this.overlay.get(key);
+        if (value !== undefined) return value;
+        if (await this.#baseHidden(address, key)) return ZERO32.slice();
+        const base = await this.#openBase();
+        const account = await base.getAccount(address);
+        if (account === undefined) return ZERO32.slice();
+        return (await base.getStorage(account, slot32)) ?? ZERO32.slice();
+      };
     });
   }
 
   /** The contract code (empty when the account has none or does not exist). */
   getCode(addressLike: BytesLike): Promise<Uint8Array> {
-    const address = addressOf(addressLike);
-    return this.#queue.run(async () => {
-      const account = await this.#getAccount(address);
-      if (account === undefined || account.codeSize === 0) return new Uint8Array(0);
-      const count = chunkCount(account.codeSize);
-      const keys = codeChunkKeys(this.overlay.keys, address, 0, count);
-      await this.overlay.load(keys);
-      const chunks = new Uint8Array(count * 32);
-      let baseChunks: Uint8Array | undefined;
-      for (let i = 0; i < count; i++) {
-        let chunk = this.overlay.get(keys[i]!);
-        if (chunk === undefined && !(await this.#baseHidden(address, keys[i]!))) {
-          baseChunks ??= await this.#baseChunks(address);
-          if (i < baseChunks.length >>> 5) chunk = baseChunks.subarray(i * 32, i * 32 + 32);
+    return this.#call(() => {
+      const address = addressArgument("getCode: address", addressLike);
+      return async () => {
+        const account = await this.#getAccount(address);
+        if (account === undefined || account.codeSize === 0) return new Uint8Array(0);
+        const count = chunkCount(account.codeSize);
+        const keys = codeChunkKeys(this.overlay.keys, address, 0, count);
+        await this.overlay.load(keys);
+        const chunks = new Uint8Array(count * 32);
+        let baseChunks: Uint8Array | undefined;
+        for (let i = 0; i < count; i++) {
+          let chunk = this.overlay.get(keys[i]!);
+          if (chunk === undefined && !(await this.#baseHidden(address, keys[i]!))) {
+            baseChunks ??= await this.#baseChunks(address);
+            if (i < baseChunks.length >>> 5) chunk = baseChunks.subarray(i * 32, i * 32 + 32);
+          }
+          if (chunk === undefined) {
+            throw new TransitionError(
+              "CORRUPT_STATE",
+              `account ${bytesToHex(address)}: code chunk ${i} of ${count} is in neither the overlay nor the base`,
+            );
+          }
+          chunks.set(chunk, i * 32);
         }
-        if (chunk === undefined) {
-          throw new TransitionError(
-            "CORRUPT_STATE",
-            `account ${bytesToHex(address)}: code chunk ${i} of ${count} is in neither the overlay nor the base`,
-          );
-        }
-        chunks.set(chunk, i * 32);
-      }
-      return codeFromChunks(chunks, account.codeSize);
+        return codeFromChunks(chunks, account.codeSize);
+      };
     });
   }
 
   // ---- writes (overlay only) ------------------------------------------------------------
+  //
+  // Each write reads and loads everything it needs first, then changes the overlay in one
+  // all-or-nothing step (a synchronous write, or one deleteMany) and stages its side-table
+  // entries synchronously after it. A failed store read thus leaves memory as it was, and
+  // hash() never sees half of a write.
 
   /** Writes the account header (BASIC_DATA and CODE_HASH); storage and code are untouched. */
   putAccount(addressLike: BytesLike, account: AccountInput): Promise<void> {
-    const address = addressOf(addressLike);
-    return this.#queue.run(async () => {
-      await this.overlay.load([this.overlay.keys.accountStem(address)]);
-      this.overlay.putAccount(address, account);
+    return this.#call(() => {
+      const address = addressArgument("putAccount: address", addressLike);
+      const header = accountArgument("putAccount: account", account);
+      return async () => {
+        await this.overlay.load([this.overlay.keys.accountStem(address)]);
+        this.overlay.putAccount(address, header);
+      };
     });
   }
 
   /** Writes a storage value (at most 32 bytes, left-padded); a zero value deletes the slot. */
   putStorage(addressLike: BytesLike, slot: StorageSlotLike, valueLike: BytesLike): Promise<void> {
-    const address = addressOf(addressLike);
-    const slot32 = slotBytes(slot);
-    const value = bytesArgument(valueLike, `storage value for ${bytesToHex(address)}`);
-    if (value.length > 32) {
-      throw new TransitionError(
-        "INVALID_ARGUMENT",
-        `storage value for ${bytesToHex(address)} must be at most 32 bytes`,
-      );
-    }
-    if (isZero(value)) return this.deleteStorage(address, slot32);
-    return this.#queue.run(async () => {
-      await this.overlay.load([this.overlay.keys.storageSlotKey(address, slot32)]);
-      this.overlay.putStorage(address, slot32, value);
-      this.#side.noteWrittenSlot(address, slot32);
+    return this.#call(() => {
+      const address = addressArgument("putStorage: address", addressLike);
+      const slot32 = slotArgument("putStorage: slot", slot);
+      const value = bytesArgument("putStorage: value", valueLike);
+      if (value.length > 32) {
+        throw new TransitionError(
+          "INVALID_ARGUMENT",
+          `putStorage: value must be at most 32 bytes, got ${value.length} bytes`,
+        );
+      }
+      if (isZero(value)) return () => this.#deleteStorage(address, slot32);
+      return async () => {
+        await this.overlay.load([this.overlay.keys.storageSlotKey(address, slot32)]);
+        this.overlay.putStorage(address, slot32, value);
+        this.#side.noteWrittenSlot(address, slot32);
+      };
     });
   }
 
@@ -346,11 +433,10 @@ export class TransitionState {
    * the base value; in 'remove' mode the leaf is removed and a leaf tombstone hides the base.
    */
   deleteStorage(addressLike: BytesLike, slot: StorageSlotLike): Promise<void> {
-    const address = addressOf(addressLike);
-    const slot32 = slotBytes(slot);
-    return this.#queue.run(async () => {
-      const key = this.overlay.keys.storageSlotKey(address, slot32);
-      await this.#clearKeys(address, [key]);
+    return this.#call(() => {
+      const address = addressArgument("deleteStorage: address", addressLike);
+      const slot32 = slotArgument("deleteStorage: slot", slot);
+      return () => this.#deleteStorage(address, slot32);
     });
   }
 
@@ -360,22 +446,28 @@ export class TransitionState {
    * as go-ethereum does (they are past codeSize and never read).
    */
   putCode(addressLike: BytesLike, codeLike: BytesLike): Promise<void> {
-    const address = addressOf(addressLike);
-    const code = bytesArgument(codeLike, `code for ${bytesToHex(address)}`);
-    return this.#queue.run(async () => {
-      const count = chunkCount(code.length);
-      if (this.deletionMode === "remove") {
-        // Chunks of longer earlier code, in the overlay or still in the base, must go.
-        let earlier = await this.#overlayChunkEnd(address, count);
-        if (this.#progressOf(address) === "untouched" && !(await this.#wiped(address))) {
-          earlier = Math.max(earlier, (await this.#baseChunks(address)).length >>> 5);
+    return this.#call(() => {
+      const address = addressArgument("putCode: address", addressLike);
+      const code = bytesArgument("putCode: code", codeLike);
+      return async () => {
+        const count = chunkCount(code.length);
+        const writeKeys = codeChunkKeys(this.overlay.keys, address, 0, count);
+        let clear: Uint8Array[] = [];
+        if (this.deletionMode === "remove") {
+          // Chunks of longer earlier code, in the overlay or still in the base, must go.
+          let earlier = await this.#overlayChunkEnd(address, count);
+          if (this.#progressOf(address) === "untouched" && !(await this.#wiped(address))) {
+            earlier = Math.max(earlier, (await this.#baseChunks(address)).length >>> 5);
+          }
+          if (earlier > count) clear = codeChunkKeys(this.overlay.keys, address, count, earlier);
         }
-        if (earlier > count) {
-          await this.#clearKeys(address, codeChunkKeys(this.overlay.keys, address, count, earlier));
-        }
-      }
-      await this.overlay.load(codeChunkKeys(this.overlay.keys, address, 0, count));
-      this.overlay.putCode(address, code);
+        await this.overlay.load(writeKeys);
+        await this.#clearKeys(address, clear, async () => {
+          // A memory-bounded overlay may have evicted the loaded paths while removing.
+          if (!this.#resolved(writeKeys)) await this.overlay.load(writeKeys);
+          this.overlay.putCode(address, code);
+        });
+      };
     });
   }
 
@@ -386,31 +478,9 @@ export class TransitionState {
    * conversion later writes them as deleted.
    */
   deleteAccount(addressLike: BytesLike): Promise<void> {
-    const address = addressOf(addressLike);
-    return this.#queue.run(async () => {
-      const keys = this.overlay.keys;
-      const progress = this.#progressOf(address);
-      // Gather first (side-table scan, base walk, preimages: the steps that can fail), then
-      // write, so a failure leaves the account as it was rather than half deleted.
-      const written = await this.#side.writtenSlots(address);
-      const clear = written.map((slot) => keys.storageSlotKey(address, slot));
-      if (progress !== "untouched") {
-        // Base slots already copied into the overlay are overlay leaves now: clear them too.
-        const base = await this.#openBase();
-        const account = await base.getAccount(address);
-        if (account !== undefined) clear.push(...(await this.#baseSlotKeys(address, account)));
-      }
-      // Code chunks in the overlay (written or copied) always form a prefix 0..n-1.
-      clear.push(...codeChunkKeys(keys, address, 0, await this.#overlayChunkEnd(address, 0)));
-      if (this.deletionMode === "zero") {
-        await this.overlay.load([keys.accountStem(address)]);
-        this.overlay.deleteAccount(address);
-      } else {
-        clear.push(keys.basicDataKey(address), keys.codeHashKey(address));
-      }
-      await this.overlay.deleteMany(clear);
-      this.#side.forgetSlots(address, written);
-      if (progress !== "converted") await this.#side.addAccountMark(address, MARK_WIPED);
+    return this.#call(() => {
+      const address = addressArgument("deleteAccount: address", addressLike);
+      return () => this.#deleteAccount(address);
     });
   }
 
@@ -424,13 +494,32 @@ export class TransitionState {
   /**
    * Commits the overlay and returns the store operations that make it durable in one atomic
    * batch: overlay nodes and orphan deletes, the side tables, and the root record whose extra
-   * bytes carry the transition record (base root, deletion mode, cursor, counters).
+   * bytes carry the transition record. The overlay is marked clean at once, so the state keeps
+   * these operations until `commitWritten(root)` says the batch landed (or a later persist()
+   * wrote them): each later commitOperations() returns them again together with the new ones,
+   * and persist() writes them first. A failed batch thus never leaves the store incomplete.
    */
   commitOperations(): Promise<{ root: Uint8Array; operations: BatchOperation[] }> {
     return this.#queue.run(async () => this.#commitOperations());
   }
 
-  /** Commits and writes everything in one atomic batch; returns the root. */
+  /**
+   * Tells the state that the batch commitOperations() returned with `root` landed: it stops
+   * keeping that batch (and earlier ones) for a retry. Unknown roots are ignored.
+   */
+  commitWritten(root: Uint8Array): void {
+    const landed = rawBytesArgument("commitWritten: root", root, 32);
+    void this.#queue.run(async () => {
+      const at = this.#handedOut.findIndex((b) => equalBytes(b.root, landed));
+      if (at >= 0) this.#handedOut = this.#handedOut.slice(at + 1);
+    });
+  }
+
+  /**
+   * Commits and writes everything in one atomic batch; returns the root. Batches handed out
+   * by commitOperations() and not confirmed with commitWritten() are written first, in a batch
+   * of their own (a complete earlier state).
+   */
   persist(): Promise<Uint8Array> {
     return this.#queue.run(() => this.#persist());
   }
@@ -439,17 +528,34 @@ export class TransitionState {
 
   /** Converts about `maxLeaves` base leaves into the overlay (in memory; persist to keep them). */
   convertStep(maxLeaves = 10_000): Promise<ConversionProgress> {
+    let leaves: number;
+    try {
+      leaves = positiveIntegerArgument("convertStep: maxLeaves", maxLeaves);
+    } catch (error) {
+      return Promise.reject(error); // checked at call time; reported as a rejection (as before)
+    }
     return this.#queue.run(async () => {
       if (this.converted) return this.#progress(0);
-      const stepLeaves = await this.#step(maxLeaves);
+      const stepLeaves = await this.#step(leaves);
       return this.#progress(stepLeaves);
     });
   }
 
   /** Converts everything, step by step, persisting after each step by default. */
-  async convertAll(options: ConvertOptions = {}): Promise<ConversionProgress> {
-    const leavesPerStep = options.leavesPerStep ?? 10_000;
-    const persist = options.persist ?? true;
+  async convertAll(options?: ConvertOptions): Promise<ConversionProgress> {
+    const o = optionsArgument<ConvertOptions>("convertAll: options", options);
+    const leavesPerStep =
+      o.leavesPerStep === undefined
+        ? 10_000
+        : positiveIntegerArgument("convertAll: options.leavesPerStep", o.leavesPerStep);
+    if (o.persist !== undefined && typeof o.persist !== "boolean") {
+      throw invalidArgument("convertAll: options.persist", "a boolean", o.persist);
+    }
+    if (o.onProgress !== undefined && typeof o.onProgress !== "function") {
+      throw invalidArgument("convertAll: options.onProgress", "a function", o.onProgress);
+    }
+    const persist = o.persist ?? true;
+    const onProgress = o.onProgress;
     for (;;) {
       const progress = await this.#queue.run(async () => {
         if (this.converted) return this.#progress(0);
@@ -457,12 +563,20 @@ export class TransitionState {
         if (persist) await this.#persist();
         return this.#progress(stepLeaves);
       });
-      options.onProgress?.(progress);
+      onProgress?.(progress);
       if (progress.done) return progress;
     }
   }
 
   // ---- internals ------------------------------------------------------------------------
+
+  /**
+   * Runs `prepare` now, at call time (argument checks and copies: bad arguments throw
+   * synchronously, nothing is queued), and the operation it returns in the queue.
+   */
+  #call<T>(prepare: () => () => Promise<T>): Promise<T> {
+    return this.#queue.run(prepare());
+  }
 
   async #getAccount(address: Uint8Array): Promise<Account | undefined> {
     const stem = this.overlay.keys.accountStem(address);
@@ -493,6 +607,44 @@ export class TransitionState {
     };
   }
 
+  async #deleteStorage(address: Uint8Array, slot32: Uint8Array): Promise<void> {
+    await this.#clearKeys(address, [this.overlay.keys.storageSlotKey(address, slot32)]);
+  }
+
+  async #deleteAccount(address: Uint8Array): Promise<void> {
+    const keys = this.overlay.keys;
+    const progress = this.#progressOf(address);
+    // Every read first (side-table scan, base walk, preimages, overlay loads, the mark): the
+    // steps that can fail. Then one all-or-nothing overlay delete and synchronous staging.
+    const written = await this.#side.writtenSlots(address);
+    const clear = written.map((slot) => keys.storageSlotKey(address, slot));
+    // Base slots already copied into the overlay are overlay leaves now: clear them too.
+    if (progress !== "untouched" && (await this.#hadBaseStorage(address, progress))) {
+      const base = await this.#openBase();
+      const account = await base.getAccount(address);
+      if (account !== undefined) clear.push(...(await this.#baseSlotKeys(address, account)));
+    }
+    // Code chunks in the overlay (written or copied) always form a prefix 0..n-1.
+    clear.push(...codeChunkKeys(keys, address, 0, await this.#overlayChunkEnd(address, 0)));
+    // Both modes: 'zero' writes zero header leaves (geth's DeleteAccount), 'remove' removes them.
+    clear.push(keys.basicDataKey(address), keys.codeHashKey(address));
+    const mark = progress === "converted" ? 0 : await this.#side.accountMark(address);
+    await this.overlay.deleteMany(unique(clear));
+    this.#side.forgetSlots(address, written);
+    // Its copied base slots are gone: a later delete need not look at the base for them.
+    if (progress !== "untouched") this.#side.forgetBaseStorage(address);
+    if (progress !== "converted") this.#side.markAccount(address, mark, MARK_WIPED);
+  }
+
+  /**
+   * Whether the account had base storage that conversion copied (or is copying) into the
+   * overlay. From the side table when every converted account is indexed, so no base is read.
+   */
+  async #hadBaseStorage(address: Uint8Array, progress: AccountProgress): Promise<boolean> {
+    if (progress === "partial" || !this.#baseStorageIndexed) return true;
+    return this.#side.hasBaseStorage(address);
+  }
+
   /**
    * Whether the base value behind an overlay-absent key must stay hidden: the account is fully
    * converted (the overlay is complete for it), wiped, or the key has a leaf tombstone.
@@ -504,11 +656,35 @@ export class TransitionState {
     return (mark & MARK_HAS_TOMBSTONES) !== 0 && (await this.#side.hasLeafTombstone(address, key));
   }
 
-  /** Deletes overlay keys the deletion-mode way; in 'remove' mode tombstones hide the base. */
-  async #clearKeys(address: Uint8Array, keys: Uint8Array[]): Promise<void> {
-    await this.overlay.deleteMany(keys);
-    if (this.deletionMode === "remove" && this.#progressOf(address) !== "converted") {
-      for (const key of keys) await this.#side.addLeafTombstone(address, key);
+  /**
+   * Deletes overlay keys the deletion-mode way; in 'remove' mode tombstones hide the base. The
+   * mark is read before the one overlay change, and the tombstones staged synchronously after
+   * it, so a failure leaves no removed key without its tombstone. `then` (synchronous but for
+   * a rare reload) runs right after the removal.
+   */
+  async #clearKeys(
+    address: Uint8Array,
+    keys: readonly Uint8Array[],
+    then?: () => Promise<void>,
+  ): Promise<void> {
+    const tombstone =
+      keys.length > 0 &&
+      this.deletionMode === "remove" &&
+      this.#progressOf(address) !== "converted";
+    const mark = tombstone ? await this.#side.accountMark(address) : 0;
+    if (keys.length > 0) await this.overlay.deleteMany(keys);
+    if (tombstone) this.#side.addLeafTombstones(address, keys, mark);
+    await then?.();
+  }
+
+  /** Whether every node on the paths of `keys` is in memory (a synchronous write cannot fail). */
+  #resolved(keys: readonly Uint8Array[]): boolean {
+    try {
+      for (const key of keys) this.overlay.get(key);
+      return true;
+    } catch (error) {
+      if (error instanceof TreeError && error.code === "MISSING_NODE") return false;
+      throw error;
     }
   }
 
@@ -560,16 +736,39 @@ export class TransitionState {
       cursor: this.cursor,
       counters: this.counters,
       markedAccounts: this.#side.markedAccounts,
+      layout: this.#keys.layout,
+      baseStorageIndexed: this.#baseStorageIndexed,
     });
   }
 
-  /** Hands the commit over to the caller: the overlay is marked clean, the side tables dropped. */
+  /**
+   * Hands the commit over to the caller: the overlay is marked clean and the side tables
+   * dropped, but the operations are kept (with every earlier batch not confirmed) until
+   * commitWritten() or a persist() that lands.
+   */
   #commitOperations(): { root: Uint8Array; operations: BatchOperation[] } {
     const set = this.overlay.commit();
     const operations = this.overlay.nodeSetOperations(set, { extra: this.#record() });
     operations.push(...this.#side.operations());
     this.#side.clearPending();
-    return { root: set.root, operations };
+    this.#handedOut.push({ root: set.root, operations });
+    return { root: set.root, operations: this.#handedOutOperations() };
+  }
+
+  /**
+   * The handed-out batches as one: the last operation per key wins, which is what applying
+   * them in order leaves, whether or not some of them already landed.
+   */
+  #handedOutOperations(): BatchOperation[] {
+    const byKey = new Map<string, BatchOperation>();
+    for (const batch of this.#handedOut) {
+      for (const op of batch.operations) {
+        const k = bytesToKeyString(op.key);
+        byKey.delete(k); // keep the order of last writes
+        byKey.set(k, op);
+      }
+    }
+    return [...byKey.values()];
   }
 
   /**
@@ -579,6 +778,12 @@ export class TransitionState {
    * side-table writes meanwhile: every transition operation runs in this state's queue.
    */
   async #persist(): Promise<Uint8Array> {
+    if (this.#handedOut.length > 0) {
+      // The overlay counts these nodes as stored: they must be before its next batch builds on
+      // them (a batch of their own: core's persist would put them after its newer nodes).
+      await this.store.batch(this.#handedOutOperations());
+      this.#handedOut = [];
+    }
     const root = await this.overlay.persist({
       extra: this.#record(),
       operations: this.#side.operations(),
@@ -645,37 +850,36 @@ export class TransitionState {
   }
 }
 
-/** Bytes or hex at the API's edge; malformed hex is TransitionError('INVALID_ARGUMENT'). */
-function bytesArgument(input: BytesLike, what: string): Uint8Array {
-  try {
-    return toBytes(input, what);
-  } catch (error) {
-    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
+/** The keys without repeats (a written slot can also be a copied base slot). */
+function unique(keys: readonly Uint8Array[]): Uint8Array[] {
+  const seen = new Map<string, Uint8Array>();
+  for (const key of keys) seen.set(bytesToKeyString(key), key);
+  return [...seen.values()];
+}
+
+/** An object with a preimage(hashedKey) method. */
+function checkPreimageSource(what: string, source: unknown): void {
+  objectArgument(what, source);
+  if (typeof (source as PreimageSource).preimage !== "function") {
+    throw invalidArgument(what, "a PreimageSource (an object with preimage(hashedKey))", source);
   }
 }
 
-/** A 20-byte address given as bytes or hex. */
-function addressOf(input: BytesLike): Uint8Array {
-  const address = bytesArgument(input, "address");
-  if (address.length !== 20) {
-    throw new TransitionError(
-      "INVALID_ARGUMENT",
-      `address must be 20 bytes, got ${address.length} bytes`,
-    );
+/** A non-empty Uint8Array option; a copy. */
+function bytesOption(what: string, value: unknown): Uint8Array {
+  if (!(value instanceof Uint8Array) || value.length === 0) {
+    throw invalidArgument(what, "non-empty bytes (a Uint8Array)", value);
   }
-  return address;
+  return value.slice();
 }
 
-function slotBytes(slotLike: StorageSlotLike): Uint8Array {
-  let slot: StorageSlot;
-  try {
-    slot = toStorageSlot(slotLike);
-  } catch (error) {
-    throw new TransitionError("INVALID_ARGUMENT", (error as Error).message);
-  }
-  if (typeof slot === "bigint") return storageSlotToBytes(slot);
-  if (!(slot instanceof Uint8Array) || slot.length !== 32) {
-    throw new TransitionError("INVALID_ARGUMENT", "storage slot must be a bigint or 32 bytes");
-  }
-  return slot;
+/** The layout's prefixes, copied (checked by assertLayout). */
+function copyLayout(layout: StoreLayout): StoreLayout {
+  objectArgument("TransitionState.open: options.layout", layout);
+  const copy = (p: unknown) => (p instanceof Uint8Array ? p.slice() : p) as Uint8Array;
+  return {
+    mptNodePrefix: copy(layout.mptNodePrefix),
+    codePrefix: copy(layout.codePrefix),
+    sidePrefix: copy(layout.sidePrefix),
+  };
 }

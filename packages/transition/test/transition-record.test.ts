@@ -25,6 +25,8 @@ const cursor: fc.Arbitrary<ConversionCursor> = fc.oneof(
     storageDone: fc.constant(true),
   }),
 );
+const prefix = (first: number) =>
+  fc.uint8Array({ maxLength: 3 }).map((tail) => Uint8Array.of(first, ...tail));
 const count = fc.nat({ max: Number.MAX_SAFE_INTEGER });
 const record: fc.Arbitrary<TransitionRecord> = fc.record({
   baseRoot: bytes32,
@@ -38,6 +40,13 @@ const record: fc.Arbitrary<TransitionRecord> = fc.record({
     leavesKept: count,
   }),
   markedAccounts: count,
+  // Distinct first bytes: a layout whose prefixes overlap is refused.
+  layout: fc.record({
+    mptNodePrefix: prefix(0x4d),
+    codePrefix: prefix(0x43),
+    sidePrefix: prefix(0x54),
+  }),
+  baseStorageIndexed: fc.boolean(),
 });
 
 describe("transition record (root record extra bytes)", () => {
