@@ -98,6 +98,17 @@ describe("bintrie-testnet run (built CLI)", () => {
         const pre = t.pre as Record<string, Json>;
         pre[Object.keys(pre)[0]!]!.balance = "lots";
       }),
+      hugeBalance: mutated((t) => {
+        const pre = t.pre as Record<string, Json>;
+        pre[Object.keys(pre)[0]!]!.balance = `0x1${"0".repeat(64)}`;
+      }),
+      hugeNonce: mutated((t) => {
+        const pre = t.pre as Record<string, Json>;
+        pre[Object.keys(pre)[0]!]!.nonce = "0x10000000000000000";
+      }),
+      hugeChainId: mutated((t) => {
+        t.config = { ...((t.config as Json) ?? {}), chainid: `0x1${"0".repeat(20)}` };
+      }),
       unknownNetwork: mutated((t) => {
         t.network = "Frobnicate";
       }),
@@ -117,6 +128,9 @@ describe("bintrie-testnet run (built CLI)", () => {
       numericLastblockhash: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: numericLastblockhash: lastblockhash must be a 32-byte hex hash, got number 7`,
       noGenesisHeader: `[invalid fixture: FIXTURE_FIELD_MISSING]\n    ${broken} :: noGenesisHeader: genesisBlockHeader is missing`,
       badBalance: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: badBalance: pre["${firstAddress}"].balance must be a hex or decimal quantity, got "lots"`,
+      hugeBalance: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: hugeBalance: pre["${firstAddress}"].balance must be below 2^256, got 0x1${"0".repeat(64)}`,
+      hugeNonce: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: hugeNonce: pre["${firstAddress}"].nonce must be below 2^64, got 0x10000000000000000`,
+      hugeChainId: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: hugeChainId: config.chainid must be below 2^64, got 0x1${"0".repeat(20)}`,
       anArray: `[invalid fixture: INVALID_FIXTURE]\n    ${broken} :: anArray: is not a blockchain test (expected an object, got an array)`,
     };
 
@@ -144,14 +158,14 @@ describe("bintrie-testnet run (built CLI)", () => {
       );
       expect(stdout).toMatch(new RegExp(`PASS  ${escapeRegExp(good)} :: SimpleTx_Cancun  `));
       const lines = stdout.trim().split("\n");
-      expect(lines.filter((l) => l.startsWith("FAIL")).length).toBe(9);
-      expect(lines.at(-1)).toBe("1 passed, 9 failed");
+      expect(lines.filter((l) => l.startsWith("FAIL")).length).toBe(12);
+      expect(lines.at(-1)).toBe("1 passed, 12 failed");
     });
 
     it("--json: the error code and field of each broken test", () => {
       const { status, stdout, stderr } = runBuilt(["run", mixed, "--json"]);
       expect(status).toBe(1);
-      expect(stderr).toBe("1 passed, 9 failed\n");
+      expect(stderr).toBe("1 passed, 12 failed\n");
       const rows = stdout
         .trim()
         .split("\n")
@@ -177,7 +191,7 @@ describe("bintrie-testnet run (built CLI)", () => {
         field: "genesisBlockHeader",
       });
       expect(byName.get("SimpleTx_Cancun")?.passed).toBe(true);
-      expect((rows.at(-1)!.summary as Json).failed).toBe(9);
+      expect((rows.at(-1)!.summary as Json).failed).toBe(12);
     });
 
     it("--filter picks tests of the broken file; a file that is not JSON always counts", () => {
