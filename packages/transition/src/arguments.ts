@@ -1,7 +1,7 @@
+import { describeValue } from "@bintrie/codec";
 import type { AccountInput, StorageSlotLike } from "@bintrie/core";
 import { toBytes } from "@bintrie/core/bytes";
 import { packBasicData, storageSlotToBytes, toStorageSlot } from "@bintrie/core/embedding";
-import { describeValue } from "@bintrie/codec";
 import { TransitionError } from "./transition-error.js";
 
 // Checks of caller-supplied arguments at the API's edge. Each returns a copy: an async call

@@ -1,6 +1,6 @@
+import { describeValue } from "@bintrie/codec";
 import { concatBytes } from "@noble/hashes/utils.js";
 import { ascii } from "./bytes.js";
-import { describeValue } from "@bintrie/codec";
 import { TransitionError } from "./transition-error.js";
 
 /**

@@ -1,7 +1,7 @@
+import { describeValue } from "@bintrie/codec";
 import type { DeletionMode } from "@bintrie/core";
 import { invalidArgument, objectArgument, rawBytesArgument } from "./arguments.js";
 import type { ConversionCursor } from "./conversion-cursor.js";
-import { describeValue } from "@bintrie/codec";
 import { assertLayout, DEFAULT_STORE_LAYOUT, type StoreLayout } from "./store-layout.js";
 import { TransitionError } from "./transition-error.js";
 
