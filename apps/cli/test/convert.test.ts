@@ -34,6 +34,20 @@ function fixture(): { alloc: GenesisAlloc; mptRoot: string; binaryRoot: string }
 
 const FIXTURE = fixture();
 
+/** keccak(address | slot) → address | slot for every account and slot of the fixture's alloc. */
+function fixturePreimages(): Record<string, string> {
+  const preimages: Record<string, string> = {};
+  const add = (hex: string, size: number) => {
+    const bytes = Buffer.from(hex.slice(2).padStart(size * 2, "0"), "hex");
+    preimages[hexOf(codeHash(bytes))] = hexOf(bytes);
+  };
+  for (const [address, account] of Object.entries(FIXTURE.alloc)) {
+    add(address, 20);
+    for (const slot of Object.keys(account.storage ?? {})) add(slot, 32);
+  }
+  return preimages;
+}
+
 let dir: string;
 let cleanup: () => Promise<void>;
 let genesisFile: string;
@@ -121,15 +135,7 @@ describe("convert", () => {
     const base = await buildMptBase(store, FIXTURE.alloc);
     await store.close();
     expect(hexOf(base.root)).toBe(FIXTURE.mptRoot);
-    const preimages: Record<string, string> = {};
-    const add = (hex: string, size: number) => {
-      const bytes = Buffer.from(hex.slice(2).padStart(size * 2, "0"), "hex");
-      preimages[hexOf(codeHash(bytes))] = hexOf(bytes);
-    };
-    for (const [address, account] of Object.entries(FIXTURE.alloc)) {
-      add(address, 20);
-      for (const slot of Object.keys(account.storage ?? {})) add(slot, 32);
-    }
+    const preimages = fixturePreimages();
     const file = join(dir, "preimages.json");
     // Without the preimages, conversion cannot name the accounts: exit 2.
     await writeFile(file, "{}");
@@ -163,15 +169,7 @@ describe("convert", () => {
     const store = await openLevelStore(db);
     await buildMptBase(store, FIXTURE.alloc);
     await store.close();
-    const preimages: Record<string, string> = {};
-    const add = (hex: string, size: number) => {
-      const bytes = Buffer.from(hex.slice(2).padStart(size * 2, "0"), "hex");
-      preimages[hexOf(codeHash(bytes))] = hexOf(bytes);
-    };
-    for (const [address, account] of Object.entries(FIXTURE.alloc)) {
-      add(address, 20);
-      for (const slot of Object.keys(account.storage ?? {})) add(slot, 32);
-    }
+    const preimages = fixturePreimages();
     // The base leaves convert in hashed-key order: the account hashed last is met last.
     const addressHashes = Object.keys(FIXTURE.alloc).map((a) =>
       hexOf(codeHash(Buffer.from(a.slice(2).padStart(40, "0"), "hex"))),

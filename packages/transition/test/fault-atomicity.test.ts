@@ -136,16 +136,22 @@ describe("a failed store read leaves the state as before; a retry completes", ()
   }
 });
 
+/** A 'remove'-mode transition over BASE in a fault-injecting store. */
+async function openedOverBase() {
+  const store = new FaultyStore();
+  const { root } = await buildMptBase(store, BASE);
+  const preimages = preimagesFromAlloc(BASE);
+  const t = await TransitionState.open(store, {
+    baseRoot: root,
+    preimages,
+    deletionMode: "remove",
+  });
+  return { store, preimages, t };
+}
+
 describe("the final clean-up of marks and tombstones", () => {
   it("is retried after it failed: conversion is not done until it ran", async () => {
-    const store = new FaultyStore();
-    const { root } = await buildMptBase(store, BASE);
-    const preimages = preimagesFromAlloc(BASE);
-    const t = await TransitionState.open(store, {
-      baseRoot: root,
-      preimages,
-      deletionMode: "remove",
-    });
+    const { store, t } = await openedOverBase();
     await t.deleteAccount(B);
     await t.deleteStorage(A, 1n);
     await t.persist();
@@ -178,16 +184,9 @@ describe("the final clean-up of marks and tombstones", () => {
 
 describe("commitOperations", () => {
   async function opened() {
-    const store = new FaultyStore();
-    const { root } = await buildMptBase(store, BASE);
-    const preimages = preimagesFromAlloc(BASE);
-    const t = await TransitionState.open(store, {
-      baseRoot: root,
-      preimages,
-      deletionMode: "remove",
-    });
-    await t.persist();
-    return { store, preimages, t };
+    const opened = await openedOverBase();
+    await opened.t.persist();
+    return opened;
   }
 
   it("a batch the caller never wrote is written by the next persist: the store is complete", async () => {
