@@ -38,3 +38,20 @@ export async function gethRejectReason(
   }
   return message;
 }
+
+/**
+ * geth's reason for a signed transaction of another chain (`invalid chain id for signer: have X
+ * want Y`), from what ethereumjs throws while decoding it: "… not matching the derived chain ID
+ * X" (typed) or "Incompatible EIP155-based V v and chain id …" (legacy, X = (v - 35) / 2).
+ * Other messages are returned as they are.
+ */
+export function gethDecodeRejectReason(message: string, chainId: bigint): string {
+  const typed = /not matching the derived chain ID (\d+)/.exec(message);
+  if (typed !== null) return `invalid chain id for signer: have ${typed[1]} want ${chainId}`;
+  const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
+  if (legacy !== null) {
+    const have = (BigInt(legacy[1]!) - 35n) / 2n;
+    return `invalid chain id for signer: have ${have} want ${chainId}`;
+  }
+  return message;
+}

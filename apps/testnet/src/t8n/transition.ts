@@ -27,7 +27,7 @@ import {
 } from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
-import { gethRejectReason } from "./geth-reject-reason.js";
+import { gethDecodeRejectReason, gethRejectReason } from "./geth-reject-reason.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -444,7 +444,7 @@ function decodeTransactions(
       try {
         return { tx: createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common }) };
       } catch (cause) {
-        return { error: (cause as Error).message };
+        return { error: gethDecodeRejectReason((cause as Error).message, common.chainId()) };
       }
     });
   }
@@ -452,7 +452,9 @@ function decodeTransactions(
     try {
       return { tx: transactionFromJson(json, common) };
     } catch (cause) {
-      return { error: `tx ${index}: ${(cause as Error).message}` };
+      const message = (cause as Error).message;
+      const reason = gethDecodeRejectReason(message, common.chainId());
+      return { error: reason !== message ? reason : `tx ${index}: ${message}` };
     }
   });
 }
