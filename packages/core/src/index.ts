@@ -54,6 +54,7 @@ export {
   type DeletionMode,
   type PersistOptions,
   type TreeEntry,
+  type UpdateManyChanges,
 } from "./tree/binary-tree.js";
 export { EMPTY_MPT_ROOT, isEmptyRoot } from "./tree/empty-roots.js";
 export type { NodeSet, NodeWrite } from "./tree/node-set.js";

@@ -216,4 +216,52 @@ describe("batch calls are all-or-nothing", () => {
     }
     expect(failures).toBeGreaterThan(0);
   });
+
+  for (const maxNodes of [undefined, 40]) {
+    it(`updateMany: deletes and puts land together or not at all (maxNodes ${maxNodes ?? "none"})`, async () => {
+      const deletes = batchKeys();
+      const puts = Array.from({ length: 30 }, (_, n) => ({
+        key: keyOf(1000 + n, n % 4),
+        value: valueFor(n, 3),
+      }));
+      const { root } = await storedBase(5);
+      const after = baseEntries();
+      for (const k of deletes) after.delete(bytesToHex(k));
+      for (const e of puts) after.set(bytesToHex(e.key), [e.key, e.value]);
+      const expected = rootOf(after.values(), 5);
+      let failures = 0;
+      for (let failAt = 1; ; failAt++) {
+        const { store } = await storedBase(5);
+        const scripted = new ScriptedStore(store);
+        const options = maxNodes === undefined ? {} : { maxNodes };
+        const tree = await openTree(scripted, { deletionMode: "remove", ...options });
+        scripted.reads = 0;
+        scripted.failAt = failAt;
+        const failed = await tree.updateMany({ deletes, puts }).then(
+          () => false,
+          () => true,
+        );
+        scripted.failAt = Number.POSITIVE_INFINITY;
+        if (!failed) {
+          expect(bytesToHex(tree.hash())).toBe(expected);
+          break;
+        }
+        failures++;
+        expect(bytesToHex(tree.hash()), `read ${failAt} failed`).toBe(root);
+        await tree.updateMany({ deletes, puts });
+        expect(bytesToHex(tree.hash())).toBe(expected);
+      }
+      expect(failures).toBeGreaterThan(2);
+    });
+  }
+
+  it("updateMany refuses changes that are not { deletes?, puts? }", async () => {
+    const tree = new BinaryTree({ deletionMode: "remove" });
+    await expect(tree.updateMany(null as never)).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+    });
+    await expect(tree.updateMany({ deletes: [new Uint8Array(3)] })).rejects.toMatchObject({
+      code: "INVALID_KEY",
+    });
+  });
 });

@@ -11,7 +11,6 @@ import {
   ROOT_RECORD_KEY,
   SerialQueue,
   type StorageSlotLike,
-  TreeError,
 } from "@bintrie/core";
 import { bytesToHex, bytesToKeyString, equalBytes, isZero } from "@bintrie/core/bytes";
 import {
@@ -461,12 +460,19 @@ export class TransitionState {
           }
           if (earlier > count) clear = codeChunkKeys(this.overlay.keys, address, count, earlier);
         }
-        await this.overlay.load(writeKeys);
-        await this.#clearKeys(address, clear, async () => {
-          // A memory-bounded overlay may have evicted the loaded paths while removing.
-          if (!this.#resolved(writeKeys)) await this.overlay.load(writeKeys);
+        if (clear.length === 0) {
+          await this.overlay.load(writeKeys);
           this.overlay.putCode(address, code);
-        });
+          return;
+        }
+        // The longer old code's last chunks go and the new chunks land in one overlay call, so
+        // a failed read (or an eviction of a bounded overlay) can never leave just one of them.
+        const chunks = chunkifyCode(code);
+        const puts = writeKeys.map((key, i) => ({
+          key,
+          value: chunks.subarray(i << 5, (i << 5) + 32),
+        }));
+        await this.#clearKeys(address, clear, puts);
       };
     });
   }
@@ -665,27 +671,15 @@ export class TransitionState {
   async #clearKeys(
     address: Uint8Array,
     keys: readonly Uint8Array[],
-    then?: () => Promise<void>,
+    puts: readonly { key: Uint8Array; value: Uint8Array }[] = [],
   ): Promise<void> {
     const tombstone =
       keys.length > 0 &&
       this.deletionMode === "remove" &&
       this.#progressOf(address) !== "converted";
     const mark = tombstone ? await this.#side.accountMark(address) : 0;
-    if (keys.length > 0) await this.overlay.deleteMany(keys);
+    if (keys.length > 0 || puts.length > 0) await this.overlay.updateMany({ deletes: keys, puts });
     if (tombstone) this.#side.addLeafTombstones(address, keys, mark);
-    await then?.();
-  }
-
-  /** Whether every node on the paths of `keys` is in memory (a synchronous write cannot fail). */
-  #resolved(keys: readonly Uint8Array[]): boolean {
-    try {
-      for (const key of keys) this.overlay.get(key);
-      return true;
-    } catch (error) {
-      if (error instanceof TreeError && error.code === "MISSING_NODE") return false;
-      throw error;
-    }
   }
 
   /** The base code of `address`, chunked (empty when the base has no such account). */

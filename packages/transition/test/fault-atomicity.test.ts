@@ -231,3 +231,55 @@ describe("commitOperations", () => {
     expect(third.operations.length).toBe(1);
   });
 });
+
+describe("putCode of shorter code in 'remove' mode", () => {
+  // The old code's last chunks go and the new chunks land in one overlay call: a failed read,
+  // also with a memory bound that evicts between the overlay's calls, leaves neither done. The
+  // new code fills the account stem's 128 chunks exactly, so the removals touch only the next
+  // stems and a bounded overlay may evict the untouched account stem between them and the puts.
+  const LONG = `0x${"5b".repeat(31 * 180)}`;
+  const EXACT = `0x${"5b".repeat(31 * 128)}`;
+  async function withLongCode() {
+    const { store, preimages } = await prepared("remove", false);
+    const t = await TransitionState.open(store, { preimages });
+    await t.putCode(A, LONG);
+    await t.persist();
+    return { store, preimages };
+  }
+  for (const maxNodes of [undefined, 8]) {
+    it(`a failed read leaves the old chunks; a retry reaches the fault-free root (maxNodes ${maxNodes ?? "none"})`, async () => {
+      const bound = maxNodes === undefined ? {} : { maxNodes };
+      const reference = await withLongCode();
+      const clean = await TransitionState.open(reference.store, {
+        preimages: reference.preimages,
+        ...bound,
+      });
+      await clean.putCode(A, EXACT);
+      const expected = hex(clean.hash());
+      let faults = 0;
+      for (let k = 1; ; k++) {
+        const { store, preimages } = await withLongCode();
+        const t = await TransitionState.open(store, { preimages, ...bound });
+        const before = hex(t.hash());
+        store.arm(k);
+        const failed = await t.putCode(A, EXACT).then(
+          () => false,
+          () => true,
+        );
+        const hit = store.failed;
+        store.arm(0);
+        if (!hit) {
+          expect(failed).toBe(false);
+          expect(hex(t.hash())).toBe(expected);
+          break;
+        }
+        faults++;
+        expect(failed).toBe(true);
+        expect(hex(t.hash()), `read ${k} failed`).toBe(before);
+        await t.putCode(A, EXACT);
+        expect(hex(t.hash())).toBe(expected);
+      }
+      expect(faults).toBeGreaterThan(1);
+    });
+  }
+});

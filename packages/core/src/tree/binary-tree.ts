@@ -111,6 +111,12 @@ export interface TreeEntry {
   readonly value: Uint8Array;
 }
 
+/** What `updateMany` changes: keys to delete, then entries to write. */
+export interface UpdateManyChanges {
+  readonly deletes?: readonly Uint8Array[];
+  readonly puts?: Iterable<TreeEntry>;
+}
+
 let arenaAccess: (tree: BinaryTree) => Arena;
 
 /** Package-internal: the arena behind a tree (proofs and tools walk it directly). Not exported from the package index. */
@@ -497,6 +503,37 @@ export class BinaryTree {
   }
 
   /**
+   * Deletes `deletes`, then writes `puts`, all or nothing: every node both need is loaded first,
+   * and a store read failing at any point changes nothing (writes made meanwhile land before the
+   * whole call). For changes that must not be seen half done, e.g. new code chunks replacing
+   * longer old ones in 'remove' mode.
+   */
+  async updateMany(changes: UpdateManyChanges): Promise<void> {
+    if (changes === null || typeof changes !== "object") {
+      throw new TreeError(
+        "INVALID_OPTION",
+        `updateMany: changes must be { deletes?, puts? }, got ${describeValue(changes)}`,
+      );
+    }
+    const deletes = copyKeys(changes.deletes ?? [], "updateMany: deletes");
+    const puts = copyEntries(changes.puts ?? [], "updateMany: puts");
+    return this.#serial(async () => {
+      const writeAll = () => {
+        for (const { key, value } of puts) this.put(key, value);
+      };
+      await this.#load(puts.map((e) => e.key));
+      if (this.deletionMode === "zero") {
+        await this.#load(deletes);
+        for (const key of deletes) this.put(key, ZERO_VALUE);
+        writeAll();
+      } else {
+        await this.#removeAll(deletes, writeAll);
+      }
+      this.#enforceMemoryBound();
+    });
+  }
+
+  /**
    * Evicts clean stored subtrees now, least recently used first, down to `maxNodes` nodes
    * (default: the tree's bounds); returns the nodes released. While an async call is in flight
    * it evicts nothing (that call may hold slots across an await) and returns 0: the bound is
@@ -716,8 +753,11 @@ export class BinaryTree {
     await this.#paths.load(this.#storeOf("load"), keys);
   }
 
-  /** 'remove' mode: every key removed, or (a store read failed) none; see remove-batch.ts. */
-  async #removeAll(keys: readonly Uint8Array[]): Promise<void> {
+  /**
+   * 'remove' mode: every key removed, or (a store read failed) none; see remove-batch.ts.
+   * `andThen` (writes whose paths are loaded) runs in the same synchronous pass, after them.
+   */
+  async #removeAll(keys: readonly Uint8Array[], andThen?: () => void): Promise<void> {
     await this.#load(keys);
     this.#journal ??= new CheckpointJournal(this.#arena);
     for (;;) {
@@ -727,6 +767,7 @@ export class BinaryTree {
         this.#journal,
         keys,
         this.#arena.hashed.live === 0,
+        andThen,
       );
       if (routes.length === 0) return;
       await this.#paths.load(this.#storeOf("load"), routes);

@@ -10,6 +10,7 @@ import { LOOKUP_UNRESOLVED, type TreeWalker } from "./tree-walker.js";
  * has no await inside it: writes made while the loads ran come before the whole batch.
  *
  * With every node in memory (`allLoaded`) the removals run straight: none can meet the store.
+ * `andThen` runs once, right after the removals of the attempt that lands, inside its level.
  * A witness recorder is detached during attempts that may be reverted (it cannot forget what
  * it saw); once an attempt has landed it is reverted and run again with the recorder, so the
  * witness sees exactly the walks of the removals that stay.
@@ -19,10 +20,12 @@ export function removeAllOrNothing(
   journal: CheckpointJournal,
   keys: readonly Uint8Array[],
   allLoaded: boolean,
+  andThen?: () => void,
 ): Uint8Array[] {
   if (allLoaded) {
     // No placeholder anywhere: no removal can stop half-way, and the journal's cost is saved.
     for (const key of keys) walker.removeKey(key);
+    andThen?.();
     return [];
   }
   const recorder = walker.recorder;
@@ -39,6 +42,13 @@ export function removeAllOrNothing(
     // The same state and the same walks: this attempt lands too.
     routes = attempt(walker, journal, keys);
     if (routes.length > 0) return routes;
+  }
+  try {
+    // Writes that go with the removals (updateMany), in the same level: they need no loads.
+    andThen?.();
+  } catch (error) {
+    journal.revert();
+    throw error;
   }
   journal.commit();
   return routes;
