@@ -81,43 +81,68 @@ async function storedBase(groupDepth: number): Promise<{ store: MemoryStore; roo
   return { store, root: bytesToHex(await tree.persist()) };
 }
 
+/**
+ * For n = 1, 2, …: opens the stored base over a store whose reads fail from the n-th on and runs
+ * `call`, until it succeeds. Each failure must leave the root as it was (then `onFailure` looks
+ * further, the store healed) and the retry, like the success, must reach `expected`. Returns how
+ * many reads failed the call.
+ */
+async function sweepReadFailures(
+  groupDepth: number,
+  options: { maxNodes?: number },
+  call: (tree: BinaryTree) => Promise<unknown>,
+  expected: string,
+  onFailure?: (tree: BinaryTree, error: unknown, store: MemoryStore) => Promise<void>,
+): Promise<number> {
+  const { root } = await storedBase(groupDepth);
+  let failures = 0;
+  for (let failAt = 1; ; failAt++) {
+    const { store } = await storedBase(groupDepth);
+    const scripted = new ScriptedStore(store);
+    const tree = await openTree(scripted, { deletionMode: "remove", ...options });
+    scripted.reads = 0;
+    scripted.failAt = failAt;
+    const outcome = await call(tree).then(
+      () => "done",
+      (error: unknown) => error,
+    );
+    scripted.failAt = Number.POSITIVE_INFINITY;
+    if (outcome === "done") {
+      expect(bytesToHex(tree.hash())).toBe(expected);
+      return failures;
+    }
+    failures++;
+    expect(bytesToHex(tree.hash()), `read ${failAt} failed`).toBe(root);
+    await onFailure?.(tree, outcome, store);
+    await call(tree);
+    expect(bytesToHex(tree.hash())).toBe(expected);
+  }
+}
+
 describe("batch calls are all-or-nothing", () => {
   for (const groupDepth of [1, 5, 8]) {
     it(`a read failing at any point changes nothing; a retry removes every key (group depth ${groupDepth})`, async () => {
-      const { root } = await storedBase(groupDepth);
       const remaining = baseEntries();
       const batch = batchKeys();
       for (const k of batch) remaining.delete(bytesToHex(k));
       const expected = rootOf(remaining.values(), groupDepth);
       const all = [...baseEntries().values()];
-      let failures = 0;
-      for (let failAt = 1; ; failAt++) {
-        const { store } = await storedBase(groupDepth);
-        const scripted = new ScriptedStore(store);
-        const tree = await openTree(scripted, { deletionMode: "remove" });
-        scripted.reads = 0;
-        scripted.failAt = failAt;
-        const outcome = await tree.deleteMany(batch).then(
-          () => "done",
-          (error: unknown) => error,
-        );
-        scripted.failAt = Number.POSITIVE_INFINITY;
-        if (outcome === "done") {
-          expect(bytesToHex(tree.hash())).toBe(expected);
-          break;
-        }
-        failures++;
-        expect(outcome).toBeInstanceOf(StoreError);
-        expect(bytesToHex(tree.hash()), `read ${failAt} failed`).toBe(root);
-        const values = await tree.getMany(all.map(([k]) => k));
-        expect(values.map((v) => v && bytesToHex(v))).toEqual(all.map(([, v]) => bytesToHex(v)));
-        await tree.deleteMany(batch);
-        expect(bytesToHex(tree.hash())).toBe(expected);
-        // What the retry persists is the tree a fresh persist of the remaining keys stores.
-        await tree.persist();
-        const reopened = await openTree(store, { deletionMode: "remove" });
-        expect(bytesToHex(reopened.hash())).toBe(expected);
-      }
+      const failures = await sweepReadFailures(
+        groupDepth,
+        {},
+        (tree) => tree.deleteMany(batch),
+        expected,
+        async (tree, error, store) => {
+          expect(error).toBeInstanceOf(StoreError);
+          const values = await tree.getMany(all.map(([k]) => k));
+          expect(values.map((v) => v && bytesToHex(v))).toEqual(all.map(([, v]) => bytesToHex(v)));
+          // What a retry persists is the tree a fresh persist of the remaining keys stores.
+          await tree.deleteMany(batch);
+          await tree.persist();
+          const reopened = await openTree(store, { deletionMode: "remove" });
+          expect(bytesToHex(reopened.hash())).toBe(expected);
+        },
+      );
       // Reads after the paths loaded failed too: the collapses' sibling loads were exercised.
       expect(failures).toBeGreaterThan(2);
     });
@@ -189,31 +214,10 @@ describe("batch calls are all-or-nothing", () => {
       key: keyOf(n * 7, n % 3),
       value: valueFor(n, 9),
     }));
-    const { root } = await storedBase(5);
     const after = baseEntries();
     for (const e of entries) after.set(bytesToHex(e.key), [e.key, e.value]);
     const expected = rootOf(after.values(), 5);
-    let failures = 0;
-    for (let failAt = 1; ; failAt++) {
-      const { store } = await storedBase(5);
-      const scripted = new ScriptedStore(store);
-      const tree = await openTree(scripted, { deletionMode: "remove" });
-      scripted.reads = 0;
-      scripted.failAt = failAt;
-      const failed = await tree.putMany(entries).then(
-        () => false,
-        () => true,
-      );
-      scripted.failAt = Number.POSITIVE_INFINITY;
-      if (!failed) {
-        expect(bytesToHex(tree.hash())).toBe(expected);
-        break;
-      }
-      failures++;
-      expect(bytesToHex(tree.hash())).toBe(root);
-      await tree.putMany(entries);
-      expect(bytesToHex(tree.hash())).toBe(expected);
-    }
+    const failures = await sweepReadFailures(5, {}, (tree) => tree.putMany(entries), expected);
     expect(failures).toBeGreaterThan(0);
   });
 
@@ -224,33 +228,16 @@ describe("batch calls are all-or-nothing", () => {
         key: keyOf(1000 + n, n % 4),
         value: valueFor(n, 3),
       }));
-      const { root } = await storedBase(5);
       const after = baseEntries();
       for (const k of deletes) after.delete(bytesToHex(k));
       for (const e of puts) after.set(bytesToHex(e.key), [e.key, e.value]);
       const expected = rootOf(after.values(), 5);
-      let failures = 0;
-      for (let failAt = 1; ; failAt++) {
-        const { store } = await storedBase(5);
-        const scripted = new ScriptedStore(store);
-        const options = maxNodes === undefined ? {} : { maxNodes };
-        const tree = await openTree(scripted, { deletionMode: "remove", ...options });
-        scripted.reads = 0;
-        scripted.failAt = failAt;
-        const failed = await tree.updateMany({ deletes, puts }).then(
-          () => false,
-          () => true,
-        );
-        scripted.failAt = Number.POSITIVE_INFINITY;
-        if (!failed) {
-          expect(bytesToHex(tree.hash())).toBe(expected);
-          break;
-        }
-        failures++;
-        expect(bytesToHex(tree.hash()), `read ${failAt} failed`).toBe(root);
-        await tree.updateMany({ deletes, puts });
-        expect(bytesToHex(tree.hash())).toBe(expected);
-      }
+      const failures = await sweepReadFailures(
+        5,
+        maxNodes === undefined ? {} : { maxNodes },
+        (tree) => tree.updateMany({ deletes, puts }),
+        expected,
+      );
       expect(failures).toBeGreaterThan(2);
     });
   }

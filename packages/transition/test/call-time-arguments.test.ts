@@ -5,6 +5,7 @@ import { preimagesFromAlloc } from "../src/preimage-source.js";
 import { TransitionState } from "../src/transition-state.js";
 import { fromHex, hex, quantity, word } from "./helpers/bytes.js";
 import { FaultyStore } from "./helpers/faulty-store.js";
+import { openOverAlloc } from "./helpers/open-over-alloc.js";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 
@@ -79,13 +80,7 @@ describe("operations in flight", () => {
 
   it("setPreimageSource during a running step takes effect after it: the step's progress stays", async () => {
     const store = new FaultyStore();
-    const { root } = await buildMptBase(store, alloc);
-    const preimages = preimagesFromAlloc(alloc);
-    const t = await TransitionState.open(store, {
-      baseRoot: root,
-      preimages,
-      deletionMode: "remove",
-    });
+    const { t } = await openOverAlloc(store, alloc);
     let swapped = false;
     store.onRead = () => {
       if (!swapped) {

@@ -11,6 +11,7 @@ import { preimagesFromAlloc } from "../src/preimage-source.js";
 import { TransitionState } from "../src/transition-state.js";
 import { hex, quantity, word } from "./helpers/bytes.js";
 import { FaultyStore } from "./helpers/faulty-store.js";
+import { openOverAlloc } from "./helpers/open-over-alloc.js";
 
 // A failure at any store read inside an operation leaves the state exactly as before it (reads
 // equal the model before the call), and a retry then gives the model after it. In 'remove' mode
@@ -139,13 +140,7 @@ describe("a failed store read leaves the state as before; a retry completes", ()
 /** A 'remove'-mode transition over BASE in a fault-injecting store. */
 async function openedOverBase() {
   const store = new FaultyStore();
-  const { root } = await buildMptBase(store, BASE);
-  const preimages = preimagesFromAlloc(BASE);
-  const t = await TransitionState.open(store, {
-    baseRoot: root,
-    preimages,
-    deletionMode: "remove",
-  });
+  const { preimages, t } = await openOverAlloc(store, BASE);
   return { store, preimages, t };
 }
 

@@ -16,6 +16,7 @@ import { decodeTransitionRecord, encodeTransitionRecord } from "../src/transitio
 import { TransitionState } from "../src/transition-state.js";
 import { hex, quantity, word } from "./helpers/bytes.js";
 import { FaultyStore } from "./helpers/faulty-store.js";
+import { openOverAlloc } from "./helpers/open-over-alloc.js";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const A = addr(0xaa);
@@ -121,13 +122,7 @@ describe("a store without entries()", () => {
 describe("after conversion the base can be deleted", () => {
   it("deleting accounts without base storage needs no base; with base storage it does", async () => {
     const store = new MemoryStore();
-    const { root } = await buildMptBase(store, ALLOC);
-    const preimages = preimagesFromAlloc(ALLOC);
-    const t0 = await TransitionState.open(store, {
-      baseRoot: root,
-      preimages,
-      deletionMode: "remove",
-    });
+    const { preimages, t: t0 } = await openOverAlloc(store, ALLOC);
     await t0.convertAll({ leavesPerStep: 2 });
     const mpt: { type: "del"; key: Uint8Array }[] = [];
     for await (const [key] of store.entries({ gte: Uint8Array.of(0x4d), lt: Uint8Array.of(0x4e) }))
