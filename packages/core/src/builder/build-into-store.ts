@@ -1,11 +1,10 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme } from "../embedding/key-scheme.js";
-import type { KVStore } from "../store/kv-store.js";
+import { isStore, type KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import { recordKeyClash } from "../tree/record-key-clash.js";
-import { isStore } from "../tree/tree-options.js";
 import { BatchWriter } from "./batch-writer.js";
 import {
   type BuildInput,

@@ -2,6 +2,7 @@
 export { assertStoreKey } from "./assert-store-key.js";
 export {
   type BatchOperation,
+  isStore,
   type KeyRange,
   type KVStore,
   SPAN_WORDS,

@@ -63,3 +63,15 @@ export interface KVStore {
    */
   batchWithSpans?(operations: readonly BatchOperation[], puts: SpanPuts, at: number): Promise<void>;
 }
+
+/** Whether `x` has the calls every KVStore has (`get`, `getMany`, `batch`). */
+export function isStore(x: unknown): x is KVStore {
+  const s = x as Partial<KVStore> | null;
+  return (
+    typeof s === "object" &&
+    s !== null &&
+    typeof s.get === "function" &&
+    typeof s.getMany === "function" &&
+    typeof s.batch === "function"
+  );
+}

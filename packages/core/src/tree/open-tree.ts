@@ -1,12 +1,12 @@
 import { describeValue } from "@bintrie/codec";
 import { describeBytes } from "../bytes/describe-bytes.js";
-import type { KVStore } from "../store/kv-store.js";
+import { isStore, type KVStore } from "../store/kv-store.js";
 import { decodeRootRecord, ROOT_RECORD_KEY, type RootRecord } from "../store/root-record.js";
 import { StoreError } from "../store/store-error.js";
 import { BinaryTree, type BinaryTreeOptions, DEFAULT_GROUP_DEPTH } from "./binary-tree.js";
 import { isEmptyRoot } from "./empty-roots.js";
 import { TreeError } from "./tree-error.js";
-import { BINARY_TREE_OPTION_KEYS, isStore, validateTreeOptions } from "./tree-options.js";
+import { BINARY_TREE_OPTION_KEYS, validateTreeOptions } from "./tree-options.js";
 
 const OPEN_TREE_OPTION_KEYS = [...BINARY_TREE_OPTION_KEYS.filter((k) => k !== "store"), "root"];
 

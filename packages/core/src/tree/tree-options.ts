@@ -1,7 +1,7 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { isHasher } from "../hash/hasher.js";
-import type { KVStore } from "../store/kv-store.js";
+import { isStore, type KVStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
 import { recordKeyClash } from "./record-key-clash.js";
 import { TreeError } from "./tree-error.js";
@@ -85,17 +85,6 @@ export function assertLimit(value: unknown, what: string): asserts value is numb
   const ok =
     value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1);
   if (!ok) fail(`${what} must be a positive integer (or Infinity), got ${describeValue(value)}`);
-}
-
-export function isStore(x: unknown): x is KVStore {
-  const s = x as Partial<KVStore> | null;
-  return (
-    typeof s === "object" &&
-    s !== null &&
-    typeof s.get === "function" &&
-    typeof s.getMany === "function" &&
-    typeof s.batch === "function"
-  );
 }
 
 function fail(message: string): never {
