@@ -521,9 +521,10 @@ export class BinaryTree {
       const writeAll = () => {
         for (const { key, value } of puts) this.put(key, value);
       };
-      await this.#load(puts.map((e) => e.key));
+      // Both key sets in one load, one store round per level (#removeAll's own load of the
+      // deletes then finds them in memory).
+      await this.#load([...deletes, ...puts.map((e) => e.key)]);
       if (this.deletionMode === "zero") {
-        await this.#load(deletes);
         for (const key of deletes) this.put(key, ZERO_VALUE);
         writeAll();
       } else {
