@@ -109,11 +109,13 @@ describe.skipIf(!existsSync("/dev/full"))("stdout write errors (a full disk)", (
   }
 
   it("are one line `cannot write the output` and exit 1, without a stack trace", async () => {
-    const results = await runAll([
+    // (root and nodes read the same database, one after the other: LevelDB locks it.)
+    const [key, root] = await runAll([
       () => toDevFull(["key", "0x0100000000000000000000000000000000000000"]),
       () => toDevFull(["root", "--db", good]),
-      () => toDevFull(["nodes", "--db", good]),
     ]);
+    const nodes = await toDevFull(["nodes", "--db", good]);
+    const results = [key, root, nodes];
     for (const [result, command] of [
       [results[0]!, "key"],
       [results[1]!, "root"],
