@@ -1,10 +1,11 @@
+import { describeValue } from "@bintrie/codec";
 import { StoreError } from "@bintrie/core";
-import { createStore } from "idb-keyval";
+import { openIdbConnection } from "./idb-connection.js";
 import { IdbStore, type IdbStoreLocation } from "./idb-store.js";
 
 /**
- * A store in the object store `storeName` of the IndexedDB database `database`, through
- * idb-keyval's `createStore`. The database opens on first use; if it does not exist it is
+ * A store in the object store `storeName` of the IndexedDB database `database`, with
+ * idb-keyval's `createStore` rules. The database opens on first use; if it does not exist it is
  * created with this one object store. In Node, install an IndexedDB first (for tests:
  * `import "fake-indexeddb/auto"`).
  *
@@ -23,13 +24,13 @@ export function createIdbStore(location: IdbStoreLocation): IdbStore {
   if (typeof database !== "string" || database.length === 0) {
     throw new StoreError(
       "INVALID_ARGUMENT",
-      `createIdbStore: database must be a non-empty string, got ${String(database)}`,
+      `createIdbStore: database must be a non-empty string, got ${describeValue(database)}`,
     );
   }
   if (typeof storeName !== "string" || storeName.length === 0) {
     throw new StoreError(
       "INVALID_ARGUMENT",
-      `createIdbStore: storeName must be a non-empty string, got ${String(storeName)}`,
+      `createIdbStore: storeName must be a non-empty string, got ${describeValue(storeName)}`,
     );
   }
   if (typeof indexedDB === "undefined") {
@@ -38,5 +39,6 @@ export function createIdbStore(location: IdbStoreLocation): IdbStore {
       `createIdbStore(${JSON.stringify(database)}, ${JSON.stringify(storeName)}): this environment has no IndexedDB (in Node, import "fake-indexeddb/auto" first)`,
     );
   }
-  return new IdbStore({ database, storeName }, createStore(database, storeName));
+  const connection = openIdbConnection(database, storeName);
+  return new IdbStore({ database, storeName }, connection.useStore, connection.close);
 }

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import {
   type BatchOperation,
   bytesToHex,
@@ -5,7 +6,7 @@ import {
   type KVStore,
   StoreError,
 } from "@bintrie/core";
-import { compareBytes, ownedBytes } from "@bintrie/core/bytes";
+import { compareBytes, copyBytes } from "@bintrie/core/bytes";
 import { assertStoreKey, validateBatchOperations } from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
@@ -21,10 +22,12 @@ export interface IdbStoreLocation {
 }
 
 /**
- * The core KVStore over IndexedDB through idb-keyval's `createStore`. Keys are IndexedDB binary
+ * The core KVStore over IndexedDB through idb-keyval (`createStore`'s rules). Keys are IndexedDB binary
  * keys (ordered byte-wise, like LevelDB), values are Uint8Arrays. A batch — a commit's node
  * writes, its deletes and the root record — is one readwrite transaction: it lands whole or
- * not at all. Create it with `createIdbStore()`.
+ * not at all. Create it with `createIdbStore()`. Every call copies the keys and values it is
+ * given before it returns (its IndexedDB requests run later, once the database is open), so the
+ * caller may reuse its buffers at once.
  *
  * @example
  * ```ts
@@ -42,10 +45,37 @@ export class IdbStore implements KVStore {
   readonly database: string;
   readonly storeName: string;
   readonly #useStore: UseStore;
+  readonly #closeConnection: (() => Promise<void>) | undefined;
   #closed = false;
+  /** Whether a call has reached idb-keyval (which then opens, or has opened, the database). */
+  #used = false;
+  /** The close in progress or done. */
+  #closing: Promise<void> | undefined;
 
-  /** Use `createIdbStore()`; this constructor takes idb-keyval's store function for `location`. */
-  constructor(location: IdbStoreLocation, useStore: UseStore) {
+  /**
+   * Use `createIdbStore()`. This constructor takes idb-keyval's store function for `location`
+   * and, optionally, a function closing its connection (without it, `close()` reaches the
+   * connection through a transaction, which fails where the object store is missing).
+   */
+  constructor(
+    location: IdbStoreLocation,
+    useStore: UseStore,
+    closeConnection?: () => Promise<void>,
+  ) {
+    if (
+      typeof location !== "object" ||
+      location === null ||
+      typeof location.database !== "string" ||
+      typeof location.storeName !== "string" ||
+      typeof useStore !== "function" ||
+      (closeConnection !== undefined && typeof closeConnection !== "function")
+    ) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `new IdbStore: expected a { database, storeName } location, idb-keyval's store function and an optional close function (use createIdbStore()), got ${describeValue(location)}, ${describeValue(useStore)} and ${describeValue(closeConnection)}`,
+      );
+    }
+    this.#closeConnection = closeConnection;
     this.database = location.database;
     this.storeName = location.storeName;
     this.#useStore = useStore;
@@ -54,28 +84,42 @@ export class IdbStore implements KVStore {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen("get");
     assertStoreKey(key, "get: key");
+    // The request runs once the database is open, after this call returns: copy the key now.
+    const own = copyBytes(key);
     const stored = await this.#transaction("readonly", "get", (store) =>
-      promisifyRequest(store.get(idbKey(key))),
+      promisifyRequest(store.get(idbKey(own))),
     );
-    return this.#bytes(stored, key);
+    return this.#bytes(stored, own);
   }
 
   /** Values for many keys, all read in one readonly transaction. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen("getMany");
-    for (let i = 0; i < keys.length; i++) assertStoreKey(keys[i], `getMany: key ${i}`);
-    if (keys.length === 0) return [];
+    if (!Array.isArray(keys)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `getMany: keys must be an array of Uint8Arrays, got ${describeValue(keys)}`,
+      );
+    }
+    // Checked and copied now: the requests run once the database is open, after this returns.
+    const own = new Array<Uint8Array>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key: unknown = keys[i];
+      assertStoreKey(key, `getMany: key ${i}`);
+      own[i] = copyBytes(key);
+    }
+    if (own.length === 0) return [];
     const stored = await this.#transaction("readonly", "getMany", (store) => {
-      const out = new Array<unknown>(keys.length);
-      for (let i = 0; i < keys.length; i++) {
-        const request = store.get(idbKey(keys[i]!));
+      const out = new Array<unknown>(own.length);
+      for (let i = 0; i < own.length; i++) {
+        const request = store.get(idbKey(own[i]!));
         request.onsuccess = () => {
           out[i] = request.result;
         };
       }
       return promisifyRequest(store.transaction).then(() => out);
     });
-    return stored.map((value, i) => this.#bytes(value, keys[i]!));
+    return stored.map((value, i) => this.#bytes(value, own[i]!));
   }
 
   /** Applies every put and delete in one readwrite transaction (atomic). */
@@ -83,11 +127,23 @@ export class IdbStore implements KVStore {
     this.#assertOpen("batch");
     validateBatchOperations(operations);
     if (operations.length === 0) return;
+    // The requests are issued once the database is open, after this call returns: take the
+    // batch now — keys and values copied (exact-size, as structured clone would store a view's
+    // whole buffer), so neither the caller's array nor its buffers can change what is written.
+    const count = operations.length;
+    const keys = new Array<Uint8Array>(count);
+    const values = new Array<Uint8Array | undefined>(count);
+    for (let i = 0; i < count; i++) {
+      const op = operations[i]!;
+      keys[i] = copyBytes(op.key);
+      values[i] = op.type === "put" ? copyBytes(op.value) : undefined;
+    }
     await this.#transaction("readwrite", "batch", (store) => {
       try {
-        for (const op of operations) {
-          if (op.type === "put") store.put(ownedBytes(op.value), idbKey(op.key));
-          else store.delete(idbKey(op.key));
+        for (let i = 0; i < count; i++) {
+          const value = values[i];
+          if (value !== undefined) store.put(value, idbKey(keys[i]!));
+          else store.delete(idbKey(keys[i]!));
         }
       } catch (error) {
         // The requests issued so far would commit on their own: abort to keep the batch atomic.
@@ -105,6 +161,12 @@ export class IdbStore implements KVStore {
    */
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
+    if (typeof range !== "object" || range === null) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `entries: range must be { gte?, lt? }, got ${describeValue(range)}`,
+      );
+    }
     const { gte, lt } = range;
     if (gte !== undefined) assertStoreKey(gte, "entries: range.gte");
     if (lt !== undefined) assertStoreKey(lt, "entries: range.lt");
@@ -126,15 +188,28 @@ export class IdbStore implements KVStore {
     }
   }
 
-  /** Closes the IndexedDB connection; later calls reject with StoreError('STORE_CLOSED'). */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Closes the IndexedDB connection (after the calls in flight); later calls reject with
+   * StoreError('STORE_CLOSED'). Idempotent: every call, a concurrent one too, resolves once the
+   * connection is closed. A store no call has used has no connection, and opens none to close.
+   */
+  close(): Promise<void> {
     this.#closed = true;
+    this.#closing ??= this.#used ? this.#close() : Promise.resolve();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    if (this.#closeConnection !== undefined) {
+      await this.#closeConnection();
+      return;
+    }
     try {
       const db = await this.#useStore("readonly", (store) => store.transaction.db);
       db.close();
     } catch {
-      // Never opened or already gone: nothing to release.
+      // Already gone, or the object store is missing (then the connection this store cannot
+      // reach stays open: createIdbStore passes closeConnection, which reaches it).
     }
   }
 
@@ -143,6 +218,7 @@ export class IdbStore implements KVStore {
     operation: string,
     body: (store: IDBObjectStore) => T | PromiseLike<T>,
   ): Promise<T> {
+    this.#used = true;
     try {
       return await this.#useStore(mode, body);
     } catch (error) {

@@ -1,4 +1,6 @@
+import { describeValue } from "@bintrie/codec";
 import { StoreError } from "@bintrie/core";
+import { copyBytes } from "@bintrie/core/bytes";
 
 /** Key-prefix arithmetic: how several trees share one LevelDB without seeing each other's keys. */
 
@@ -8,10 +10,10 @@ const EMPTY = new Uint8Array(0);
 export function normalizePrefix(prefix: Uint8Array | string | undefined): Uint8Array {
   if (prefix === undefined) return EMPTY;
   if (typeof prefix === "string") return new TextEncoder().encode(prefix);
-  if (prefix instanceof Uint8Array) return prefix.slice();
+  if (prefix instanceof Uint8Array) return copyBytes(prefix);
   throw new StoreError(
     "INVALID_ARGUMENT",
-    `prefix must be a Uint8Array or a string, got ${typeof prefix}`,
+    `openLevelStore: options.prefix must be a Uint8Array or a string, got ${describeValue(prefix)}`,
   );
 }
 

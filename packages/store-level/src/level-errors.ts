@@ -9,7 +9,8 @@ export interface LevelErrorContext {
 /**
  * Maps an abstract-level error to a StoreError with a stable code. abstract-level reports open
  * failures as LEVEL_DATABASE_NOT_OPEN with the real reason (LEVEL_LOCKED, LEVEL_IO_ERROR, ...)
- * in `cause`, and operations on a closed database as LEVEL_DATABASE_NOT_OPEN without a cause.
+ * in `cause`, operations on a closed database as LEVEL_DATABASE_NOT_OPEN without a cause, and
+ * reads from an iterator the closing database closed as LEVEL_ITERATOR_NOT_OPEN.
  */
 export function toStoreError(error: unknown, context: LevelErrorContext): StoreError {
   if (error instanceof StoreError) return error;
@@ -28,7 +29,11 @@ export function toStoreError(error: unknown, context: LevelErrorContext): StoreE
   if (context.operation === "open") {
     return new StoreError("STORE_IO", `cannot open ${where}: ${reason}`, { cause: error });
   }
-  if (code === "LEVEL_DATABASE_NOT_OPEN" && cause === undefined) {
+  // An iterator the database closed under it (close() while entries() was being read).
+  if (
+    (code === "LEVEL_DATABASE_NOT_OPEN" && cause === undefined) ||
+    code === "LEVEL_ITERATOR_NOT_OPEN"
+  ) {
     return new StoreError("STORE_CLOSED", `${context.operation}: ${where} is closed`, {
       cause: error,
     });

@@ -1,3 +1,4 @@
+import { describeValue } from "@bintrie/codec";
 import {
   type BatchOperation,
   type KeyRange,
@@ -5,7 +6,7 @@ import {
   type SpanPuts,
   StoreError,
 } from "@bintrie/core";
-import { ownedBytes } from "@bintrie/core/bytes";
+import { copyBytes } from "@bintrie/core/bytes";
 import { SPAN_WORDS, validateBatchOperations, validateSpanPuts } from "@bintrie/core/store";
 import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
@@ -61,9 +62,17 @@ export class LevelStore implements KVStore {
   readonly #ownsDatabase: boolean;
   readonly #copiesWrites: boolean;
   #closed = false;
+  /** The close in progress or done (a failed one is cleared, so a retry tries again). */
+  #closing: Promise<void> | undefined;
 
   /** Use `openLevelStore()`; this constructor takes an already open database. */
   constructor(init: LevelStoreInit) {
+    if (typeof init !== "object" || init === null || typeof init.db !== "object") {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `new LevelStore: init must be { db, location, prefix, ... } (use openLevelStore()), got ${describeValue(init)}`,
+      );
+    }
     this.#db = init.db;
     this.location = init.location;
     this.prefix = init.prefix;
@@ -83,13 +92,13 @@ export class LevelStore implements KVStore {
     if (!(extra instanceof Uint8Array)) {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `withPrefix: prefix must be a Uint8Array or a string, got ${typeof prefix}`,
+        `withPrefix: prefix must be a Uint8Array or a string, got ${describeValue(prefix)}`,
       );
     }
     return new LevelStore({
       db: this.#db,
       location: this.location,
-      prefix: prefixed(this.prefix, extra).slice(),
+      prefix: copyBytes(prefixed(this.prefix, extra)),
       ownsDatabase: false,
       sync: this.sync,
       copiesWrites: this.#copiesWrites,
@@ -99,10 +108,15 @@ export class LevelStore implements KVStore {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen("get");
     if (!(key instanceof Uint8Array)) {
-      throw new StoreError("INVALID_ARGUMENT", `get: key must be a Uint8Array, got ${typeof key}`);
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `get: key must be a Uint8Array, got ${describeValue(key)}`,
+      );
     }
+    // A key of its own: classic-level reads the key on its worker thread, after this call.
+    const full = ownKey(this.prefix, key);
     try {
-      const value = await this.#db.get(prefixed(this.prefix, key));
+      const value = await this.#db.get(full);
       return value === undefined ? undefined : plainBytes(value);
     } catch (error) {
       throw toStoreError(error, { location: this.location, operation: "get" });
@@ -111,17 +125,26 @@ export class LevelStore implements KVStore {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen("getMany");
+    if (!Array.isArray(keys)) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `getMany: keys must be an array of Uint8Arrays, got ${describeValue(keys)}`,
+      );
+    }
     if (keys.length === 0) return [];
+    // classic-level copies the keys during the call; browser-level issues its IndexedDB
+    // requests one after another, so there each key is copied now.
+    const own = !this.#copiesWrites;
     const full = new Array<Uint8Array>(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
+      const key: unknown = keys[i];
       if (!(key instanceof Uint8Array)) {
         throw new StoreError(
           "INVALID_ARGUMENT",
-          `getMany: key ${i} must be a Uint8Array, got ${typeof key}`,
+          `getMany: key ${i} must be a Uint8Array, got ${describeValue(key)}`,
         );
       }
-      full[i] = prefixed(this.prefix, key);
+      full[i] = own ? ownKey(this.prefix, key) : prefixed(this.prefix, key);
     }
     let values: (Uint8Array | undefined)[];
     try {
@@ -145,8 +168,10 @@ export class LevelStore implements KVStore {
     // clones and re-encodes every operation object, then the native side reads each back property
     // by property: 5-7x slower on a 132k-operation commit (README, "Performance").
     const prefix = this.prefix;
-    // LevelDB copies every key and value into its write batch, so views (e.g. of a builder's
-    // shared slabs) go in as they are; IndexedDB would clone a view's whole buffer.
+    // LevelDB copies every key and value into its write batch during the call, so views (e.g.
+    // of a builder's shared slabs) go in as they are. browser-level keeps them and issues its
+    // IndexedDB puts one after another, after this call: there each key and value is copied
+    // now (exact-size, as IndexedDB would clone a view's whole buffer).
     const own = !this.#copiesWrites;
     let chained: ChainedBatch<BytesLevel, Uint8Array, Uint8Array> | undefined;
     try {
@@ -205,8 +230,12 @@ export class LevelStore implements KVStore {
       for (let i = 0; i < count; i++) {
         const keyEnd = ends[2 * i]!;
         const end = ends[2 * i + 1]!;
+        const key = bytes.subarray(start, keyEnd);
         const value = bytes.subarray(keyEnd, end);
-        chained.put(prefixed(prefix, bytes.subarray(start, keyEnd)), own ? value.slice() : value);
+        chained.put(
+          own ? ownKey(prefix, key) : prefixed(prefix, key),
+          own ? copyBytes(value) : value,
+        );
         start = end;
       }
       await chained.write({ sync: this.sync });
@@ -240,10 +269,11 @@ export class LevelStore implements KVStore {
       for (let i = 0; i < count; i++) {
         const w = i * SPAN_WORDS;
         const chunk = chunks[spans[w]!]!;
+        const key = chunk.subarray(spans[w + 1]!, spans[w + 2]!);
         const value = chunk.subarray(spans[w + 3]!, spans[w + 4]!);
         chained.put(
-          prefixed(prefix, chunk.subarray(spans[w + 1]!, spans[w + 2]!)),
-          own ? value.slice() : value,
+          own ? ownKey(prefix, key) : prefixed(prefix, key),
+          own ? copyBytes(value) : value,
         );
       }
       addOperations(chained, prefix, own, operations, at, operations.length);
@@ -257,6 +287,21 @@ export class LevelStore implements KVStore {
   /** Entries in ascending byte order within `range`, keys without this store's prefix. */
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
+    if (typeof range !== "object" || range === null) {
+      throw new StoreError(
+        "INVALID_ARGUMENT",
+        `entries: range must be { gte?, lt? }, got ${describeValue(range)}`,
+      );
+    }
+    for (const bound of ["gte", "lt"] as const) {
+      const value: unknown = range[bound];
+      if (value !== undefined && !(value instanceof Uint8Array)) {
+        throw new StoreError(
+          "INVALID_ARGUMENT",
+          `entries: range.${bound} must be a Uint8Array, got ${describeValue(value)}`,
+        );
+      }
+    }
     const prefix = this.prefix;
     const lt = range.lt !== undefined ? prefixed(prefix, range.lt) : prefixUpperBound(prefix);
     const gte = prefixed(prefix, range.gte ?? new Uint8Array(0));
@@ -279,16 +324,21 @@ export class LevelStore implements KVStore {
     }
   }
 
-  /** Closes the store; closes the database too when this store opened it. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Closes the store; closes the database too when this store opened it (after the calls in
+   * flight). Idempotent: every call, a concurrent one too, resolves once the database is closed.
+   */
+  close(): Promise<void> {
     this.#closed = true;
-    if (!this.#ownsDatabase) return;
-    try {
-      await this.#db.close();
-    } catch (error) {
-      throw toStoreError(error, { location: this.location, operation: "close" });
+    if (!this.#ownsDatabase) return Promise.resolve();
+    if (this.#closing === undefined) {
+      const closing = this.#db.close().catch((error: unknown) => {
+        if (this.#closing === closing) this.#closing = undefined;
+        throw toStoreError(error, { location: this.location, operation: "close" });
+      });
+      this.#closing = closing;
     }
+    return this.#closing;
   }
 
   #assertOpen(operation: string): void {
@@ -312,8 +362,13 @@ function addOperations(
 ): void {
   for (let i = from; i < to; i++) {
     const op = operations[i]!;
-    if (op.type === "put") {
-      chained.put(prefixed(prefix, op.key), own ? ownedBytes(op.value) : op.value);
-    } else chained.del(prefixed(prefix, op.key));
+    const key = own ? ownKey(prefix, op.key) : prefixed(prefix, op.key);
+    if (op.type === "put") chained.put(key, own ? copyBytes(op.value) : op.value);
+    else chained.del(key);
   }
+}
+
+/** `prefix ‖ key` in a fresh array (never the caller's, which it may change after the call). */
+function ownKey(prefix: Uint8Array, key: Uint8Array): Uint8Array {
+  return prefix.length === 0 ? copyBytes(key) : prefixed(prefix, key);
 }

@@ -74,8 +74,10 @@ describe("LevelStore", () => {
         keyArb,
         keyArb,
         async (batches, low, high) => {
-          // Each run gets its own outer prefix, so runs never see each other's keys.
-          const run = owner.withPrefix(Uint8Array.of(0x40, round++));
+          // Each run gets its own outer prefix, so runs never see each other's keys (two bytes
+          // of run number: one byte wrapped after 256 runs, which shrinking a failure reaches).
+          const run = owner.withPrefix(Uint8Array.of(0x40, (round >>> 8) & 0xff, round & 0xff));
+          round++;
           const views = prefixes.map((p) => run.withPrefix(p));
           const models = prefixes.map(() => new Map<string, Uint8Array>());
           const keyOf = new Map<string, Uint8Array>();

@@ -8,4 +8,4 @@ export {
 export { equalBitPrefix } from "./bit-prefix.js";
 export { type BytesLike, bytesToHex, hexToBytes, toBytes } from "./hex.js";
 export { isZero } from "./is-zero.js";
-export { ownedBytes } from "./owned-bytes.js";
+export { copyBytes, ownedBytes } from "./owned-bytes.js";
