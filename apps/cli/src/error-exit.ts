@@ -1,5 +1,6 @@
 import { CliError } from "./cli-error.js";
 import { EXIT_FAILURE, EXIT_USAGE, type ExitCode } from "./exit-codes.js";
+import { levelFailure } from "./level-failure.js";
 
 /** How a failure ends the process: its exit code and the one line printed on stderr. */
 export interface FailureReport {
@@ -69,6 +70,15 @@ export function failureReport(error: unknown, context: FailureContext = {}): Fai
   }
   if (INPUT_ERROR_NAMES.has(error.name)) {
     return { exitCode: EXIT_USAGE, message: inputMessage(error, context) };
+  }
+  if (error.name === "StoreError" && code === "STORE_IO") {
+    // A read or write of the database failed (a full disk, damaged files): LevelDB's own words,
+    // naming --db instead of the library call.
+    const { reason, corrupt } = levelFailure(error);
+    return {
+      exitCode: EXIT_FAILURE,
+      message: `${corrupt ? "corrupt store: " : ""}cannot read or write ${storeName(context)}: ${reason}`,
+    };
   }
   const usage = USAGE_CODES[error.name];
   if (usage !== undefined && typeof code === "string" && usage.has(code)) {

@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
+import { describeValue } from "@bintrie/codec";
 import type { GenesisAlloc } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
 import { stripBom } from "./input-rules.js";
 import { assertReadableFile } from "./input-source.js";
 
-/** Reads a geth-style genesis.json and returns its `alloc` (a bare alloc object is accepted too). */
+/**
+ * Reads a geth-style genesis.json and returns its `alloc` (a bare alloc object is accepted too);
+ * `nonce` and `balance` may be JSON numbers (exact ones only), as geth reads them. (An address or
+ * slot written twice in other spellings is one, the last one written: core's parseGenesisAlloc.)
+ */
 export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   await assertReadableFile(file);
   const text = stripBom(await readFile(file, "utf8"));
@@ -24,20 +29,30 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   if (typeof alloc !== "object" || alloc === null || Array.isArray(alloc)) {
     throw new CliError("BAD_INPUT", `${file}: "alloc" must be an object of address → account`);
   }
+  const accounts: Record<string, Record<string, unknown>> = {};
   for (const [address, account] of Object.entries(alloc)) {
     if (typeof account !== "object" || account === null || Array.isArray(account)) {
       throw new CliError("BAD_INPUT", `${file}: alloc[${address}] must be an object`);
     }
+    const fields: Record<string, unknown> = { ...account };
     for (const field of ["balance", "nonce", "code"] as const) {
-      const v = (account as Record<string, unknown>)[field];
-      if (v !== undefined && typeof v !== "string") {
-        throw new CliError(
-          "BAD_INPUT",
-          `${file}: alloc[${address}].${field} must be a hex string, got ${typeof v}`,
-        );
+      const v = fields[field];
+      if (v === undefined || typeof v === "string") continue;
+      if (field !== "code" && typeof v === "number" && Number.isSafeInteger(v) && v >= 0) {
+        // geth reads unquoted numbers too; JSON.parse keeps them exact up to 2^53.
+        fields[field] = String(v);
+        continue;
       }
+      throw new CliError(
+        "BAD_INPUT",
+        `${file}: alloc[${address}].${field} must be ${
+          field === "code"
+            ? "a hex string"
+            : "a hex or decimal string (or a JSON integer below 2^53: larger ones lose digits, quote them)"
+        }, got ${describeValue(v)}`,
+      );
     }
-    const storage = (account as Record<string, unknown>).storage;
+    const storage = fields.storage;
     if (storage !== undefined) {
       if (typeof storage !== "object" || storage === null || Array.isArray(storage)) {
         throw new CliError("BAD_INPUT", `${file}: alloc[${address}].storage must be an object`);
@@ -46,11 +61,12 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
         if (typeof value !== "string") {
           throw new CliError(
             "BAD_INPUT",
-            `${file}: alloc[${address}].storage[${slot}] must be a hex string, got ${typeof value}`,
+            `${file}: alloc[${address}].storage[${slot}] must be a hex string, got ${describeValue(value)}`,
           );
         }
       }
     }
+    accounts[address] = fields;
   }
-  return alloc as GenesisAlloc;
+  return accounts as GenesisAlloc;
 }

@@ -1,7 +1,8 @@
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rm, rmdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { KVStore } from "@bintrie/core";
 import { CliError } from "./cli-error.js";
+import { levelFailure } from "./level-failure.js";
 import type { StoreTarget } from "./store-target.js";
 
 /** A store opened by a command, and how to let go of it. */
@@ -14,8 +15,9 @@ export interface OpenedStore {
   close(): Promise<void>;
   /**
    * Closes the store and, if this command created it, removes what it created (bad input:
-   * write nothing): the directories it made, parents included, or the files it put into a
-   * directory that was empty.
+   * write nothing): the database files, and the directories it made (parents included) as long
+   * as nothing else was put into them. A database another process created or opened meanwhile
+   * is never removed.
    */
   discard(): Promise<void>;
 }
@@ -46,10 +48,21 @@ export async function openStore(
   if (!existed && !options.create) {
     throw new CliError("BAD_STORE", `no database at ${dir} (the directory does not exist)`);
   }
-  // What this command creates, removed again by discard(): the first directory mkdir made (its
-  // parents included), or the database files put into an existing empty directory.
-  let undo: (() => Promise<void>) | undefined;
-  if (existed && !(await holdsLevelDb(dir))) {
+  // The directories this command made (the first one's parents excluded), top first.
+  let made: string[] = [];
+  if (!existed) {
+    try {
+      made = await makeDirectories(dir);
+    } catch (error) {
+      throw new CliError("BAD_STORE", `cannot create --db ${dir}: ${(error as Error).message}`);
+    }
+  }
+  // Whether this command creates the database: the directory is new or empty (not one holding a
+  // LevelDB, nor one whose creation was cut short). Only then may it remove what it made again,
+  // and only what it made: the LevelDB files in `dir` and the directories of `made`, never
+  // anything another process put there meanwhile (checked under LevelDB's lock, see below).
+  let ours = false;
+  if (!(await holdsLevelDb(dir))) {
     if (!options.create) {
       throw new CliError(
         "BAD_STORE",
@@ -61,70 +74,125 @@ export async function openStore(
     // retry creates it; it was there before this command, so a failure leaves it as it is.
     const unfinished = names.length > 0 && names.every((name) => LEVELDB_FILE.test(name));
     if (names.length > 0 && !unfinished) {
+      await removeMade(dir, made, { files: false });
       throw new CliError(
         "BAD_STORE",
         `--db ${dir} is not a bintrie database (no LevelDB CURRENT file) and not empty; give a new or empty directory`,
       );
     }
-    if (!unfinished) undo = () => emptyDirectory(dir);
-  }
-  if (!existed) {
-    let first: string | undefined;
-    try {
-      first = await makeDirectories(dir);
-    } catch (error) {
-      throw new CliError("BAD_STORE", `cannot create --db ${dir}: ${(error as Error).message}`);
-    }
-    const top = first ?? dir;
-    undo = () => rm(top, { recursive: true, force: true });
+    ours = !unfinished;
   }
   const { openLevelStore } = await import("@bintrie/store-level");
   let store: KVStore;
   try {
-    store = await openLevelStore(dir, { createIfMissing: options.create });
+    // errorIfExists: LevelDB checks under its lock that this open creates the database, so one
+    // that another process created since the checks above is never taken for ours.
+    store = await openLevelStore(dir, {
+      createIfMissing: options.create,
+      ...(ours ? { errorIfExists: true } : {}),
+    });
   } catch (error) {
-    await undo?.();
-    throw describeOpenFailure(error, dir);
+    const code = (error as { code?: unknown }).code;
+    if (!ours || code === "STORE_LOCKED") {
+      // Locked: another process has the database open, and whatever is in `dir` is its own.
+      throw describeOpenFailure(error, dir);
+    }
+    if (!(await holdsLevelDb(dir))) {
+      await removeMade(dir, made, { files: true });
+      throw describeOpenFailure(error, dir);
+    }
+    // Created by another process meanwhile: it is not ours to remove; open it as it is.
+    ours = false;
+    try {
+      store = await openLevelStore(dir, { createIfMissing: options.create });
+    } catch (again) {
+      throw describeOpenFailure(again, dir);
+    }
   }
   const close = () => store.close();
   return {
     store,
     target,
-    created: undo !== undefined,
+    created: ours,
     close,
     async discard() {
-      await store.close();
-      await undo?.();
+      if (!ours) return close();
+      // The database's files go while this process still holds its lock (LOCK itself stays
+      // until it is closed), so no other process can open the database meanwhile; then LOCK,
+      // and the directories this command made, unless another process has made a database
+      // there since.
+      await removeMade(dir, [], { files: true, keepLock: true }).catch(() => false);
+      await close();
+      if (!(await holdsLevelDb(dir))) await removeMade(dir, made, { files: true });
     },
   };
 }
 
 /**
- * `mkdir -p`, one level at a time from the nearest existing ancestor; returns the first directory
- * it made. Not `mkdir(dir, { recursive: true })`: Node 20's loops forever where a parent exists
- * but refuses new entries with ENOENT (under /proc, say).
+ * Removes what a command made for a database it created: with `files`, LevelDB's files in `dir`
+ * (nothing else that is there; `keepLock`: all but LOCK); then the directories of `made`,
+ * deepest first, as long as they are empty. Returns whether all of it is gone.
  */
-async function makeDirectories(dir: string): Promise<string | undefined> {
+async function removeMade(
+  dir: string,
+  made: readonly string[],
+  options: { readonly files: boolean; readonly keepLock?: boolean },
+): Promise<boolean> {
+  let complete = true;
+  if (options.files) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (options.keepLock === true && name === "LOCK") continue;
+      if (!LEVELDB_FILE.test(name)) {
+        complete = false;
+        continue;
+      }
+      try {
+        await rm(join(dir, name), { force: true });
+      } catch {
+        complete = false;
+      }
+    }
+  }
+  for (let k = made.length - 1; k >= 0; k--) {
+    try {
+      await rmdir(made[k]!);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      // Not empty (another process's files), or not removable: it and its parents stay.
+      return false;
+    }
+  }
+  return complete;
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest existing ancestor; returns the directories it
+ * made, top first (none when another process made them meanwhile). Not `mkdir(dir, { recursive:
+ * true })`: Node 20's loops forever where a parent exists but refuses new entries with ENOENT
+ * (under /proc, say).
+ */
+async function makeDirectories(dir: string): Promise<string[]> {
   const missing: string[] = [];
   for (let at = resolve(dir); ; at = dirname(at)) {
     if (await pathExists(at)) break;
     missing.push(at);
     if (dirname(at) === at) break;
   }
-  let first: string | undefined;
+  const made: string[] = [];
   for (let k = missing.length - 1; k >= 0; k--) {
     try {
       await mkdir(missing[k]!);
-      first ??= missing[k];
+      made.push(missing[k]!);
     } catch (error) {
       // Made meanwhile by another process: use it, and leave it in place on failure.
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        if (first !== undefined) await rm(first, { recursive: true, force: true });
+        await removeMade(dir, made, { files: false });
         throw error;
       }
     }
   }
-  return first;
+  return made;
 }
 
 async function pathExists(path: string): Promise<boolean> {
@@ -171,12 +239,6 @@ async function directoryNames(dir: string): Promise<string[]> {
   }
 }
 
-/** Removes everything in `dir` (a directory that was empty before this command), not `dir`. */
-async function emptyDirectory(dir: string): Promise<void> {
-  const names = await readdir(dir).catch(() => []);
-  await Promise.all(names.map((name) => rm(join(dir, name), { recursive: true, force: true })));
-}
-
 function describeOpenFailure(error: unknown, dir: string): unknown {
   const code = (error as { code?: unknown }).code;
   if (code === "STORE_LOCKED") {
@@ -187,12 +249,12 @@ function describeOpenFailure(error: unknown, dir: string): unknown {
     );
   }
   if (code === "STORE_IO") {
+    // LevelDB's reason once (not the library's "cannot open LevelDB at …" around it). Still a
+    // usage error: a directory LevelDB cannot open may be no LevelDB at all (another engine's).
     return new CliError(
       "BAD_STORE",
-      `cannot open the database at ${dir}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+      `cannot open the database at ${dir}: ${levelFailure(error).reason}`,
+      { cause: error },
     );
   }
   return error;

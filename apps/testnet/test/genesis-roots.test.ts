@@ -28,6 +28,13 @@ describe("binary genesis roots through the state manager", () => {
     );
   });
 
+  it("an address or slot spelled twice is read as geth reads it: the last one wins whole", async () => {
+    const genesis = readDataJson<GethGenesis>("mpt/eip7864-geth/duplicate-spellings.genesis.json");
+    const { root, summary } = await applyAlloc(new BinaryStateManager(), genesis.alloc);
+    expect(bytesToHex(root)).toBe(genesis.expectedStateRoot);
+    expect(summary).toEqual({ accounts: 2, storageSlots: 2, codeBytes: 0 });
+  });
+
   const { vectors } = readDataJson<{ state_root_vectors: { vectors: StateRootVector[] } }>(
     "mpt/eip7864-reference.state-roots.json",
   ).state_root_vectors;

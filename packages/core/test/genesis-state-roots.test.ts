@@ -36,4 +36,15 @@ describe("state_root_vectors: genesis alloc → binary-tree root, every key sche
     // geth also asserts a root node at DB key "vA" + "" (the empty path).
     expect(set.writes.at(-1)!.path.length).toBe(0);
   });
+
+  it("an address or slot spelled twice is read as geth reads it: the last one wins whole", () => {
+    const genesis = readTestdata<{ alloc: GenesisAlloc; expectedStateRoot: string }>(
+      "geth/duplicate-spellings.genesis.json",
+    );
+    const tree = new BinaryTree({ groupDepth: 5 });
+    const summary = applyGenesisAlloc(tree, genesis.alloc);
+    expect(hex(tree.hash())).toBe(genesis.expectedStateRoot);
+    // abc (balance 2, slot 3) and dd (balance 3, slot 2 = 8; slot 1's last value is zero).
+    expect(summary).toEqual({ accounts: 2, storageSlots: 2, codeBytes: 0 });
+  });
 });

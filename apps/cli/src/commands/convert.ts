@@ -8,7 +8,7 @@ import { failureReport } from "../error-exit.js";
 import { EXIT_USAGE } from "../exit-codes.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { parseHexArg } from "../hex.js";
-import { stripBom } from "../input-rules.js";
+import { HEX_RULE, isHexText, stripBom } from "../input-rules.js";
 import { assertReadableFile } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
@@ -158,9 +158,31 @@ async function readPreimages(
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new CliError("BAD_INPUT", `${file}: expected a JSON object of hashed key → preimage`);
   }
+  // The hex rule of every input (0x, digits of either case), checked here so that an error
+  // names the file and the entry, not the library call.
   for (const [key, value] of Object.entries(parsed)) {
-    if (typeof value !== "string") {
-      throw new CliError("BAD_INPUT", `${file}: the preimage of ${key} must be a hex string`);
+    const shownKey = JSON.stringify(key.length > 70 ? `${key.slice(0, 67)}...` : key);
+    if (!isHexText(key) || key.length !== 2 + 64) {
+      throw new CliError(
+        "BAD_INPUT",
+        `${file}: key ${shownKey} must be a 32-byte keccak-256 hash (${HEX_RULE}: 64 digits)`,
+      );
+    }
+    if (
+      typeof value !== "string" ||
+      !isHexText(value) ||
+      (value.length !== 42 && value.length !== 66)
+    ) {
+      const shown =
+        typeof value === "string"
+          ? JSON.stringify(value.length > 70 ? `${value.slice(0, 67)}...` : value)
+          : value === null
+            ? "null"
+            : typeof value;
+      throw new CliError(
+        "BAD_INPUT",
+        `${file}: the preimage of ${key} must be a 20-byte address or a 32-byte slot (${HEX_RULE}: 40 or 64 digits), got ${shown}`,
+      );
     }
   }
   return fromMap(Object.entries(parsed as Record<string, string>));

@@ -58,12 +58,18 @@ export async function runKey(addressTexts: readonly string[], flags: KeyFlags): 
   }
 }
 
+/** Chunk indices the key layout takes: the chunk's tree index, 128 + index, is a uint64. */
+const CHUNK_INDEX_LIMIT = (1n << 64n) - 128n;
+
 function parseChunkIndex(text: string): bigint {
   if (/^[0-9]+$/.test(text)) {
     const index = BigInt(text);
-    if (index < 1n << 256n) return index;
+    if (index < CHUNK_INDEX_LIMIT) return index;
   }
-  throw new CliError("BAD_INPUT", `--chunk ${JSON.stringify(text)} must be a decimal chunk index`);
+  throw new CliError(
+    "BAD_INPUT",
+    `--chunk ${JSON.stringify(text)} must be a decimal chunk index below 2^64 - 128 (${CHUNK_INDEX_LIMIT})`,
+  );
 }
 
 /**

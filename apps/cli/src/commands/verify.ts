@@ -132,9 +132,10 @@ export async function runVerify(flags: VerifyFlags): Promise<void> {
       `bintrie verify: ... and ${report.problems.length - PROBLEMS_SHOWN} more problems\n`,
     );
   }
-  if (report.garbage > 0 && report.problems.length === 0) {
+  // With --strict, garbage is the failure itself: its one line comes below, no warning first.
+  if (report.garbage > 0 && report.problems.length === 0 && !flags.strict) {
     process.stderr.write(
-      `bintrie verify: warning: ${report.garbage} stored nodes are not reachable from the root (garbage, e.g. left by an interrupted run)${flags.strict ? "" : "; --strict makes this an error"}\n`,
+      `bintrie verify: warning: ${report.garbage} stored nodes are not reachable from the root (garbage, e.g. left by an interrupted run); --strict makes this an error\n`,
     );
   }
   if (report.problems.length > 0) {
