@@ -7,7 +7,12 @@ import {
   StoreError,
 } from "@bintrie/core";
 import { compareBytes, copyBytes } from "@bintrie/core/bytes";
-import { assertStoreKey, validateBatchOperations } from "@bintrie/core/store";
+import {
+  assertKeyRange,
+  assertStoreKey,
+  assertStoreKeys,
+  validateBatchOperations,
+} from "@bintrie/core/store";
 import { promisifyRequest, type UseStore } from "idb-keyval";
 import { describeStore, toStoreError } from "./idb-errors.js";
 import { readBytes } from "./stored-bytes.js";
@@ -95,17 +100,11 @@ export class IdbStore implements KVStore {
   /** Values for many keys, all read in one readonly transaction. */
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen("getMany");
-    if (!Array.isArray(keys)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `getMany: keys must be an array of Uint8Arrays, got ${describeValue(keys)}`,
-      );
-    }
-    // Checked and copied now: the requests run once the database is open, after this returns.
+    assertStoreKeys(keys, "getMany");
+    // Copied now: the requests run once the database is open, after this returns.
     const own = new Array<Uint8Array>(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const key: unknown = keys[i];
-      assertStoreKey(key, `getMany: key ${i}`);
+      const key = keys[i]!;
       own[i] = copyBytes(key);
     }
     if (own.length === 0) return [];
@@ -161,15 +160,8 @@ export class IdbStore implements KVStore {
    */
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
-    if (typeof range !== "object" || range === null) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `entries: range must be { gte?, lt? }, got ${describeValue(range)}`,
-      );
-    }
+    assertKeyRange(range, "entries");
     const { gte, lt } = range;
-    if (gte !== undefined) assertStoreKey(gte, "entries: range.gte");
-    if (lt !== undefined) assertStoreKey(lt, "entries: range.lt");
     if (gte !== undefined && lt !== undefined && compareBytes(gte, lt) >= 0) return;
     let lower: Uint8Array | undefined = gte;
     let lowerOpen = false;

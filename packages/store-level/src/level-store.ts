@@ -7,7 +7,14 @@ import {
   StoreError,
 } from "@bintrie/core";
 import { copyBytes } from "@bintrie/core/bytes";
-import { SPAN_WORDS, validateBatchOperations, validateSpanPuts } from "@bintrie/core/store";
+import {
+  assertKeyRange,
+  assertStoreKey,
+  assertStoreKeys,
+  SPAN_WORDS,
+  validateBatchOperations,
+  validateSpanPuts,
+} from "@bintrie/core/store";
 import type { ChainedBatch, Level } from "level";
 import { prefixed, prefixUpperBound } from "./key-prefix.js";
 import { toStoreError } from "./level-errors.js";
@@ -107,12 +114,7 @@ export class LevelStore implements KVStore {
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.#assertOpen("get");
-    if (!(key instanceof Uint8Array)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `get: key must be a Uint8Array, got ${describeValue(key)}`,
-      );
-    }
+    assertStoreKey(key, "get: key");
     // A key of its own: classic-level reads the key on its worker thread, after this call.
     const full = ownKey(this.prefix, key);
     try {
@@ -125,25 +127,14 @@ export class LevelStore implements KVStore {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen("getMany");
-    if (!Array.isArray(keys)) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `getMany: keys must be an array of Uint8Arrays, got ${describeValue(keys)}`,
-      );
-    }
+    assertStoreKeys(keys, "getMany");
     if (keys.length === 0) return [];
     // classic-level copies the keys during the call; browser-level issues its IndexedDB
     // requests one after another, so there each key is copied now.
     const own = !this.#copiesWrites;
     const full = new Array<Uint8Array>(keys.length);
     for (let i = 0; i < keys.length; i++) {
-      const key: unknown = keys[i];
-      if (!(key instanceof Uint8Array)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `getMany: key ${i} must be a Uint8Array, got ${describeValue(key)}`,
-        );
-      }
+      const key = keys[i]!;
       full[i] = own ? ownKey(this.prefix, key) : prefixed(this.prefix, key);
     }
     let values: (Uint8Array | undefined)[];
@@ -287,21 +278,7 @@ export class LevelStore implements KVStore {
   /** Entries in ascending byte order within `range`, keys without this store's prefix. */
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen("entries");
-    if (typeof range !== "object" || range === null) {
-      throw new StoreError(
-        "INVALID_ARGUMENT",
-        `entries: range must be { gte?, lt? }, got ${describeValue(range)}`,
-      );
-    }
-    for (const bound of ["gte", "lt"] as const) {
-      const value: unknown = range[bound];
-      if (value !== undefined && !(value instanceof Uint8Array)) {
-        throw new StoreError(
-          "INVALID_ARGUMENT",
-          `entries: range.${bound} must be a Uint8Array, got ${describeValue(value)}`,
-        );
-      }
-    }
+    assertKeyRange(range, "entries");
     const prefix = this.prefix;
     const lt = range.lt !== undefined ? prefixed(prefix, range.lt) : prefixUpperBound(prefix);
     const gte = prefixed(prefix, range.gte ?? new Uint8Array(0));

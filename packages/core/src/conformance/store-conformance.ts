@@ -90,6 +90,74 @@ export function storeConformanceSuite(
     );
 
     it(
+      "arguments are taken when a call is made: changing them before it settles changes nothing",
+      withStore(async (store) => {
+        const key = b(1, 1);
+        const value = filled(32, 7);
+        const batch = store.batch([{ type: "put", key, value }]);
+        key[0] = 2;
+        value.fill(9);
+        await batch;
+        equalValue(await store.get(b(1, 1)), filled(32, 7), "batch() whose key and value changed");
+        equalValue(await store.get(b(2, 1)), undefined, "the key as changed after batch()");
+        const probe = b(1, 1);
+        const read = store.get(probe);
+        probe[0] = 2;
+        equalValue(await read, filled(32, 7), "get() whose key changed after the call");
+        const keys = [b(1, 1)];
+        const reads = store.getMany(keys);
+        keys[0]![0] = 2;
+        keys.push(b(1, 1));
+        const many = await reads;
+        if (many.length !== 1) fail(`getMany of 1 key returned ${many.length} values`);
+        equalValue(many[0], filled(32, 7), "getMany() whose keys changed after the call");
+      }),
+    );
+
+    it(
+      "ill-typed arguments reject with StoreError('INVALID_ARGUMENT') and change nothing",
+      withStore(async (store) => {
+        const bad = (value: unknown) => value as never;
+        const attempts: [string, () => Promise<unknown>][] = [
+          ['get("a")', () => store.get(bad("a"))],
+          ["get(null)", () => store.get(bad(null))],
+          ["getMany(null)", () => store.getMany(bad(null))],
+          ['getMany([bytes, "a"])', () => store.getMany(bad([b(1), "a"]))],
+          ["batch(null)", () => store.batch(bad(null))],
+          [
+            "batch([put with a string key])",
+            () => store.batch(bad([{ type: "put", key: "a", value: b(1) }])),
+          ],
+        ];
+        if (typeof store.entries === "function") {
+          for (const range of [null, { gte: "a" }, { lt: 5 }]) {
+            attempts.push([
+              `entries(${JSON.stringify(range)})`,
+              async () => {
+                for await (const _ of store.entries!(bad(range))) break;
+              },
+            ]);
+          }
+        }
+        for (const [name, attempt] of attempts) {
+          let error: unknown;
+          try {
+            await attempt();
+          } catch (e) {
+            error = e;
+          }
+          const code = (error as { code?: unknown } | undefined)?.code;
+          if (code !== "INVALID_ARGUMENT") {
+            fail(
+              `${name} must reject with code INVALID_ARGUMENT, got ${error === undefined ? "no error" : `${String(code)}: ${String(error)}`}`,
+            );
+          }
+        }
+        equalValue(await store.get(b(1)), undefined, "after the rejected calls");
+      }),
+    );
+
+    it(
       "getMany returns values in key order, undefined for missing keys",
       withStore(async (store) => {
         await store.batch([

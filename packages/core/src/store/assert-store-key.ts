@@ -1,3 +1,5 @@
+import { describeValue } from "@bintrie/codec";
+import type { KeyRange } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 
 /**
@@ -13,6 +15,56 @@ import { StoreError } from "./store-error.js";
  */
 export function assertStoreKey(key: unknown, what: string): asserts key is Uint8Array {
   if (!(key instanceof Uint8Array)) {
-    throw new StoreError("INVALID_ARGUMENT", `${what} must be a Uint8Array, got ${typeof key}`);
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${what} must be a Uint8Array, got ${describeValue(key)}`,
+    );
   }
+}
+
+/**
+ * Throws StoreError('INVALID_ARGUMENT') unless `keys` is an array of Uint8Arrays (`what` names
+ * the call, e.g. "getMany"): the key check of every store's `getMany`.
+ *
+ * @example
+ * ```ts
+ * import { assertStoreKeys } from "@bintrie/core/store";
+ *
+ * assertStoreKeys([Uint8Array.of(1)], "getMany"); // ok; null or [1] would throw INVALID_ARGUMENT
+ * ```
+ */
+export function assertStoreKeys(
+  keys: unknown,
+  what: string,
+): asserts keys is readonly Uint8Array[] {
+  if (!Array.isArray(keys)) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${what}: keys must be an array of Uint8Arrays, got ${describeValue(keys)}`,
+    );
+  }
+  for (let i = 0; i < keys.length; i++) assertStoreKey(keys[i], `${what}: key ${i}`);
+}
+
+/**
+ * Throws StoreError('INVALID_ARGUMENT') unless `range` is a KeyRange: an object whose `gte` and
+ * `lt`, where given, are Uint8Arrays (`what` names the call, e.g. "entries").
+ *
+ * @example
+ * ```ts
+ * import { assertKeyRange } from "@bintrie/core/store";
+ *
+ * assertKeyRange({ gte: Uint8Array.of(1) }, "entries"); // ok; { gte: "a" } would throw
+ * ```
+ */
+export function assertKeyRange(range: unknown, what: string): asserts range is KeyRange {
+  if (typeof range !== "object" || range === null) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${what}: range must be { gte?, lt? }, got ${describeValue(range)}`,
+    );
+  }
+  const { gte, lt } = range as { gte?: unknown; lt?: unknown };
+  if (gte !== undefined) assertStoreKey(gte, `${what}: range.gte`);
+  if (lt !== undefined) assertStoreKey(lt, `${what}: range.lt`);
 }

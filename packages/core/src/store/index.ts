@@ -1,5 +1,5 @@
 // @bintrie/core/store: what a KVStore implementation needs beyond the contract's types.
-export { assertStoreKey } from "./assert-store-key.js";
+export { assertKeyRange, assertStoreKey, assertStoreKeys } from "./assert-store-key.js";
 export {
   type BatchOperation,
   isStore,

@@ -1,4 +1,4 @@
-import { assertStoreKey } from "./assert-store-key.js";
+import { assertKeyRange, assertStoreKey, assertStoreKeys } from "./assert-store-key.js";
 import { ByteTable } from "./byte-table.js";
 import { compareBytes } from "./bytes-order.js";
 import type { BatchOperation, KeyRange, KVStore, SpanPuts } from "./kv-store.js";
@@ -39,8 +39,8 @@ export class MemoryStore implements KVStore {
 
   async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     this.#assertOpen();
+    assertStoreKeys(keys, "MemoryStore.getMany");
     return keys.map((key) => {
-      assertStoreKey(key, "MemoryStore.getMany: key");
       const id = this.#table.find(key);
       return id < 0 ? undefined : this.#table.valueOf(id);
     });
@@ -73,6 +73,7 @@ export class MemoryStore implements KVStore {
 
   async *entries(range: KeyRange = {}): AsyncIterable<readonly [Uint8Array, Uint8Array]> {
     this.#assertOpen();
+    assertKeyRange(range, "MemoryStore.entries");
     const table = this.#table;
     // A snapshot of the keys in order (as the Map-based store did): later batches do not move it.
     const ids = Array.from(table.ids()).sort((a, b) => table.compareKeys(a, b));

@@ -71,7 +71,7 @@ export function validateSpanPuts(puts: SpanPuts, at: number, operations: number)
   if (!Array.isArray(chunks) || !(spans instanceof Uint32Array) || !Number.isInteger(count)) {
     throw new StoreError(
       "INVALID_ARGUMENT",
-      `batchWithSpans: puts must be { chunks: Uint8Array[], spans: Uint32Array, count: integer }, got ${typeof chunks}, ${typeof spans}, ${typeof count}`,
+      `batchWithSpans: puts must be { chunks: Uint8Array[], spans: Uint32Array, count: integer }, got ${puts === null || typeof puts !== "object" ? describeValue(puts) : `chunks ${describeValue(chunks)}, spans ${describeValue(spans)}, count ${describeValue(count)}`}`,
     );
   }
   if (count < 0 || count * SPAN_WORDS > spans.length) {
@@ -90,7 +90,7 @@ export function validateSpanPuts(puts: SpanPuts, at: number, operations: number)
     if (!(chunks[c] instanceof Uint8Array)) {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `batchWithSpans: chunk ${c} must be a Uint8Array, got ${typeof chunks[c]}`,
+        `batchWithSpans: chunk ${c} must be a Uint8Array, got ${describeValue(chunks[c])}`,
       );
     }
   }
