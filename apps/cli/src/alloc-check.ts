@@ -34,7 +34,9 @@ export async function allocError(
       applyGenesisAlloc(new BinaryTree(), { [address]: account } as GenesisAlloc);
     } catch (single) {
       const why = single instanceof Error ? single.message : message;
-      return new CliError("BAD_INPUT", `${file}: alloc[${address}]: ${why}`, { cause: error });
+      // (core's messages name the account already: `alloc[ADDRESS].balance: …`.)
+      const named = why.includes(address) ? why : `alloc[${address}]: ${why}`;
+      return new CliError("BAD_INPUT", `${file}: ${named}`, { cause: error });
     }
   }
   return new CliError("BAD_INPUT", `${file}: ${message}`, { cause: error });

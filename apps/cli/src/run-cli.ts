@@ -8,7 +8,7 @@ import { createProgram } from "./program.js";
 /** What a command commits before it prints its result (a lost result is not a lost write). */
 const COMMITTED: Readonly<Record<string, string>> = {
   build: "the build",
-  put: "the value",
+  put: "the write",
   genesis: "the genesis state",
   convert: "the conversion",
 };

@@ -103,6 +103,14 @@ describe("a failure with exit 2 writes nothing", () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it("a genesis field error names its account once", async () => {
+    const file = join(dir, "bad-balance.json");
+    await writeFile(file, JSON.stringify({ alloc: { [ADDRESS]: { balance: "0xzz" } } }));
+    const result = await runCli(["genesis", file, "--store", "memory"]);
+    expectUsageError(result, `bad-balance.json: alloc[${ADDRESS}].balance: "0xzz"`);
+    expect(result.stderr.split(ADDRESS.slice(2)).length).toBe(2);
+  });
+
   it("build and genesis remove the parent directories they created", async () => {
     const empty = join(dir, "empty.jsonl");
     await writeFile(empty, "");
