@@ -8,7 +8,15 @@ import { openLevelStore } from "@bintrie/store-level";
 import { buildMptBase } from "@bintrie/transition";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hexOf } from "./helpers/random-entries.js";
-import { BIN, type CliResult, lines, runAll, runCli, tempDir } from "./helpers/run-cli.js";
+import {
+  BIN,
+  type CliResult,
+  childEnv,
+  lines,
+  runAll,
+  runCli,
+  tempDir,
+} from "./helpers/run-cli.js";
 import { tamperNode } from "./helpers/tamper.js";
 import { entryLines } from "./helpers/vectors.js";
 
@@ -57,8 +65,7 @@ function runWith(
   },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, BINTRIE_DEBUG: "", ...options.env };
-    if (options.env?.BINTRIE_PROGRESS === "1") delete env.BINTRIE_NO_PROGRESS;
+    const env = childEnv(options.env);
     const child = spawn(process.execPath, [BIN, ...args], {
       env,
       stdio: ["ignore", options.stdoutFd ?? "pipe", "pipe"],

@@ -5,7 +5,7 @@ import { createWriteStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, type CliResult, lines, runCli, tempDir } from "./helpers/run-cli.js";
+import { BIN, type CliResult, childEnv, lines, runCli, tempDir } from "./helpers/run-cli.js";
 import { entryLines, nodesetCase } from "./helpers/vectors.js";
 
 const CASE = nodesetCase("MerkleizeMultipleEntries");
@@ -58,7 +58,7 @@ describe("build reads inputs that cannot be read at a position", () => {
     const fifo = join(dir, "entries.fifo");
     execFileSync("mkfifo", [fifo]);
     const child = spawn(process.execPath, [BIN, "build", fifo, "--store", "memory"], {
-      env: { ...process.env, BINTRIE_DEBUG: "", BINTRIE_PROGRESS: "1" },
+      env: childEnv({ BINTRIE_PROGRESS: "1" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     const done = finished(child);
@@ -161,7 +161,7 @@ describe("--threads", () => {
       const child = spawn(
         process.execPath,
         [BIN, "build", input, "--store", "memory", "--threads", "256"],
-        { env: { ...process.env, BINTRIE_DEBUG: "" }, stdio: ["ignore", "pipe", "pipe"] },
+        { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] },
       );
       const done = finished(child);
       // The most threads the process had at once (its own, V8's and libuv's, and the workers').
@@ -240,7 +240,7 @@ describe("an interrupted build removes its temporary directory", () => {
   async function interrupt(signal: NodeJS.Signals, tmp: string, db: string): Promise<CliResult> {
     await mkdir(tmp, { recursive: true });
     const child = spawn(process.execPath, [BIN, "build", "-", "--db", db, "--tmp-dir", tmp], {
-      env: { ...process.env, BINTRIE_DEBUG: "" },
+      env: childEnv(),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const done = finished(child);

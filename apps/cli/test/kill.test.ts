@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { BinaryTree } from "@bintrie/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesOf, hexOf, randomEntries } from "./helpers/random-entries.js";
-import { BIN, runCli, tempDir } from "./helpers/run-cli.js";
+import { BIN, childEnv, runCli, tempDir } from "./helpers/run-cli.js";
 import { entryLines } from "./helpers/vectors.js";
 
 type Entry = { key: string; value: string };
@@ -47,7 +47,7 @@ function buildAndKill(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "build", ...args], {
       stdio: "ignore",
-      env: { ...process.env, ...env },
+      env: childEnv(env),
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
     child.on("error", reject);
@@ -68,11 +68,13 @@ afterAll(() => cleanup());
 describe("a SIGKILLed build leaves the store at a committed root with every node intact", () => {
   // Small store batches make a first build write many batches before its last (root) one.
   const SMALL_BATCHES = { BINTRIE_MAX_BATCH_BYTES: "16384" };
+  // Each case runs about ten builds and verifies one after the other (14-24 s beside the other
+  // test files on 2 cores): more room than the config's 60 s for a noisier CI machine.
   it.each([
     ["into an empty store", [] as Entry[], ENTRIES, {}],
     ["into an empty store, in small batches", [] as Entry[], ENTRIES, SMALL_BATCHES],
     ["into a store with a committed tree", ENTRIES.slice(0, 900), ENTRIES.slice(900), {}],
-  ])("%s", async (name, base, added, env) => {
+  ])("%s", { timeout: 180_000 }, async (name, base, added, env) => {
     const file = join(dir, `${name.replace(/\W+/g, "-")}.jsonl`);
     await writeFile(file, entryLines(added));
     const allowed = committableRoots(base, added);

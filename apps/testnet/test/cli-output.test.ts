@@ -80,13 +80,14 @@ describe("unusable output locations: exit 2, one line naming the flag, before th
     it(name, () => {
       const ran = spawnSync(process.execPath, [MAIN, ...args], {
         encoding: "utf8",
-        timeout: 20_000,
+        // A hang is forever; a start-up of this CLI on a loaded 2-core machine takes seconds.
+        timeout: 45_000,
       });
       expect(ran.signal).toBeNull(); // not killed by the timeout: no hang
       expect({ status: ran.status, stderr: ran.stderr }).toMatchObject({ status: 2 });
       expect(ran.stderr).toMatch(stderr);
       expect(ran.stdout).not.toMatch(/block 1|FILLED|wrote/);
-    }, 30_000);
+    }, 60_000);
   }
 });
 
@@ -109,7 +110,7 @@ describe("a failed write keeps the previous file", () => {
     });
     expect(readFileSync(out, "utf8")).toBe("the previous fixture\n");
     expect(readdirSync(join(dir, "keep"))).toEqual(["devnet.json"]);
-  }, 30_000);
+  }, 60_000);
 
   it("t8n --output.result", () => {
     const base = join(dir, "keep-t8n");
@@ -122,7 +123,7 @@ describe("a failed write keeps the previous file", () => {
     });
     expect(readFileSync(join(base, "result.json"), "utf8")).toBe("{}");
     expect(readdirSync(base)).toEqual(["result.json"]);
-  }, 30_000);
+  }, 60_000);
 
   it("fill --out", () => {
     const out = join(dir, "keep-fill");
@@ -135,7 +136,7 @@ describe("a failed write keeps the previous file", () => {
     );
     expect(readFileSync(join(out, "chain.json"), "utf8")).toBe("old");
     expect(readdirSync(out)).toEqual(["chain.json"]);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("writes still work", () => {

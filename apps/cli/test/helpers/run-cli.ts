@@ -29,12 +29,25 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The environment of a CLI child: this process's, without any BINTRIE_* setting of the person
+ * or machine running the tests (BINTRIE_NO_PROGRESS, BINTRIE_DEBUG, … would change what the
+ * tests see), and `extra`.
+ */
+export function childEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith("BINTRIE_")) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
 /** Spawns `node dist/main.js ...args` and collects its exit code and output. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, BINTRIE_DEBUG: "", ...options.env },
+      env: childEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -49,3 +49,21 @@ export function equalValue(
     );
   }
 }
+
+/** Fails unless `attempt` throws or rejects with an error whose `code` is `code`. */
+export async function expectErrorCode(
+  name: string,
+  attempt: () => Promise<unknown>,
+  code: string,
+): Promise<void> {
+  let error: unknown;
+  try {
+    await attempt();
+  } catch (e) {
+    error = e;
+  }
+  if (error === undefined) fail(`${name} must reject with code ${code}, got no error`);
+  const got = (error as { code?: unknown }).code;
+  if (got !== code)
+    fail(`${name} must reject with code ${code}, got ${String(got)}: ${String(error)}`);
+}

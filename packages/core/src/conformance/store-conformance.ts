@@ -2,7 +2,13 @@ import { compareBytes } from "../store/bytes-order.js";
 import type { BatchOperation, KVStore } from "../store/kv-store.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { openTree } from "../tree/open-tree.js";
-import { ConformanceFailure, equalValue, fail, hex } from "./conformance-assert.js";
+import {
+  ConformanceFailure,
+  equalValue,
+  expectErrorCode,
+  fail,
+  hex,
+} from "./conformance-assert.js";
 import { randomScenarioOps, runOverlapScenario, type ScenarioOp } from "./overlap-scenario.js";
 
 export { ConformanceFailure };
@@ -140,18 +146,7 @@ export function storeConformanceSuite(
           }
         }
         for (const [name, attempt] of attempts) {
-          let error: unknown;
-          try {
-            await attempt();
-          } catch (e) {
-            error = e;
-          }
-          const code = (error as { code?: unknown } | undefined)?.code;
-          if (code !== "INVALID_ARGUMENT") {
-            fail(
-              `${name} must reject with code INVALID_ARGUMENT, got ${error === undefined ? "no error" : `${String(code)}: ${String(error)}`}`,
-            );
-          }
+          await expectErrorCode(name, attempt, "INVALID_ARGUMENT");
         }
         equalValue(await store.get(b(1)), undefined, "after the rejected calls");
       }),
@@ -347,19 +342,7 @@ export function storeConformanceSuite(
           ]);
         }
         for (const [name, attempt] of attempts) {
-          let error: unknown;
-          try {
-            await attempt();
-          } catch (e) {
-            error = e;
-          }
-          if (error === undefined) fail(`${name} after close must reject`);
-          const code = (error as { code?: unknown }).code;
-          if (code !== "STORE_CLOSED") {
-            fail(
-              `${name} after close must reject with code STORE_CLOSED, got ${String(code)}: ${String(error)}`,
-            );
-          }
+          await expectErrorCode(`${name} after close`, attempt, "STORE_CLOSED");
         }
       }),
     );
