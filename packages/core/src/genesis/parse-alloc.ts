@@ -41,7 +41,10 @@ export function parseGenesisAlloc(alloc: GenesisAllocInput): ParsedGenesisAccoun
     const storage = new Map<string, readonly [Uint8Array, Uint8Array]>();
     for (const [slotHex, value] of Object.entries(account.storage ?? {})) {
       const slot = parseHexBytes(slotHex, `${where}.storage key ${slotHex}`, 32);
-      storage.set(bytesToHex(slot), [slot, parseHexBytes(value, `${where}.storage[${slotHex}]`, 32)]);
+      storage.set(bytesToHex(slot), [
+        slot,
+        parseHexBytes(value, `${where}.storage[${slotHex}]`, 32),
+      ]);
     }
     const address = parseHexBytes(addressHex, `alloc address ${addressHex}`, 20);
     const key = bytesToHex(address);

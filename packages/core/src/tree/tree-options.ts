@@ -1,7 +1,7 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { isHasher } from "../hash/hasher.js";
-import { isStore, type KVStore } from "../store/kv-store.js";
+import { isStore } from "../store/kv-store.js";
 import { ROOT_RECORD_KEY } from "../store/root-record.js";
 import { recordKeyClash } from "./record-key-clash.js";
 import { TreeError } from "./tree-error.js";
