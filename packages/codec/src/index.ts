@@ -45,3 +45,4 @@ export {
   type StemBlob,
   stemBlobValue,
 } from "./stem-blob.js";
+export { unknownOptionKey } from "./unknown-option-key.js";

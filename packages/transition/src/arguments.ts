@@ -1,4 +1,4 @@
-import { describeValue } from "@bintrie/codec";
+import { describeValue, unknownOptionKey } from "@bintrie/codec";
 import type { AccountInput, StorageSlotLike } from "@bintrie/core";
 import { toBytes } from "@bintrie/core/bytes";
 import { packBasicData, storageSlotToBytes, toStorageSlot } from "@bintrie/core/embedding";
@@ -92,9 +92,25 @@ export function objectArgument<T extends object>(what: string, input: unknown): 
   return input as T;
 }
 
-/** An optional options bag: undefined, or an object. */
-export function optionsArgument<T extends object>(what: string, input: unknown): T {
-  return input === undefined ? ({} as T) : objectArgument<T>(what, input);
+/**
+ * An optional options bag: undefined, or an object holding only `known` keys (a misspelt option
+ * would otherwise silently take its default).
+ */
+export function optionsArgument<T extends object>(
+  what: string,
+  input: unknown,
+  known: readonly (keyof T & string)[],
+): T {
+  if (input === undefined) return {} as T;
+  const options = objectArgument<T>(what, input);
+  const key = unknownOptionKey(options, known);
+  if (key !== undefined) {
+    throw new TransitionError(
+      "INVALID_ARGUMENT",
+      `${what}: unknown option '${key}' (known: ${known.join(", ")})`,
+    );
+  }
+  return options;
 }
 
 /** An account header, checked as BASIC_DATA packing checks it; a copy. */

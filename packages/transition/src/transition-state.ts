@@ -91,6 +91,19 @@ export interface OpenTransitionOptions {
   readonly layout?: StoreLayout;
 }
 
+const OPEN_OPTION_KEYS: readonly (keyof OpenTransitionOptions)[] = [
+  "baseRoot",
+  "preimages",
+  "scheme",
+  "groupDepth",
+  "deletionMode",
+  "maxNodes",
+  "maxBytes",
+  "rootRecordKey",
+  "keyPrefix",
+  "layout",
+];
+
 /** Progress after a conversion step. */
 export interface ConversionProgress {
   readonly done: boolean;
@@ -110,6 +123,12 @@ export interface ConvertOptions {
   /** Called after every step (after its persist). */
   readonly onProgress?: (progress: ConversionProgress) => void;
 }
+
+const CONVERT_OPTION_KEYS: readonly (keyof ConvertOptions)[] = [
+  "leavesPerStep",
+  "persist",
+  "onProgress",
+];
 
 /**
  * A state in transition from a Merkle-Patricia trie to the EIP-7864 binary tree (go-ethereum's
@@ -186,7 +205,11 @@ export class TransitionState {
    */
   static async open(store: KVStore, options?: OpenTransitionOptions): Promise<TransitionState> {
     checkStore("TransitionState.open: store", store);
-    const o = optionsArgument<OpenTransitionOptions>("TransitionState.open: options", options);
+    const o = optionsArgument<OpenTransitionOptions>(
+      "TransitionState.open: options",
+      options,
+      OPEN_OPTION_KEYS,
+    );
     const requestedRoot =
       o.baseRoot === undefined
         ? undefined
@@ -549,7 +572,7 @@ export class TransitionState {
 
   /** Converts everything, step by step, persisting after each step by default. */
   async convertAll(options?: ConvertOptions): Promise<ConversionProgress> {
-    const o = optionsArgument<ConvertOptions>("convertAll: options", options);
+    const o = optionsArgument<ConvertOptions>("convertAll: options", options, CONVERT_OPTION_KEYS);
     const leavesPerStep =
       o.leavesPerStep === undefined
         ? 10_000

@@ -70,7 +70,17 @@ describe("ill-typed arguments are INVALID_ARGUMENT naming the argument", () => {
         /options\.baseRoot/,
         () => TransitionState.open(store, { baseRoot: bad(hex(root)) }),
       ],
+      [
+        "open with a misspelt option",
+        /^TransitionState\.open: options: unknown option 'groupdepth' \(known: baseRoot, /,
+        () => TransitionState.open(new MemoryStore(), bad({ baseRoot: root, groupdepth: 3 })),
+      ],
       ["convertAll(null)", /convertAll: options/, () => t.convertAll(bad(null))],
+      [
+        "convertAll with a misspelt option",
+        /^convertAll: options: unknown option 'leavePerStep' /,
+        () => t.convertAll(bad({ leavePerStep: 1 })),
+      ],
       [
         "convertAll({ onProgress: 5 })",
         /options\.onProgress/,

@@ -1,6 +1,7 @@
 import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme } from "../embedding/key-scheme.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { isStore, type KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
@@ -46,6 +47,18 @@ export interface BuildIntoStoreOptions extends BuildTreeOptions {
   readonly partitionPool?: PartitionPool;
 }
 
+const BUILD_INTO_STORE_OPTION_KEYS = optionKeys<BuildIntoStoreOptions>()([
+  "groupDepth",
+  "scheme",
+  "hasher",
+  "stemBatchSize",
+  "keyPrefix",
+  "rootRecordKey",
+  "maxBatchBytes",
+  "stemHashPool",
+  "partitionPool",
+]);
+
 export interface BuildIntoStoreResult extends BuildResult {
   /** Store batches written, the last one holding the root node and the root record. */
   readonly batches: number;
@@ -88,12 +101,7 @@ export async function buildTreeIntoStore(
       `buildTreeIntoStore: store must be a KVStore (get, getMany, batch), got ${describeValue(store)}`,
     );
   }
-  if (options === null || typeof options !== "object") {
-    throw new BuilderError(
-      "INVALID_OPTION",
-      `buildTreeIntoStore: options must be an object, got ${describeValue(options)}`,
-    );
-  }
+  assertKnownOptions(options, BUILD_INTO_STORE_OPTION_KEYS, "buildTreeIntoStore", BuilderError);
   const keyPrefix = options.keyPrefix ?? NODE_KEY_PREFIX;
   const rootRecordKey = options.rootRecordKey ?? ROOT_RECORD_KEY;
   for (const [name, bytes] of [

@@ -1,4 +1,5 @@
 import { describeValue } from "@bintrie/codec";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import type { BuildInput, BuildSource } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";
@@ -6,6 +7,13 @@ import type { NodeSink } from "./node-sink.js";
 import { StreamingBuilder, type StreamingBuilderOptions } from "./streaming-builder.js";
 
 export type BuildTreeOptions = Omit<StreamingBuilderOptions, "onNode" | "onRecord" | "keyPrefix">;
+
+const BUILD_TREE_OPTION_KEYS = optionKeys<BuildTreeOptions>()([
+  "groupDepth",
+  "scheme",
+  "hasher",
+  "stemBatchSize",
+]);
 
 /** What a finished build produced. */
 export interface BuildResult {
@@ -39,12 +47,7 @@ export async function buildTree(
   sink: NodeSink,
   options: BuildTreeOptions = {},
 ): Promise<BuildResult> {
-  if (options === null || typeof options !== "object") {
-    throw new BuilderError(
-      "INVALID_OPTION",
-      `buildTree: options must be an object, got ${describeValue(options)}`,
-    );
-  }
+  assertKnownOptions(options, BUILD_TREE_OPTION_KEYS, "buildTree", BuilderError);
   if (sink === null || typeof sink !== "object" || typeof sink.write !== "function") {
     throw new BuilderError(
       "INVALID_OPTION",

@@ -1,4 +1,5 @@
 import { bytesToHex } from "../bytes/hex.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import type { TreeEntry } from "../tree/binary-tree.js";
 import { BuilderError } from "./builder-error.js";
 import { compareRecordKeys, ENTRY_RECORD_SIZE, entryAt } from "./entry-records.js";
@@ -129,6 +130,13 @@ export async function* sortEntries(
   }
 }
 
+const SORT_ENTRIES_OPTION_KEYS = optionKeys<SortEntriesOptions>()([
+  "runStorage",
+  "runBytes",
+  "maxFanIn",
+  "duplicates",
+]);
+
 /** The options with their defaults, each checked (BuilderError('INVALID_OPTION') naming it). */
 function checkedSortOptions(options: SortEntriesOptions): {
   storage: RunStorage;
@@ -136,6 +144,10 @@ function checkedSortOptions(options: SortEntriesOptions): {
   maxFanIn: number;
   duplicates: "error" | "last";
 } {
+  if (options === undefined) {
+    throw new BuilderError("INVALID_OPTION", "sortEntries: options.runStorage is required");
+  }
+  assertKnownOptions(options, SORT_ENTRIES_OPTION_KEYS, "sortEntries", BuilderError);
   const storage = options.runStorage;
   if (storage === undefined || typeof storage.writeRun !== "function") {
     throw new BuilderError("INVALID_OPTION", "sortEntries: options.runStorage is required");

@@ -5,6 +5,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { BuilderError } from "./builder-error.js";
 import { HashSlots } from "./hash-slots.js";
 import { StemBatch } from "./stem-batch.js";
@@ -17,6 +18,8 @@ export interface StemBlobHasherOptions {
   /** Overrides the hasher; must match the scheme. */
   readonly hasher?: Hasher;
 }
+
+const STEM_BLOB_HASHER_OPTION_KEYS = optionKeys<StemBlobHasherOptions>()(["scheme", "hasher"]);
 
 /**
  * Hashes stem blobs (01 ‖ stem ‖ bitmap ‖ values) in batches, one batch call per level. It
@@ -41,6 +44,7 @@ export class StemBlobHasher {
   readonly #slots = new HashSlots();
 
   constructor(options: StemBlobHasherOptions = {}) {
+    assertKnownOptions(options, STEM_BLOB_HASHER_OPTION_KEYS, "StemBlobHasher", BuilderError);
     const scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
     const name = hashFunctionOfScheme(scheme);
     this.hasher = options.hasher ?? getHasher(name);

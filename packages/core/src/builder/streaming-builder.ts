@@ -8,6 +8,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import { BuilderError } from "./builder-error.js";
@@ -51,6 +52,16 @@ export interface StreamingBuilderOptions {
   readonly keyPrefix?: Uint8Array;
 }
 
+const STREAMING_BUILDER_OPTION_KEYS = optionKeys<StreamingBuilderOptions>()([
+  "groupDepth",
+  "scheme",
+  "hasher",
+  "stemBatchSize",
+  "onNode",
+  "onRecord",
+  "keyPrefix",
+]);
+
 /**
  * Builds a tree from stems given in strictly increasing order and emits its node records, the
  * same records a BinaryTree commit of the same content produces, in the same order. Memory is
@@ -93,6 +104,13 @@ export class StreamingBuilder {
   #openLastSub = -1;
 
   constructor(options: StreamingBuilderOptions) {
+    if (options === undefined) {
+      throw new BuilderError(
+        "INVALID_OPTION",
+        "StreamingBuilder: options are required (give onNode or onRecord)",
+      );
+    }
+    assertKnownOptions(options, STREAMING_BUILDER_OPTION_KEYS, "StreamingBuilder", BuilderError);
     const target = recordTarget(options);
     this.scheme = options.scheme ?? DEFAULT_KEY_SCHEME;
     const hashName = hashFunctionOfScheme(this.scheme);

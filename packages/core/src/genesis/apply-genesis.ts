@@ -1,7 +1,9 @@
+import { describeValue } from "@bintrie/codec";
 import { isZero } from "../bytes/is-zero.js";
 import { codeHash } from "../embedding/code-hash.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import type { BinaryTree } from "../tree/binary-tree.js";
-import type { GenesisAllocInput } from "./genesis-alloc.js";
+import { type GenesisAllocInput, GenesisError } from "./genesis-alloc.js";
 import { parseGenesisAlloc } from "./parse-alloc.js";
 
 export interface ApplyGenesisOptions {
@@ -12,6 +14,8 @@ export interface ApplyGenesisOptions {
    */
   readonly zeroStorage?: "skip" | "write";
 }
+
+const APPLY_GENESIS_OPTION_KEYS = optionKeys<ApplyGenesisOptions>()(["zeroStorage"]);
 
 /** Counts of what was written. */
 export interface GenesisSummary {
@@ -41,7 +45,15 @@ export function applyGenesisAlloc(
   alloc: GenesisAllocInput,
   options: ApplyGenesisOptions = {},
 ): GenesisSummary {
-  const writeZero = options.zeroStorage === "write";
+  assertKnownOptions(options, APPLY_GENESIS_OPTION_KEYS, "applyGenesisAlloc", GenesisError);
+  const { zeroStorage } = options;
+  if (zeroStorage !== undefined && zeroStorage !== "skip" && zeroStorage !== "write") {
+    throw new GenesisError(
+      "INVALID_OPTION",
+      `applyGenesisAlloc: zeroStorage must be 'skip' or 'write', got ${describeValue(zeroStorage)}`,
+    );
+  }
+  const writeZero = zeroStorage === "write";
   let accounts = 0;
   let storageSlots = 0;
   let codeBytes = 0;

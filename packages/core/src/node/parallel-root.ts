@@ -8,6 +8,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";
@@ -46,6 +47,13 @@ export interface ParallelRootOptions {
   readonly timings?: ParallelRootTimings;
 }
 
+const PARALLEL_ROOT_OPTION_KEYS = optionKeys<ParallelRootOptions>()([
+  "threads",
+  "scheme",
+  "partitionBits",
+  "timings",
+]);
+
 /** A unit (the piece of work a thread claims) holds at most this many entries. */
 const UNIT_ENTRIES = 1 << 14;
 /** The entries laid out (after the workers' first units) before the last pass lays out the rest. */
@@ -73,12 +81,7 @@ export async function parallelRoot(
   values: Uint8Array,
   options: ParallelRootOptions = {},
 ): Promise<Uint8Array> {
-  if (options === null || typeof options !== "object") {
-    throw new TreeError(
-      "INVALID_OPTION",
-      `parallelRoot: options must be an object, got ${describeValue(options)}`,
-    );
-  }
+  assertKnownOptions(options, PARALLEL_ROOT_OPTION_KEYS, "parallelRoot", TreeError);
   if (!(keys instanceof Uint8Array) || keys.length % 32 !== 0) {
     throw new TreeError(
       "INVALID_KEY",

@@ -3,6 +3,7 @@ import os from "node:os";
 import { BuilderError } from "../builder/builder-error.js";
 import type { PartitionJob, PartitionOutput } from "../builder/partition-build.js";
 import type { PartitionPool } from "../builder/partition-pool.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { type JobReply, JobThread } from "./job-thread.js";
 import type { PartitionWorkerInit, PartitionWorkerJob } from "./partition-build-worker.js";
@@ -11,6 +12,8 @@ export interface PartitionWorkersOptions {
   /** Worker threads. Default `os.availableParallelism()` (the calling thread mostly waits). */
   readonly workers?: number;
 }
+
+const PARTITION_WORKERS_OPTION_KEYS = optionKeys<PartitionWorkersOptions>()(["workers"]);
 
 /** A PartitionPool on worker threads; `close()` ends them. */
 export interface PartitionWorkers extends PartitionPool {
@@ -49,6 +52,7 @@ interface PartitionReply extends JobReply {
 export async function openPartitionWorkers(
   options: PartitionWorkersOptions = {},
 ): Promise<PartitionWorkers> {
+  assertKnownOptions(options, PARTITION_WORKERS_OPTION_KEYS, "openPartitionWorkers", BuilderError);
   const count = options.workers ?? os.availableParallelism();
   if (!Number.isInteger(count) || count < 1) {
     throw new BuilderError(

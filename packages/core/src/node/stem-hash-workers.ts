@@ -7,6 +7,7 @@ import {
   hashFunctionOfScheme,
   type KeyScheme,
 } from "../embedding/key-scheme.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { type JobReply, JobThread } from "./job-thread.js";
 import type { StemHashJob, StemHashWorkerInit } from "./stem-hash-worker.js";
@@ -17,6 +18,8 @@ export interface StemHashWorkersOptions {
   /** Selects the hash function. Default 'sha256-be' (go-ethereum). */
   readonly scheme?: KeyScheme;
 }
+
+const STEM_HASH_WORKERS_OPTION_KEYS = optionKeys<StemHashWorkersOptions>()(["workers", "scheme"]);
 
 /** A StemHashPool on worker threads; `close()` ends them. */
 export interface StemHashWorkers extends StemHashPool {
@@ -55,6 +58,7 @@ interface StemHashReply extends JobReply {
 export async function openStemHashWorkers(
   options: StemHashWorkersOptions = {},
 ): Promise<StemHashWorkers> {
+  assertKnownOptions(options, STEM_HASH_WORKERS_OPTION_KEYS, "openStemHashWorkers", BuilderError);
   const count = options.workers ?? Math.max(1, os.availableParallelism() - 1);
   if (!Number.isInteger(count) || count < 1) {
     throw new BuilderError(

@@ -2,6 +2,7 @@ import { describeValue } from "@bintrie/codec";
 import { hashFunctionOfScheme, KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import { type Hasher, type HashFunctionName, isHasher } from "../hash/hasher.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { HashPlan } from "./hash-plan.js";
 import { keySetDigest } from "./key-set-digest.js";
 import { ProofError } from "./proof-error.js";
@@ -24,6 +25,8 @@ export interface VerifyProofOptions {
   /** A hasher to use (for example a faster SHA-256 kernel); must agree with scheme/hash. */
   readonly hasher?: Hasher;
 }
+
+const VERIFY_PROOF_OPTION_KEYS = optionKeys<VerifyProofOptions>()(["scheme", "hash", "hasher"]);
 
 // One plan reused across calls keeps verification allocation-light; a nested call gets its own.
 const sharedPlan = new HashPlan();
@@ -170,6 +173,7 @@ function resolveHasher(options: VerifyProofOptions | KeyScheme | undefined): Has
       `verifyProof: options must be an object or a key scheme, got ${describeValue(options)}`,
     );
   }
+  assertKnownOptions(options, VERIFY_PROOF_OPTION_KEYS, "verifyProof", ProofError);
   let name: HashFunctionName | undefined;
   if (options.scheme !== undefined) name = hashOfScheme(options.scheme, "options.scheme");
   if (options.hash !== undefined) {
