@@ -86,6 +86,38 @@ function invalidEntry(groupDepth: number, index: number, message: string): Codec
 }
 
 /**
+ * Index of the first of `count` 32-byte hashes at `start` that is all zero, or -1. An entry is a
+ * non-empty node, whose hash is a SHA-256 output; a zero hash would stand for an empty child, which
+ * has no entry. Reads stop at the first non-zero byte of each hash; allocates nothing.
+ */
+export function firstZeroHash(bytes: Uint8Array, start: number, count: number): number {
+  for (let i = 0; i < count; i++) {
+    const from = start + i * HASH_SIZE;
+    let j = 0;
+    while (j < HASH_SIZE && bytes[from + j] === 0) {
+      j++;
+    }
+    if (j === HASH_SIZE) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** The INVALID_ARGUMENT error for entry `index`, whose hash is 32 zero bytes. */
+export function zeroHashEntry(
+  groupDepth: number,
+  index: number,
+  positions: ArrayLike<unknown>,
+): CodecError {
+  return invalidEntry(
+    groupDepth,
+    index,
+    `the hash at position ${describeValue(positions[index])} is 32 zero bytes (an empty child has no entry)`,
+  );
+}
+
+/**
  * Checks that the parallel arrays hold `count` entries: `count` positions, `count` depth offsets
  * and `count` x 32 hash bytes (their types are checked by the caller).
  */
@@ -160,7 +192,8 @@ export function validateEntries(
 
 /**
  * Writes a group blob into `out` at `outOffset` and returns its size. The first `count` entries of
- * the parallel arrays are used; `hashes` holds at least `count` x 32 bytes.
+ * the parallel arrays are used; `hashes` holds at least `count` x 32 bytes, none of them 32 zero
+ * bytes (an empty child has no entry).
  *
  * @example
  * ```ts
@@ -190,7 +223,8 @@ export function encodeGroupBlobInto(
 
 /**
  * encodeGroupBlobInto once the arguments' types are checked and `size` is
- * groupBlobSize(groupDepth, count): checks the entries and the room in `out`, then writes.
+ * groupBlobSize(groupDepth, count): checks the entries, their hashes and the room in `out`, then
+ * writes.
  */
 function writeGroupBlob(
   groupDepth: number,
@@ -204,6 +238,10 @@ function writeGroupBlob(
 ): number {
   assertGroupArrayLengths(count, positions, depthOffsets, hashes);
   validateEntries(groupDepth, count, positions, depthOffsets);
+  const zeroEntry = firstZeroHash(hashes, 0, count);
+  if (zeroEntry >= 0) {
+    throw zeroHashEntry(groupDepth, zeroEntry, positions);
+  }
   if (!hasRoom(out, outOffset, size)) {
     assertRoomFor(`depth-${groupDepth} group blob with ${count} entries`, out, outOffset, size);
   }
@@ -253,10 +291,11 @@ export function encodeGroupBlob(
 }
 
 /**
- * Decodes a group blob, accepting only what geth's decoder accepts, with its checks in its order:
- * length >= 2; group depth 1..8; room for the bitmap; zero bitmap padding (g < 3); exact length;
- * zero depth padding; then per entry in bitmap order: depth offset <= g, position zero below the
- * entry's depth, and no entry inside an earlier entry's subtree.
+ * Decodes a group blob with geth's checks in geth's order: length >= 2; group depth 1..8; room for
+ * the bitmap; zero bitmap padding (g < 3); exact length; zero depth padding; then per entry in
+ * bitmap order: depth offset <= g, position zero below the entry's depth, and no entry inside an
+ * earlier entry's subtree. Then one check geth lacks: no entry's hash is 32 zero bytes (geth
+ * never writes one; accepting it would give a group a second encoding with the same hash).
  *
  * @example
  * ```ts
@@ -281,6 +320,14 @@ export function decodeGroupNode(blob: Uint8Array): { kind: "group" } & GroupBlob
   const positions = new Uint16Array(count);
   const depthOffsets = new Uint8Array(count);
   readGroupEntries(blob, groupDepth, bitmapBytes, positions, depthOffsets);
+  // After every check geth makes, so that a blob geth refuses gets geth's reason.
+  const zeroEntry = firstZeroHash(blob, hashesStart, count);
+  if (zeroEntry >= 0) {
+    throw new CodecError(
+      "ZERO_HASH_ENTRY",
+      `zero hash in group blob: entry ${zeroEntry} at bitmap position ${positions[zeroEntry]!} (depth offset ${depthOffsets[zeroEntry]!}) of a depth-${groupDepth} group holds 32 zero bytes, the hash of an empty child, which has no entry (${blob.length}-byte blob)`,
+    );
+  }
   return {
     kind: "group",
     groupDepth,

@@ -10,8 +10,10 @@ import { HASH_SIZE, MAX_GROUP_DEPTH } from "./constants.js";
 import {
   assertGroupArrayLengths,
   encodeGroupBlob,
+  firstZeroHash,
   type GroupBlob,
   validateEntries,
+  zeroHashEntry,
 } from "./group-blob.js";
 
 /** One entry of a group blob as an object: convenient, but allocates per entry. */
@@ -32,7 +34,7 @@ export interface GroupEntry {
  * ```ts
  * import { decodeGroupBlob, encodeGroupBlob, groupEntries } from "@bintrie/codec";
  *
- * const group = decodeGroupBlob(encodeGroupBlob(1, 2, [0, 1], [1, 1], new Uint8Array(64)));
+ * const group = decodeGroupBlob(encodeGroupBlob(1, 2, [0, 1], [1, 1], new Uint8Array(64).fill(3)));
  * groupEntries(group).map((e) => e.position); // [0, 1]
  * ```
  */
@@ -46,6 +48,10 @@ export function groupEntries(group: GroupBlob): GroupEntry[] {
   assertBytes("groupEntries: group.hashes", hashes);
   assertGroupArrayLengths(count, positions, depthOffsets, hashes);
   validateEntries(groupDepth, count, positions, depthOffsets);
+  const zeroEntry = firstZeroHash(hashes, 0, count);
+  if (zeroEntry >= 0) {
+    throw zeroHashEntry(groupDepth, zeroEntry, positions);
+  }
   const entries: GroupEntry[] = [];
   for (let i = 0; i < count; i++) {
     entries.push({
@@ -59,7 +65,7 @@ export function groupEntries(group: GroupBlob): GroupEntry[] {
 
 /**
  * Builds a group blob from entries in any order (they are sorted by position); the same rules as
- * {@link encodeGroupBlob} apply, and every hash must be 32 bytes.
+ * {@link encodeGroupBlob} apply, and every hash must be 32 bytes, not all zero.
  *
  * @example
  * ```ts

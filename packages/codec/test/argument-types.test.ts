@@ -289,7 +289,7 @@ const INTEGER_ARGUMENTS: Row[] = [
   ...rowsFor(
     "encodeGroupBlobInto outOffset",
     notIntegers(),
-    (v) => encodeGroupBlobInto(1, 1, [0], [1], bytes(32), bytes(100), v),
+    (v) => encodeGroupBlobInto(1, 1, [0], [1], bytes(32).fill(1), bytes(100), v),
     ["group blob", "offset"],
   ),
   ...rowsFor(
@@ -733,12 +733,18 @@ describe("argument types: what is still accepted", () => {
     expect(comparePathKeys(key, Buffer.from([0xa0, 3]))).toBe(0);
     expect(popcount(Buffer.from([0xff]))).toBe(8);
     const out = Buffer.alloc(100);
-    expect(encodeGroupBlobInto(1, 1, [0], [1], Buffer.alloc(32), out, 0)).toBe(36);
+    expect(encodeGroupBlobInto(1, 1, [0], [1], Buffer.alloc(32, 1), out, 0)).toBe(36);
     expect(BitArray.fromPathKey(key).equals(BitArray.fromUint(3, 5))).toBe(true);
   });
 
   it("takes typed arrays for positions and depth offsets, and any iterable of entries", () => {
-    const blob = encodeGroupBlob(1, 2, Uint16Array.of(0, 1), Uint8Array.of(1, 1), bytes(64));
+    const blob = encodeGroupBlob(
+      1,
+      2,
+      Uint16Array.of(0, 1),
+      Uint8Array.of(1, 1),
+      bytes(64).fill(3),
+    );
     expect(decodeGroupBlob(blob).count).toBe(2);
     const entries = groupEntries(decodeGroupBlob(blob));
     expect(encodeGroupBlobFromEntries(1, new Set(entries) as Any)).toEqual(blob);

@@ -261,7 +261,7 @@ describe("group blob decoder: rejections and their order (spec 3.2)", () => {
 
   it("adjacent sibling subtrees are not an overlap", () => {
     // g=3: entries 0 and 4 at depth offset 1 (fields 000 000).
-    const decoded = decodeGroupBlob(hexToBytes(`02038800${"00".repeat(64)}`));
+    const decoded = decodeGroupBlob(hexToBytes(`02038800${"11".repeat(64)}`));
     expect([...decoded.positions]).toEqual([0, 4]);
     expect([...decoded.depthOffsets]).toEqual([1, 1]);
   });

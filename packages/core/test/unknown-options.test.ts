@@ -34,7 +34,7 @@ async function refused(call: () => unknown, ErrorClass: AnyClass, where: string,
   expect(error).toBeInstanceOf(ErrorClass);
   expect((error as { code: string }).code).toBe("INVALID_OPTION");
   expect((error as Error).message).toMatch(
-    new RegExp(`^${where}: unknown option '${key}' \\(known: `),
+    new RegExp(`^${where}: unknown option '${key}' in options \\(known: `),
   );
 }
 

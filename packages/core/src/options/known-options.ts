@@ -38,7 +38,7 @@ export function assertKnownOptions(
   if (key !== undefined) {
     throw new ErrorClass(
       "INVALID_OPTION",
-      `${where}: unknown option '${key}' (known: ${known.join(", ")})`,
+      `${where}: unknown option '${key}' in options (known: ${known.join(", ")})`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, unknownOptionKey } from "@bintrie/codec";
 import { KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { isHasher } from "../hash/hasher.js";
 import { isStore } from "../store/kv-store.js";
@@ -33,10 +33,9 @@ export function validateTreeOptions(
     fail(`${where}: options must be an object, got ${describeValue(options)}`);
   }
   const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!known.includes(key)) {
-      fail(`${where}: unknown option '${key}' (known: ${known.join(", ")})`);
-    }
+  const unknown = unknownOptionKey(o, known);
+  if (unknown !== undefined) {
+    fail(`${where}: unknown option '${unknown}' in options (known: ${known.join(", ")})`);
   }
   const present = (key: string) => o[key] !== undefined;
   if (present("scheme") && !KEY_SCHEMES.includes(o.scheme as KeyScheme)) {

@@ -1,6 +1,7 @@
-import { describeValue, encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
+import { assertKnownOptions, optionKeys } from "../options/known-options.js";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import { arenaOf, BinaryTree, type DeletionMode } from "../tree/binary-tree.js";
 import { NodeLoader } from "../tree/node-loader.js";
@@ -30,7 +31,7 @@ export interface OpenWitnessOptions {
  */
 export function openWitness(witness: Witness, options: OpenWitnessOptions = {}): BinaryTree {
   assertWitness(witness);
-  assertOpenWitnessOptions(options);
+  assertKnownOptions(options, OPEN_WITNESS_OPTION_KEYS, "openWitness", TreeError);
   const nodes = sortedWitnessNodes(witness);
   const store = new WitnessStore(witness, NODE_KEY_PREFIX);
   const tree = new BinaryTree({
@@ -102,21 +103,4 @@ export function openWitness(witness: Witness, options: OpenWitnessOptions = {}):
   return tree;
 }
 
-const OPEN_WITNESS_OPTION_KEYS: readonly string[] = ["deletionMode", "hasher"];
-
-function assertOpenWitnessOptions(options: OpenWitnessOptions): void {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new TreeError(
-      "INVALID_OPTION",
-      `openWitness: options must be an object or undefined, got ${describeValue(options)}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPEN_WITNESS_OPTION_KEYS.includes(key)) {
-      throw new TreeError(
-        "INVALID_OPTION",
-        `openWitness: unknown option '${key}' in options (known: ${OPEN_WITNESS_OPTION_KEYS.join(", ")})`,
-      );
-    }
-  }
-}
+const OPEN_WITNESS_OPTION_KEYS = optionKeys<OpenWitnessOptions>()(["deletionMode", "hasher"]);
