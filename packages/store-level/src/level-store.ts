@@ -196,7 +196,7 @@ export class LevelStore implements KVStore {
     ) {
       throw new StoreError(
         "INVALID_ARGUMENT",
-        `batchPacked: expected bytes, 2 x ${String(count)} record ends and a count, got ${typeof bytes}, ${ends instanceof Uint32Array ? `${ends.length} ends` : typeof ends}`,
+        `batchPacked: expected bytes, a Uint32Array of 2 x count record ends and a count, got bytes ${describeValue(bytes)}, ends ${describeValue(ends)}, count ${describeValue(count)}`,
       );
     }
     let start = 0;

@@ -43,6 +43,18 @@ describe("LevelStore arguments (review)", () => {
     await store.close();
   });
 
+  it("batchPacked of the wrong shape is INVALID_ARGUMENT describing each argument", async () => {
+    const store = await fresh();
+    const error = await expectStoreError(
+      store.batchPacked("ab" as unknown as Uint8Array, [1, 2] as unknown as Uint32Array, 1),
+      "INVALID_ARGUMENT",
+    );
+    expect(error.message).toBe(
+      'batchPacked: expected bytes, a Uint32Array of 2 x count record ends and a count, got bytes "ab", ends an array of 2 elements, count 1',
+    );
+    await store.close();
+  });
+
   it("openLevelStore refuses options of the wrong type or range, naming the option, before opening", async () => {
     const location = join(dirs.make(), "db");
     const bad: [unknown, string][] = [
