@@ -1,4 +1,4 @@
-import { describeValue } from "@bintrie/codec";
+import { describeValue, unknownOptionKey } from "@bintrie/codec";
 import { StoreError } from "@bintrie/core";
 import { Level } from "level";
 import { normalizePrefix } from "./key-prefix.js";
@@ -109,6 +109,14 @@ function copiesWrites(db: BytesLevel): boolean {
   return (db.supports.additionalMethods as Record<string, boolean>).compactRange === true;
 }
 
+const OPTION_KEYS: readonly (keyof LevelStoreOptions)[] = [
+  "prefix",
+  "createIfMissing",
+  "errorIfExists",
+  "sync",
+  "cacheSize",
+  "writeBufferSize",
+];
 const BOOLEAN_OPTIONS = ["createIfMissing", "errorIfExists", "sync"] as const;
 const SIZE_OPTIONS = ["cacheSize", "writeBufferSize"] as const;
 
@@ -118,6 +126,13 @@ function checkOptions(options: LevelStoreOptions): void {
     throw new StoreError(
       "INVALID_ARGUMENT",
       `openLevelStore: options must be an object, got ${describeValue(options)}`,
+    );
+  }
+  const unknown = unknownOptionKey(options, OPTION_KEYS);
+  if (unknown !== undefined) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `openLevelStore: unknown option '${unknown}' in options (known: ${OPTION_KEYS.join(", ")})`,
     );
   }
   for (const name of BOOLEAN_OPTIONS) {

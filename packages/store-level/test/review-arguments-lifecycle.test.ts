@@ -67,6 +67,7 @@ describe("LevelStore arguments (review)", () => {
       [{ cacheSize: -1 }, "options.cacheSize must be a non-negative integer (bytes), got -1"],
       [{ writeBufferSize: 1.5 }, "options.writeBufferSize must be a non-negative integer"],
       [{ prefix: 7 }, "options.prefix must be a Uint8Array or a string, got 7"],
+      [{ prefx: "a/" }, "unknown option 'prefx' in options (known: prefix, "],
     ];
     for (const [options, message] of bad) {
       const error = await expectStoreError(
