@@ -12,6 +12,11 @@ export type InputSource =
   | { readonly name: string; readonly stream: NodeJS.ReadableStream; readonly bytes?: number }
   | { readonly name: string; readonly file: string; readonly bytes: number };
 
+/** How messages name an input FILE: `stdin` for `-`. */
+export function inputName(file: string): string {
+  return file === "-" ? "stdin" : file;
+}
+
 /** Opens FILE, or stdin for `-` / no file, failing with a clear usage error. */
 export async function openInput(file: string | undefined): Promise<InputSource> {
   if (file === undefined && process.stdin.isTTY === true) {

@@ -43,6 +43,18 @@ const CHECKSUMMED = "0xAbCd000000000000000000000000000000000000";
 const LOWER = "0xabcd000000000000000000000000000000000000";
 
 describe("genesis files are read as geth reads them", () => {
+  it("`-` reads the genesis from stdin, as build does; errors name stdin", async () => {
+    const alloc = { [LOWER]: { balance: "0x2", storage: { "0x01": "0x05" } } };
+    const input = JSON.stringify({ alloc });
+    const genesis = await runCli(["genesis", "-", "--store", "memory", "--json"], { input });
+    expect(genesis.stderr).toBe("");
+    expect(JSON.parse(genesis.stdout)).toEqual({ root: coreRoot(alloc), accounts: 1 });
+    const bad = await runCli(["genesis", "-", "--store", "memory"], {
+      input: JSON.stringify({ alloc: { [LOWER]: { balance: "0xzz" } } }),
+    });
+    expectOneLineError(bad, 2, `bintrie genesis: stdin: alloc[${LOWER}].balance`);
+  });
+
   it("an address written twice in other spellings is one account, the last one (genesis and convert agree)", async () => {
     const file = join(dir, "dup-address.json");
     // geth decodes both keys to one address and keeps the last account whole.

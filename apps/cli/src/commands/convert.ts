@@ -9,7 +9,7 @@ import { EXIT_USAGE } from "../exit-codes.js";
 import { readGenesisAlloc } from "../genesis-file.js";
 import { parseHexArg } from "../hex.js";
 import { HEX_RULE, isHexText, stripBom } from "../input-rules.js";
-import { assertReadableFile } from "../input-source.js";
+import { assertReadableFile, inputName } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { Progress } from "../progress.js";
@@ -51,7 +51,7 @@ export async function runConvert(flags: ConvertFlags): Promise<void> {
   const alloc = flags.genesis === undefined ? undefined : await readGenesisAlloc(flags.genesis);
   // Every account is checked as the conversion will write it before the store is opened, so a
   // bad alloc (a nonce past 2^64, say) fails naming it, with nothing written.
-  if (alloc !== undefined) await checkAlloc(flags.genesis!, alloc as GenesisAlloc);
+  if (alloc !== undefined) await checkAlloc(inputName(flags.genesis!), alloc as GenesisAlloc);
   const transition = await import("@bintrie/transition");
   const core = await import("@bintrie/core");
   const preimages: PreimageSource | undefined =

@@ -3,6 +3,7 @@ import { bytesToHex, isEmptyRoot } from "@bintrie/core";
 import { allocError } from "../alloc-check.js";
 import { CliError } from "../cli-error.js";
 import { readGenesisAlloc } from "../genesis-file.js";
+import { inputName } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { openStore } from "../open-store.js";
 import { assertPlainTree, readRootRecord } from "../root-record.js";
@@ -54,7 +55,7 @@ export async function runGenesis(file: string, flags: GenesisFlags): Promise<voi
           mptRoot = (await buildMptBase(new MemoryStore(), alloc)).root;
         }
       } catch (error) {
-        throw await allocError(file, alloc, error);
+        throw await allocError(inputName(file), alloc, error);
       }
     } catch (error) {
       await opened.discard();
