@@ -17,7 +17,10 @@ export function convertCommand(): Command {
       ),
     "write",
   )
-    .option("--genesis <FILE>", "geth genesis.json whose alloc is the MPT state to convert")
+    .option(
+      "--genesis <FILE>",
+      "geth genesis.json whose alloc is the MPT state to convert (- for stdin)",
+    )
     .option("--mpt-root <ROOT>", "MPT state root of a base already in the store")
     .option(
       "--preimages <FILE>",

@@ -11,7 +11,7 @@ export function genesisCommand(): Command {
   header leaves, code chunks, non-zero storage) into an empty store in one atomic commit, and prints
   the root. With --mpt, a second line holds the Merkle-Patricia state root of the same alloc.`,
       )
-      .argument("<FILE>", "genesis.json (or a JSON object with an alloc field)"),
+      .argument("<FILE>", "genesis.json (or a JSON object with an alloc field); - for stdin"),
     "write",
   )
     .addOption(groupDepthOption())
