@@ -136,7 +136,7 @@ export function storeConformanceSuite(
           ],
         ];
         if (typeof store.entries === "function") {
-          for (const range of [null, { gte: "a" }, { lt: 5 }]) {
+          for (const range of [null, { gte: "a" }, { lt: 5 }, { gt: b(1) }]) {
             attempts.push([
               `entries(${JSON.stringify(range)})`,
               async () => {

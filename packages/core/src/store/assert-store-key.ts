@@ -1,4 +1,4 @@
-import { describeValue } from "@bintrie/codec";
+import { describeValue, unknownOptionKey } from "@bintrie/codec";
 import type { KeyRange } from "./kv-store.js";
 import { StoreError } from "./store-error.js";
 
@@ -46,9 +46,11 @@ export function assertStoreKeys(
   for (let i = 0; i < keys.length; i++) assertStoreKey(keys[i], `${what}: key ${i}`);
 }
 
+const RANGE_KEYS: readonly (keyof KeyRange)[] = ["gte", "lt"];
+
 /**
- * Throws StoreError('INVALID_ARGUMENT') unless `range` is a KeyRange: an object whose `gte` and
- * `lt`, where given, are Uint8Arrays (`what` names the call, e.g. "entries").
+ * Throws StoreError('INVALID_ARGUMENT') unless `range` is a KeyRange: an object with no keys but
+ * `gte` and `lt`, each, where given, a Uint8Array (`what` names the call, e.g. "entries").
  *
  * @example
  * ```ts
@@ -62,6 +64,14 @@ export function assertKeyRange(range: unknown, what: string): asserts range is K
     throw new StoreError(
       "INVALID_ARGUMENT",
       `${what}: range must be { gte?, lt? }, got ${describeValue(range)}`,
+    );
+  }
+  // (A LevelDB-style `gt` or `lte` would otherwise be ignored and the whole store iterated.)
+  const unknown = unknownOptionKey(range, RANGE_KEYS);
+  if (unknown !== undefined) {
+    throw new StoreError(
+      "INVALID_ARGUMENT",
+      `${what}: range has an unknown bound '${unknown}' (known: gte, lt)`,
     );
   }
   const { gte, lt } = range as { gte?: unknown; lt?: unknown };
