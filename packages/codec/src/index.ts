@@ -45,4 +45,8 @@ export {
   type StemBlob,
   stemBlobValue,
 } from "./stem-blob.js";
-export { unknownOptionKey } from "./unknown-option-key.js";
+export {
+  assertKnownOptions,
+  type OptionErrorClass,
+  unknownOptionKey,
+} from "./unknown-option-key.js";

@@ -1,5 +1,6 @@
 // Options objects are checked key by key: a misspelt option (`groupdepth`) silently taking its
-// default would build a different tree. Every @bintrie/* function that takes options uses it.
+// default would build a different tree. Every @bintrie/* function that takes options uses these.
+import { describeValue } from "./describe-value.js";
 
 /**
  * The first own key of `options` that is not in `known` (a typo such as `groupdepth` for
@@ -18,4 +19,42 @@ export function unknownOptionKey(options: object, known: readonly string[]): str
     if (!known.includes(key)) return key;
   }
   return undefined;
+}
+
+/** An error class of the family that takes the code INVALID_OPTION (TreeError, BuilderError, …). */
+export type OptionErrorClass = new (code: "INVALID_OPTION", message: string) => Error;
+
+/**
+ * Refuses options that are not an object (undefined is "all defaults") or that hold a key not in
+ * `known`, with `new ErrorClass("INVALID_OPTION", …)` naming `where` and the key.
+ *
+ * @example
+ * ```ts
+ * import { assertKnownOptions, BintrieError } from "@bintrie/codec";
+ *
+ * class BuildError extends BintrieError<"INVALID_OPTION"> {}
+ * assertKnownOptions({ groupDepth: 5 }, ["groupDepth"], "build", BuildError); // ok
+ * // { groupdepth: 5 } throws BuildError "build: unknown option 'groupdepth' in options (known: groupDepth)"
+ * ```
+ */
+export function assertKnownOptions(
+  options: unknown,
+  known: readonly string[],
+  where: string,
+  ErrorClass: OptionErrorClass,
+): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ErrorClass(
+      "INVALID_OPTION",
+      `${where}: options must be an object, got ${describeValue(options)}`,
+    );
+  }
+  const key = unknownOptionKey(options, known);
+  if (key !== undefined) {
+    throw new ErrorClass(
+      "INVALID_OPTION",
+      `${where}: unknown option '${key}' in options (known: ${known.join(", ")})`,
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import {
   type ChainConfig,
   Common,
@@ -34,6 +35,8 @@ export interface NetworkOptions {
   /** The fixture's genesis `config` (a `ubtTime` / `enableUBTAtGenesis` there makes it UBT). */
   readonly config?: Readonly<Record<string, unknown>>;
 }
+
+const NETWORK_OPTION_KEYS: readonly (keyof NetworkOptions)[] = ["chainId", "config"];
 
 /** A fixture network: one fork from genesis, or "XToYAtTime15k" / "XToYAtN" transitions. */
 export interface ParsedNetwork {
@@ -79,6 +82,7 @@ export function parseNetwork(network: string): ParsedNetwork {
  * Paris on, KZG for the point-evaluation precompile and blob transactions.
  */
 export function commonForNetwork(network: string, options: NetworkOptions = {}): Common {
+  assertKnownOptions(options, NETWORK_OPTION_KEYS, "commonForNetwork", TestnetError);
   const ubt = ubtNetworkOf(network, options.config);
   const parsed = ubt !== undefined ? { genesisFork: ubt.baseFork } : parseNetwork(network);
   const genesisIndex = MAINNET_FORKS.indexOf(parsed.genesisFork);

@@ -9,7 +9,8 @@ export type TestnetErrorCode =
   | "INVALID_FILTER"
   | "NO_MATCHING_TESTS"
   | "FIXTURE_NOT_FOUND"
-  | "INVALID_OUTPUT";
+  | "INVALID_OUTPUT"
+  | "INVALID_OPTION";
 
 /** Where in a fixture (or tool input) the fault is; each part is set when known. */
 export interface TestnetErrorContext {

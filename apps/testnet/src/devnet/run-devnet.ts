@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import type { KeyScheme } from "@bintrie/core";
 import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
@@ -33,6 +34,15 @@ export interface DevnetOptions {
   readonly onBlock?: (block: ProducedBlock) => void;
 }
 
+const DEVNET_OPTION_KEYS: readonly (keyof DevnetOptions)[] = [
+  "genesisPath",
+  "blocks",
+  "seed",
+  "scheme",
+  "groupDepth",
+  "onBlock",
+];
+
 export interface ProducedBlock {
   readonly number: number;
   readonly root: string;
@@ -63,6 +73,7 @@ const TIP = 1_000_000_000n; // 1 gwei
  * carries the binary state root. Returns the chain as a binary fixture.
  */
 export async function produceDevnet(options: DevnetOptions = {}): Promise<DevnetResult> {
+  assertKnownOptions(options, DEVNET_OPTION_KEYS, "produceDevnet", TestnetError);
   const genesis = await readDevnetGenesis(options.genesisPath);
   const blockCount = options.blocks ?? 32;
   const common = commonForNetwork(genesis.fork, {

@@ -39,7 +39,9 @@ export async function fillBlockchainTest(
     readonly sourceFile?: string;
   } = {},
 ): Promise<FillResult> {
-  const source = await runBlockchainTest(named, options);
+  // (Only the execution options go on: sourceFile, and fillFiles' own, are not theirs.)
+  const execute = { scheme: options.scheme, groupDepth: options.groupDepth };
+  const source = await runBlockchainTest(named, execute);
   if (!source.passed) {
     return {
       name: named.name,
@@ -48,7 +50,7 @@ export async function fillBlockchainTest(
       failures: ["the source test does not pass", ...source.failures],
     };
   }
-  const rebuilt = await executeChain(named.test, { ...options, rebuild: true });
+  const rebuilt = await executeChain(named.test, { ...execute, rebuild: true });
   const failures = [...rebuilt.failures];
   const dump = await rebuilt.state.dumpState();
   if (named.test.postState !== undefined) {

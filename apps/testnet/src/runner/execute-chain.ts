@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import type { KeyScheme } from "@bintrie/core";
 import { type Block, createBlockFromBytesArray, createBlockFromRLP } from "@ethereumjs/block";
 import { type Blockchain, createBlockchain } from "@ethereumjs/blockchain";
@@ -6,6 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
@@ -29,6 +31,12 @@ export interface ExecuteOptions {
    */
   readonly rebuild?: boolean;
 }
+
+export const EXECUTE_OPTION_KEYS: readonly (keyof ExecuteOptions)[] = [
+  "scheme",
+  "groupDepth",
+  "rebuild",
+];
 
 /** One executed block. */
 export interface ExecutedBlock {
@@ -67,6 +75,7 @@ export async function executeChain(
   test: BlockchainTest,
   options: ExecuteOptions = {},
 ): Promise<ChainExecution> {
+  assertKnownOptions(options, EXECUTE_OPTION_KEYS, "executeChain", TestnetError);
   const failures: string[] = [];
   const binary = test._bintrie;
   const rebuild = options.rebuild === true;

@@ -1,7 +1,14 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import { bytesToHex } from "@ethereumjs/util";
+import { TestnetError } from "../chain/testnet-error.js";
 import { allocFromDump, comparePostState, type StateMismatch } from "../fixtures/alloc.js";
 import type { FixtureAccount, NamedTest } from "../fixtures/blockchain-test.js";
-import { type ChainExecution, type ExecuteOptions, executeChain } from "./execute-chain.js";
+import {
+  type ChainExecution,
+  EXECUTE_OPTION_KEYS,
+  type ExecuteOptions,
+  executeChain,
+} from "./execute-chain.js";
 
 /** The outcome of one blockchain test. */
 export interface TestResult {
@@ -36,6 +43,7 @@ export async function runBlockchainTest(
   named: NamedTest,
   options: ExecuteOptions = {},
 ): Promise<TestResult & { readonly execution: ChainExecution }> {
+  assertKnownOptions(options, EXECUTE_OPTION_KEYS, "runBlockchainTest", TestnetError);
   const started = performance.now();
   const execution = await executeChain(named.test, { ...options, rebuild: false });
   const failures = [...execution.failures];

@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import {
   BinaryTree,
   type KeyScheme,
@@ -54,6 +55,19 @@ export interface OpenStateOptions {
   readonly groupDepth?: number;
   readonly writePolicy?: WritePolicy;
 }
+
+const MANAGER_OPTION_KEYS: readonly (keyof BinaryStateManagerOptions)[] = [
+  "scheme",
+  "groupDepth",
+  "store",
+  "writePolicy",
+];
+const OPEN_OPTION_KEYS: readonly (keyof OpenStateOptions)[] = [
+  "root",
+  "scheme",
+  "groupDepth",
+  "writePolicy",
+];
 
 /** One account of `dumpState()`: the state as a blockchain test's `postState` lists it. */
 export interface DumpedAccount {
@@ -158,6 +172,7 @@ export class BinaryStateManager implements StateManagerInterface {
   #lastRoot: Uint8Array;
 
   constructor(options: BinaryStateManagerOptions = {}) {
+    assertKnownOptions(options, MANAGER_OPTION_KEYS, "BinaryStateManager", StateManagerError);
     this.store = options.store ?? new MemoryStore();
     this.writePolicy = options.writePolicy ?? "mpt-compatible";
     this.#tree = new BinaryTree({
@@ -176,7 +191,10 @@ export class BinaryStateManager implements StateManagerInterface {
 
   /** Opens a state committed to `store` by a BinaryStateManager (tree, root record, index). */
   static async open(store: KVStore, options: OpenStateOptions = {}): Promise<BinaryStateManager> {
-    const tree = await openTree(store, options);
+    assertKnownOptions(options, OPEN_OPTION_KEYS, "BinaryStateManager.open", StateManagerError);
+    // (writePolicy is the manager's, not the tree's.)
+    const { root, scheme, groupDepth } = options;
+    const tree = await openTree(store, { root, scheme, groupDepth });
     const index = await StateIndex.load(store);
     const manager = new BinaryStateManager({
       store,

@@ -6,7 +6,8 @@ export type StateManagerErrorCode =
   | "UNKNOWN_CODE_HASH"
   | "UNKNOWN_STATE_ROOT"
   | "UNBALANCED_CHECKPOINT"
-  | "CORRUPT_INDEX";
+  | "CORRUPT_INDEX"
+  | "INVALID_OPTION";
 
 /** A state-manager misuse or an inconsistency between the tree and what the VM asked for. */
 export class StateManagerError extends BintrieError<StateManagerErrorCode> {
