@@ -9,7 +9,8 @@ export interface IdbConnection {
 
 /**
  * idb-keyval's `createStore(database, storeName)` — the same rules: the database opens on first
- * use, and the object store is created only when the database is — plus `close()`, which
+ * use, and the object store is created only when the database is — plus a connection that gives
+ * way to another one's upgrade or deletion (`versionchange`), and `close()`, which
  * closes the connection even when the database has no such object store (`useStore` then fails
  * with NotFoundError before handing out anything that leads to the connection, so a store could
  * not close it, and the open connection blocked deleting or upgrading the database for good).
@@ -27,6 +28,13 @@ export function openIdbConnection(database: string, storeName: string): IdbConne
         // The browser closed it (idb-keyval's rule): the next call opens a new one.
         db.onclose = () => {
           if (opened === opening) opened = undefined;
+        };
+        // Another connection (another tab) upgrades or deletes the database: let it, closing
+        // this one once its transactions end; the next call opens a new one (which waits for
+        // that upgrade or deletion to finish). Held open, it would block the other tab for good.
+        db.onversionchange = () => {
+          if (opened === opening) opened = undefined;
+          db.close();
         };
       },
       () => {
