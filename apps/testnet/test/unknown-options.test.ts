@@ -7,11 +7,14 @@ import { describe, expect, it } from "vitest";
 import { commonForNetwork } from "../src/chain/common-for-network.js";
 import { TestnetError } from "../src/chain/testnet-error.js";
 import { produceDevnet } from "../src/devnet/run-devnet.js";
+import { fillBlockchainTest } from "../src/fill/fill-blockchain-test.js";
+import { fillFiles } from "../src/fill/fill-files.js";
 import type { NamedTest } from "../src/fixtures/blockchain-test.js";
 import { executeChain } from "../src/runner/execute-chain.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { BinaryStateManager } from "../src/state/binary-state-manager.js";
 import { StateManagerError } from "../src/state/state-manager-error.js";
+import { createExecutionVM } from "../src/ubt/create-ubt-vm.js";
 
 type AnyClass = abstract new (...args: never[]) => Error;
 
@@ -69,6 +72,24 @@ describe("an unknown option key is INVALID_OPTION naming the function and the ke
       "shceme",
     );
     await refused(() => produceDevnet(bad({ blokcs: 2 })), TestnetError, "produceDevnet", "blokcs");
+    await refused(
+      () => fillFiles([], "out", bad({ filters: "x" })),
+      TestnetError,
+      "fillFiles",
+      "filters",
+    );
+    await refused(
+      () => fillBlockchainTest(NAMED, bad({ source: "f" })),
+      TestnetError,
+      "fillBlockchainTest",
+      "source",
+    );
+    await refused(
+      () => createExecutionVM(bad({ common: commonForNetwork("Cancun"), statemanager: {} })),
+      TestnetError,
+      "createExecutionVM",
+      "statemanager",
+    );
   });
 });
 

@@ -1,5 +1,7 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import type { Block } from "@ethereumjs/block";
 import { bytesToHex } from "@ethereumjs/util";
+import { TestnetError } from "../chain/testnet-error.js";
 import { allocFromDump, comparePostState, type StateMismatch } from "../fixtures/alloc.js";
 import type {
   BinaryFixtureInfo,
@@ -23,6 +25,8 @@ export interface FillResult {
   readonly failures: readonly string[];
 }
 
+const FILL_TEST_OPTION_KEYS = ["scheme", "groupDepth", "sourceFile"] as const;
+
 /**
  * Fills one binary-tree fixture from a blockchain test. The source test must pass `run` first.
  * Then the chain is rebuilt on binary roots: the genesis header gets the binary root of `pre`,
@@ -39,7 +43,8 @@ export async function fillBlockchainTest(
     readonly sourceFile?: string;
   } = {},
 ): Promise<FillResult> {
-  // (Only the execution options go on: sourceFile, and fillFiles' own, are not theirs.)
+  assertKnownOptions(options, FILL_TEST_OPTION_KEYS, "fillBlockchainTest", TestnetError);
+  // (Only the execution options go on: sourceFile is not theirs.)
   const execute = { scheme: options.scheme, groupDepth: options.groupDepth };
   const source = await runBlockchainTest(named, execute);
   if (!source.passed) {

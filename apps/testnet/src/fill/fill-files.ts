@@ -1,5 +1,7 @@
 import { stat } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
+import { assertKnownOptions } from "@bintrie/codec";
+import { TestnetError } from "../chain/testnet-error.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { findFixtureFiles, readFixtureFile } from "../fixtures/load-fixtures.js";
 import { compileTestFilter, matchesTestFilter } from "../fixtures/test-filter.js";
@@ -13,6 +15,13 @@ export interface FillFilesOptions extends Omit<ExecuteOptions, "rebuild"> {
   /** Called after each test. */
   readonly onResult?: (result: FillResult, file: string) => void;
 }
+
+const FILL_FILES_OPTION_KEYS: readonly (keyof FillFilesOptions)[] = [
+  "scheme",
+  "groupDepth",
+  "filter",
+  "onResult",
+];
 
 export interface FillSummary {
   readonly filled: number;
@@ -30,6 +39,7 @@ export async function fillFiles(
   outDir: string,
   options: FillFilesOptions = {},
 ): Promise<FillSummary> {
+  assertKnownOptions(options, FILL_FILES_OPTION_KEYS, "fillFiles", TestnetError);
   let filled = 0;
   let failed = 0;
   const written: string[] = [];
@@ -41,7 +51,11 @@ export async function fillFiles(
       for (const named of await readFixtureFile(file)) {
         if (!matchesTestFilter(filter, named.file, named.name)) continue;
         const sourceFile = isFolder ? relative(input, file) : basename(file);
-        const result = await fillBlockchainTest(named, { ...options, sourceFile });
+        const result = await fillBlockchainTest(named, {
+          scheme: options.scheme,
+          groupDepth: options.groupDepth,
+          sourceFile,
+        });
         options.onResult?.(result, file);
         if (result.fixture === undefined) {
           failed++;

@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import type { Block } from "@ethereumjs/block";
 import type { Blockchain } from "@ethereumjs/blockchain";
 import type { StateManagerInterface } from "@ethereumjs/common";
@@ -10,6 +11,7 @@ import {
   runBlock,
   type VM,
 } from "@ethereumjs/vm";
+import { TestnetError } from "../chain/testnet-error.js";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
@@ -24,6 +26,12 @@ export interface ExecutionVMOptions {
   readonly blockchain?: Blockchain | EVMMockBlockchainInterface;
 }
 
+const EXECUTION_VM_OPTION_KEYS: readonly (keyof ExecutionVMOptions)[] = [
+  "common",
+  "stateManager",
+  "blockchain",
+];
+
 /** A VM with its UBT context (undefined for an MPT network). */
 export interface ExecutionVM {
   readonly vm: VM;
@@ -35,6 +43,7 @@ export interface ExecutionVM {
  * the `UbtEVM` and the transaction hooks of geth's UBT rules.
  */
 export async function createExecutionVM(options: ExecutionVMOptions): Promise<ExecutionVM> {
+  assertKnownOptions(options, EXECUTION_VM_OPTION_KEYS, "createExecutionVM", TestnetError);
   const { common, stateManager, blockchain } = options;
   if (!isUbtCommon(common)) {
     return {
