@@ -27,7 +27,7 @@ export async function openInput(file: string | undefined): Promise<InputSource> 
     );
   }
   if (file === undefined || file === "-") {
-    return { name: "stdin", stream: process.stdin };
+    return { name: inputName("-"), stream: process.stdin };
   }
   const info = await inputInfo(file);
   if (info.regular) return { name: file, file, bytes: info.size };

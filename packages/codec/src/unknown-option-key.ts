@@ -21,12 +21,16 @@ export function unknownOptionKey(options: object, known: readonly string[]): str
   return undefined;
 }
 
-/** An error class of the family that takes the code INVALID_OPTION (TreeError, BuilderError, …). */
-export type OptionErrorClass = new (code: "INVALID_OPTION", message: string) => Error;
+/** An error class of the family that takes `code` (by default INVALID_OPTION: TreeError, …). */
+export type OptionErrorClass<C extends string = "INVALID_OPTION"> = new (
+  code: C,
+  message: string,
+) => Error;
 
 /**
  * Refuses options that are not an object (undefined is "all defaults") or that hold a key not in
- * `known`, with `new ErrorClass("INVALID_OPTION", …)` naming `where` and the key.
+ * `known`, with `new ErrorClass(code, …)` naming `where` and the key; `code` is INVALID_OPTION
+ * unless the family words bad arguments otherwise (a store's INVALID_ARGUMENT).
  *
  * @example
  * ```ts
@@ -42,18 +46,31 @@ export function assertKnownOptions(
   known: readonly string[],
   where: string,
   ErrorClass: OptionErrorClass,
+): void;
+export function assertKnownOptions<C extends string>(
+  options: unknown,
+  known: readonly string[],
+  where: string,
+  ErrorClass: OptionErrorClass<C>,
+  code: C,
+): void;
+export function assertKnownOptions(
+  options: unknown,
+  known: readonly string[],
+  where: string,
+  ErrorClass: OptionErrorClass<never>,
+  code = "INVALID_OPTION",
 ): void {
   if (options === undefined) return;
+  // (The overloads tie `code` to the codes ErrorClass takes.)
+  const Failure = ErrorClass as unknown as OptionErrorClass<string>;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new ErrorClass(
-      "INVALID_OPTION",
-      `${where}: options must be an object, got ${describeValue(options)}`,
-    );
+    throw new Failure(code, `${where}: options must be an object, got ${describeValue(options)}`);
   }
   const key = unknownOptionKey(options, known);
   if (key !== undefined) {
-    throw new ErrorClass(
-      "INVALID_OPTION",
+    throw new Failure(
+      code,
       `${where}: unknown option '${key}' in options (known: ${known.join(", ")})`,
     );
   }

@@ -116,7 +116,7 @@ export class LevelStore implements KVStore {
     this.#assertOpen("get");
     assertStoreKey(key, "get: key");
     // A key of its own: classic-level reads the key on its worker thread, after this call.
-    const full = ownKey(this.prefix, key);
+    const full = backendKey(this.prefix, key, true);
     try {
       const value = await this.#db.get(full);
       return value === undefined ? undefined : plainBytes(value);
@@ -135,7 +135,7 @@ export class LevelStore implements KVStore {
     const full = new Array<Uint8Array>(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      full[i] = own ? ownKey(this.prefix, key) : prefixed(this.prefix, key);
+      full[i] = backendKey(this.prefix, key, own);
     }
     let values: (Uint8Array | undefined)[];
     try {
@@ -223,10 +223,7 @@ export class LevelStore implements KVStore {
         const end = ends[2 * i + 1]!;
         const key = bytes.subarray(start, keyEnd);
         const value = bytes.subarray(keyEnd, end);
-        chained.put(
-          own ? ownKey(prefix, key) : prefixed(prefix, key),
-          own ? copyBytes(value) : value,
-        );
+        chained.put(backendKey(prefix, key, own), own ? copyBytes(value) : value);
         start = end;
       }
       await chained.write({ sync: this.sync });
@@ -262,10 +259,7 @@ export class LevelStore implements KVStore {
         const chunk = chunks[spans[w]!]!;
         const key = chunk.subarray(spans[w + 1]!, spans[w + 2]!);
         const value = chunk.subarray(spans[w + 3]!, spans[w + 4]!);
-        chained.put(
-          own ? ownKey(prefix, key) : prefixed(prefix, key),
-          own ? copyBytes(value) : value,
-        );
+        chained.put(backendKey(prefix, key, own), own ? copyBytes(value) : value);
       }
       addOperations(chained, prefix, own, operations, at, operations.length);
       await chained.write({ sync: this.sync });
@@ -339,13 +333,16 @@ function addOperations(
 ): void {
   for (let i = from; i < to; i++) {
     const op = operations[i]!;
-    const key = own ? ownKey(prefix, op.key) : prefixed(prefix, op.key);
+    const key = backendKey(prefix, op.key, own);
     if (op.type === "put") chained.put(key, own ? copyBytes(op.value) : op.value);
     else chained.del(key);
   }
 }
 
-/** `prefix ‖ key` in a fresh array (never the caller's, which it may change after the call). */
-function ownKey(prefix: Uint8Array, key: Uint8Array): Uint8Array {
-  return prefix.length === 0 ? copyBytes(key) : prefixed(prefix, key);
+/**
+ * `prefix ‖ key` for the backend; with `own`, in a fresh array (never the caller's, which it may
+ * change after the call).
+ */
+function backendKey(prefix: Uint8Array, key: Uint8Array, own: boolean): Uint8Array {
+  return own && prefix.length === 0 ? copyBytes(key) : prefixed(prefix, key);
 }

@@ -1,4 +1,4 @@
-import { describeValue, unknownOptionKey } from "@bintrie/codec";
+import { assertKnownOptions, describeValue } from "@bintrie/codec";
 import { StoreError } from "@bintrie/core";
 import { Level } from "level";
 import { normalizePrefix } from "./key-prefix.js";
@@ -122,19 +122,7 @@ const SIZE_OPTIONS = ["cacheSize", "writeBufferSize"] as const;
 
 /** Throws StoreError('INVALID_ARGUMENT') naming the first option of the wrong type or range. */
 function checkOptions(options: LevelStoreOptions): void {
-  if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `openLevelStore: options must be an object, got ${describeValue(options)}`,
-    );
-  }
-  const unknown = unknownOptionKey(options, OPTION_KEYS);
-  if (unknown !== undefined) {
-    throw new StoreError(
-      "INVALID_ARGUMENT",
-      `openLevelStore: unknown option '${unknown}' in options (known: ${OPTION_KEYS.join(", ")})`,
-    );
-  }
+  assertKnownOptions(options, OPTION_KEYS, "openLevelStore", StoreError, "INVALID_ARGUMENT");
   for (const name of BOOLEAN_OPTIONS) {
     const value: unknown = options[name];
     if (value !== undefined && typeof value !== "boolean") {

@@ -1,7 +1,13 @@
-import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX, nodeDbKey } from "@bintrie/codec";
+import {
+  assertKnownOptions,
+  describeValue,
+  MAX_GROUP_DEPTH,
+  NODE_KEY_PREFIX,
+  nodeDbKey,
+} from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
 import { DEFAULT_KEY_SCHEME, hashFunctionOfScheme } from "../embedding/key-scheme.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { isStore, type KVStore } from "../store/kv-store.js";
 import { encodeRootRecord, ROOT_RECORD_KEY } from "../store/root-record.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";

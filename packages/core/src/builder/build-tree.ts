@@ -1,5 +1,5 @@
-import { describeValue } from "@bintrie/codec";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { assertKnownOptions, describeValue } from "@bintrie/codec";
+import { optionKeys } from "../options/known-options.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import type { BuildInput, BuildSource } from "./build-input.js";
 import { BuilderError } from "./builder-error.js";

@@ -1,5 +1,6 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import { bytesToHex } from "../bytes/hex.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import type { TreeEntry } from "../tree/binary-tree.js";
 import { BuilderError } from "./builder-error.js";
 import { compareRecordKeys, ENTRY_RECORD_SIZE, entryAt } from "./entry-records.js";

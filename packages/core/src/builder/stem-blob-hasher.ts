@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -5,7 +6,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { BuilderError } from "./builder-error.js";
 import { HashSlots } from "./hash-slots.js";
 import { StemBatch } from "./stem-batch.js";

@@ -1,4 +1,9 @@
-import { describeValue, MAX_GROUP_DEPTH, NODE_KEY_PREFIX } from "@bintrie/codec";
+import {
+  assertKnownOptions,
+  describeValue,
+  MAX_GROUP_DEPTH,
+  NODE_KEY_PREFIX,
+} from "@bintrie/codec";
 import { describeBytes } from "../bytes/describe-bytes.js";
 import { bytesToHex } from "../bytes/hex.js";
 import {
@@ -8,7 +13,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { DEFAULT_GROUP_DEPTH } from "../tree/binary-tree.js";
 import type { NodeWrite } from "../tree/node-set.js";
 import { BuilderError } from "./builder-error.js";

@@ -1,7 +1,7 @@
-import { describeValue } from "@bintrie/codec";
+import { assertKnownOptions, describeValue } from "@bintrie/codec";
 import { isZero } from "../bytes/is-zero.js";
 import { codeHash } from "../embedding/code-hash.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import type { BinaryTree } from "../tree/binary-tree.js";
 import { type GenesisAllocInput, GenesisError } from "./genesis-alloc.js";
 import { parseGenesisAlloc } from "./parse-alloc.js";

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 import os from "node:os";
-import { describeValue } from "@bintrie/codec";
+import { assertKnownOptions, describeValue } from "@bintrie/codec";
 import {
   DEFAULT_KEY_SCHEME,
   hashFunctionOfScheme,
@@ -8,7 +8,7 @@ import {
 } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import type { Hasher } from "../hash/hasher.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { BinaryTree } from "../tree/binary-tree.js";
 import { TreeError } from "../tree/tree-error.js";

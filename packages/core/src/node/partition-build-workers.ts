@@ -1,9 +1,10 @@
 /// <reference types="node" />
 import os from "node:os";
+import { assertKnownOptions } from "@bintrie/codec";
 import { BuilderError } from "../builder/builder-error.js";
 import type { PartitionJob, PartitionOutput } from "../builder/partition-build.js";
 import type { PartitionPool } from "../builder/partition-pool.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { type JobReply, JobThread } from "./job-thread.js";
 import type { PartitionWorkerInit, PartitionWorkerJob } from "./partition-build-worker.js";

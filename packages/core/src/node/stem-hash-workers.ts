@@ -1,5 +1,6 @@
 /// <reference types="node" />
 import os from "node:os";
+import { assertKnownOptions } from "@bintrie/codec";
 import { BuilderError } from "../builder/builder-error.js";
 import type { HashedStems, PackedStems, StemHashPool } from "../builder/stem-hash-pool.js";
 import {
@@ -7,7 +8,7 @@ import {
   hashFunctionOfScheme,
   type KeyScheme,
 } from "../embedding/key-scheme.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { compileWasmSha256Module } from "../sha256/wasm-kernel.js";
 import { type JobReply, JobThread } from "./job-thread.js";
 import type { StemHashJob, StemHashWorkerInit } from "./stem-hash-worker.js";

@@ -1,5 +1,4 @@
-// (The check itself is @bintrie/codec's assertKnownOptions, shared with the apps.)
-export { assertKnownOptions } from "@bintrie/codec";
+// The lists the shared check (@bintrie/codec's assertKnownOptions) is given.
 
 /**
  * The option names of `T`, listed once: the compiler refuses a list that misses a key of `T` or

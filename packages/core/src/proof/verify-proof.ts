@@ -1,8 +1,8 @@
-import { describeValue } from "@bintrie/codec";
+import { assertKnownOptions, describeValue } from "@bintrie/codec";
 import { hashFunctionOfScheme, KEY_SCHEMES, type KeyScheme } from "../embedding/key-scheme.js";
 import { getHasher } from "../hash/get-hasher.js";
 import { type Hasher, type HashFunctionName, isHasher } from "../hash/hasher.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { HashPlan } from "./hash-plan.js";
 import { keySetDigest } from "./key-set-digest.js";
 import { ProofError } from "./proof-error.js";

@@ -1,7 +1,7 @@
-import { encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
+import { assertKnownOptions, encodePathKey, NODE_KEY_PREFIX } from "@bintrie/codec";
 import { isZero } from "../bytes/is-zero.js";
 import type { Hasher } from "../hash/hasher.js";
-import { assertKnownOptions, optionKeys } from "../options/known-options.js";
+import { optionKeys } from "../options/known-options.js";
 import { bytesToKeyString } from "../store/bytes-order.js";
 import { arenaOf, BinaryTree, type DeletionMode } from "../tree/binary-tree.js";
 import { NodeLoader } from "../tree/node-loader.js";
