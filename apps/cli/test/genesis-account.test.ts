@@ -108,7 +108,7 @@ describe("account, storage, code", () => {
     const [slot, value] = Object.entries(holder.storage!)[0]!;
     const storage = await runCli(["storage", "--db", db(), withStorage, slot]);
     expect(storage.code).toBe(0);
-    expect(storage.stdout).toBe(`0x${BigInt(value).toString(16).padStart(64, "0")}\n`);
+    expect(storage.stdout).toBe(`0x${BigInt(value!).toString(16).padStart(64, "0")}\n`);
   });
 
   it("absent account, slot or key: exit 1 with one line naming it", async () => {

@@ -97,7 +97,7 @@ describe("genesis files are read as geth reads them", () => {
     const huge = join(dir, "huge.json");
     await writeFile(huge, `{"alloc":{"${LOWER}":{"balance":1000000000000000000000}}}`);
     const refused = await runCli(["genesis", huge, "--db", join(dir, "huge-db")]);
-    expectOneLineError(refused, 2, `huge.json: alloc[${LOWER}].balance`, "quote them", "1e+21");
+    expectOneLineError(refused, 2, `huge.json: alloc[${LOWER}].balance`, "quote it", "1e+21");
     expect(existsSync(join(dir, "huge-db"))).toBe(false);
   });
 });

@@ -59,3 +59,35 @@ describe("binary genesis roots through the state manager", () => {
     expect(bytesToHex(root)).toBe(vector.expected_root["blake3-le"]);
   });
 });
+
+describe("fixture allocs are read as geth reads a GenesisAlloc (geth-alloc-rules vector)", () => {
+  const { cases } = readDataJson<{ cases: { name: string; alloc: string; geth: string }[] }>(
+    "mpt/eip7864-geth/genesis-alloc-rules.json",
+  );
+  // Where core knowingly differs from geth (see core's test/genesis-alloc-rules.test.ts):
+  // negative balances are refused, and JSON numbers arrive without their spelling.
+  const differences = new Set(["balance-neg", "bal-0x-neg", "bal-bignum", "bal-exp"]);
+
+  it("the vector holds accepted and refused cases", () => {
+    expect(cases.filter((c) => c.geth === "refused").length).toBeGreaterThan(30);
+    expect(cases.filter((c) => c.geth !== "refused").length).toBeGreaterThan(40);
+  });
+
+  for (const rule of cases.filter((c) => !differences.has(c.name))) {
+    it(`${rule.name}: ${rule.geth === "refused" ? "refused" : "geth's root"}`, async () => {
+      const state = new BinaryStateManager();
+      const alloc = JSON.parse(rule.alloc) as FixtureAlloc;
+      if (rule.geth === "refused") {
+        await expect(applyAlloc(state, alloc)).rejects.toMatchObject({
+          name: "TestnetError",
+          code: "INVALID_FIXTURE",
+        });
+        // Nothing was written.
+        expect(bytesToHex(await state.getStateRoot())).toBe(`0x${"00".repeat(32)}`);
+      } else {
+        const { root } = await applyAlloc(state, alloc);
+        expect(bytesToHex(root)).toBe(rule.geth);
+      }
+    });
+  }
+});

@@ -1,3 +1,4 @@
+import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
 import type { Common } from "@ethereumjs/common";
 import { TestnetError } from "../chain/testnet-error.js";
 
@@ -59,28 +60,14 @@ export function checkT8nInput(
   checkRequestContracts(input.alloc, sources.alloc, common);
 }
 
+/** The alloc as geth decodes a GenesisAlloc: core's parseGenesisAlloc (geth's rules). */
 function checkAlloc(alloc: unknown, source: string): void {
-  const accounts = (alloc ?? {}) as Record<string, unknown>;
-  for (const [address, account] of Object.entries(accounts)) {
-    const at = `account ${address}`;
-    if (!/^(0x)?[0-9a-fA-F]{40}$/.test(address)) fail(source, at, "not a 20-byte hex address");
-    if (account === null || typeof account !== "object" || Array.isArray(account)) {
-      fail(source, at, `expected an object with a balance, got ${describe(account)}`);
-    }
-    const a = account as Record<string, unknown>;
-    if (a.balance === undefined || a.balance === null) fail(source, `${at} balance`, "missing");
-    quantity(a.balance, U256, source, `${at} balance`);
-    if (a.nonce !== undefined) quantity(a.nonce, U64, source, `${at} nonce`);
-    if (a.code !== undefined) bytes(a.code, source, `${at} code`);
-    if (a.storage !== undefined && a.storage !== null) {
-      if (typeof a.storage !== "object" || Array.isArray(a.storage)) {
-        fail(source, `${at} storage`, `expected an object, got ${describe(a.storage)}`);
-      }
-      for (const [key, value] of Object.entries(a.storage as Record<string, unknown>)) {
-        word(key, source, `${at} storage key ${key}`);
-        word(value, source, `${at} storage[${key}]`);
-      }
-    }
+  if (alloc === undefined || alloc === null) return;
+  try {
+    parseGenesisAlloc(alloc as GenesisAllocInput);
+  } catch (error) {
+    if (!(error instanceof GenesisError)) throw error;
+    throw new TestnetError("INVALID_INPUT", `${source}: ${error.message}`, { file: source });
   }
 }
 
@@ -192,13 +179,6 @@ function optional(value: unknown, bits: number, source: string, field: string): 
 function bytes(value: unknown, source: string, field: string): void {
   if (typeof value !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
     fail(source, field, `${describe(value)} is not even-length 0x-hex`);
-  }
-}
-
-/** A storage key or value: hex of at most 32 bytes (geth's common.Hash, left-padded). */
-function word(value: unknown, source: string, field: string): void {
-  if (typeof value !== "string" || !/^(0x)?[0-9a-fA-F]{0,64}$/.test(value)) {
-    fail(source, field, `${describe(value)} is not hex of at most 32 bytes`);
   }
 }
 

@@ -1,12 +1,15 @@
 import { BintrieError } from "@bintrie/codec";
 import type { BytesLike } from "../bytes/hex.js";
 
-/** One account of a geth-style genesis `alloc` (hex quantities, as in genesis.json). */
+/**
+ * One account of a geth-style genesis `alloc` (hex quantities, as in genesis.json; JSON integers
+ * up to 2^53 too). The balance is required, as geth requires it; null is an absent field.
+ */
 export interface GenesisAccount {
-  readonly balance?: string;
-  readonly nonce?: string;
-  readonly code?: string;
-  readonly storage?: Readonly<Record<string, string>>;
+  readonly balance: string | number;
+  readonly nonce?: string | number | null;
+  readonly code?: string | null;
+  readonly storage?: Readonly<Record<string, string | null>> | null;
 }
 
 /**
@@ -14,11 +17,11 @@ export interface GenesisAccount {
  * bigints for the quantities and bytes for code and storage values.
  */
 export interface GenesisAccountInput {
-  readonly balance?: string | bigint;
-  readonly nonce?: string | bigint;
-  readonly code?: BytesLike;
+  readonly balance: string | bigint | number;
+  readonly nonce?: string | bigint | number | null;
+  readonly code?: BytesLike | null;
   /** slot (hex, up to 32 bytes) → value (hex or bytes, up to 32 bytes, left-padded). */
-  readonly storage?: Readonly<Record<string, BytesLike>>;
+  readonly storage?: Readonly<Record<string, BytesLike | null>> | null;
 }
 
 /** address (0x-hex, 20 bytes) → account, as applyGenesisAlloc takes it. */

@@ -1,6 +1,7 @@
-import { bytesToHex } from "../bytes/hex.js";
+import { describeValue } from "@bintrie/codec";
+import { bytesToHex, hexToBytes } from "../bytes/hex.js";
 import { type GenesisAllocInput, GenesisError } from "./genesis-alloc.js";
-import { parseHexBytes, parseQuantity } from "./hex-input.js";
+import { parseBalance, parseCode, parseNonce, parseStorageWord } from "./hex-input.js";
 
 /** One alloc account, parsed: 20-byte address, 32-byte slots and values (zero values kept). */
 export interface ParsedGenesisAccount {
@@ -11,14 +12,16 @@ export interface ParsedGenesisAccount {
   readonly storage: readonly (readonly [slot: Uint8Array, value: Uint8Array])[];
 }
 
-const ADDRESS_HEX = /^(0x)?[0-9a-fA-F]{40}$/;
+const ADDRESS_HEX = /^(0[xX])?[0-9a-fA-F]{40}$/;
 
 /**
  * Parses a geth-style alloc (hex strings as in genesis.json, or bigints and bytes) into bytes
  * and bigints, all of it before anything is written; a GenesisError names the field at fault.
- * Read as geth reads a JSON alloc: an address written twice in different spellings (`0x` or
- * not, either case) is one account, the last one written, whole; a slot written twice (with or
- * without leading zeros) holds the last value written.
+ * Strings are read as geth reads a JSON alloc, and what geth refuses is refused: a missing
+ * balance, an odd number of hex digits, code without `0x`, `0x` alone as a quantity (null is
+ * an absent field; a negative balance, which geth wraps, is refused too). An address written
+ * twice in different spellings (`0x` or not, either case) is one account, the last one
+ * written, whole; a slot written twice (with or without leading zeros) holds the last value.
  *
  * @example
  * ```ts
@@ -32,31 +35,54 @@ const ADDRESS_HEX = /^(0x)?[0-9a-fA-F]{40}$/;
  */
 export function parseGenesisAlloc(alloc: GenesisAllocInput): ParsedGenesisAccount[] {
   // Keyed by the bytes' hex: geth decodes into maps keyed by the parsed address and slot.
+  if (!isObject(alloc)) {
+    throw new GenesisError(
+      "INVALID_ALLOC",
+      `alloc must be an object of address → account, got ${describeValue(alloc)}`,
+    );
+  }
   const accounts = new Map<string, ParsedGenesisAccount>();
   for (const [addressHex, account] of Object.entries(alloc)) {
     if (!ADDRESS_HEX.test(addressHex)) {
       throw new GenesisError("INVALID_ALLOC", `alloc address ${addressHex} is not 20 bytes of hex`);
     }
     const where = `alloc[${addressHex}]`;
+    if (!isObject(account)) {
+      throw new GenesisError(
+        "INVALID_ALLOC",
+        `${where} must be an object, got ${describeValue(account)}`,
+      );
+    }
     const storage = new Map<string, readonly [Uint8Array, Uint8Array]>();
-    for (const [slotHex, value] of Object.entries(account.storage ?? {})) {
-      const slot = parseHexBytes(slotHex, `${where}.storage key ${slotHex}`, 32);
+    const slots = account.storage ?? {};
+    if (!isObject(slots)) {
+      throw new GenesisError(
+        "INVALID_ALLOC",
+        `${where}.storage must be an object of slot → value, got ${describeValue(slots)}`,
+      );
+    }
+    for (const [slotHex, value] of Object.entries(slots)) {
+      const slot = parseStorageWord(slotHex, `${where}.storage key ${slotHex}`);
       storage.set(bytesToHex(slot), [
         slot,
-        parseHexBytes(value, `${where}.storage[${slotHex}]`, 32),
+        parseStorageWord(value, `${where}.storage[${slotHex}]`),
       ]);
     }
-    const address = parseHexBytes(addressHex, `alloc address ${addressHex}`, 20);
+    const address = hexToBytes(addressHex.slice(addressHex.length - 40), "alloc address");
     const key = bytesToHex(address);
     // (Deleted first so that the account takes the place of its last spelling.)
     accounts.delete(key);
     accounts.set(key, {
       address,
-      nonce: parseQuantity(account.nonce, `${where}.nonce`),
-      balance: parseQuantity(account.balance, `${where}.balance`),
-      code: parseHexBytes(account.code, `${where}.code`),
+      nonce: parseNonce(account.nonce, `${where}.nonce`),
+      balance: parseBalance(account.balance, `${where}.balance`),
+      code: parseCode(account.code, `${where}.code`),
       storage: [...storage.values()],
     });
   }
   return [...accounts.values()];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -18,6 +18,8 @@ export function minimal(value: bigint): Uint8Array {
   return fromHex(h.length % 2 === 0 ? h : `0${h}`);
 }
 
+/** `0x` and an even number of hex digits: valid as a genesis quantity and as a storage word. */
 export function quantity(value: bigint): string {
-  return `0x${value.toString(16)}`;
+  const digits = value.toString(16);
+  return `0x${digits.length % 2 === 0 ? digits : `0${digits}`}`;
 }

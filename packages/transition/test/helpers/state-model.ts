@@ -20,11 +20,11 @@ export class StateModel {
       const key = address.replace(/^0x/, "").toLowerCase();
       m.accounts.set(key, {
         nonce: BigInt(a.nonce ?? "0x0"),
-        balance: BigInt(a.balance ?? "0x0"),
+        balance: BigInt(a.balance),
         code: Uint8Array.from(Buffer.from((a.code ?? "0x").slice(2), "hex")),
       });
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
-        if (BigInt(value) !== 0n) m.setStorage(key, BigInt(slot), BigInt(value));
+        if (value !== null && BigInt(value) !== 0n) m.setStorage(key, BigInt(slot), BigInt(value));
       }
     }
     return m;
