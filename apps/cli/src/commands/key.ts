@@ -16,7 +16,8 @@ export interface KeyFlags {
 
 interface DerivedKey {
   readonly kind: "basic-data" | "code-hash" | "slot" | "chunk";
-  readonly input?: string;
+  /** The slot (32-byte hex, as `storage --json` prints it) or the chunk index (decimal). */
+  readonly selector?: string;
   readonly key: Uint8Array;
 }
 
@@ -27,8 +28,8 @@ interface DerivedKey {
  */
 export async function runKey(addressTexts: readonly string[], flags: KeyFlags): Promise<void> {
   const addresses = addressTexts.map(parseAddress);
-  const slots = (flags.slot ?? []).map((text) => ({ text, slot: parseSlot(text, "--slot") }));
-  const chunks = (flags.chunk ?? []).map((text) => ({ text, index: parseChunkIndex(text) }));
+  const slots = (flags.slot ?? []).map((text) => parseSlot(text, "--slot"));
+  const chunks = (flags.chunk ?? []).map(parseChunkIndex);
   const { DEFAULT_KEY_SCHEME, KeyDeriver } = await import("@bintrie/core/embedding");
   const scheme = flags.scheme ?? DEFAULT_KEY_SCHEME;
   const keys = new KeyDeriver(scheme);
@@ -39,16 +40,21 @@ export async function runKey(addressTexts: readonly string[], flags: KeyFlags): 
       derived.push({ kind: "basic-data", key: keys.basicDataKey(address) });
     }
     if (flags.codeHash) derived.push({ kind: "code-hash", key: keys.codeHashKey(address) });
-    for (const { text, slot } of slots) {
-      derived.push({ kind: "slot", input: text, key: keys.storageSlotKey(address, slot) });
+    for (const slot of slots) {
+      const key = keys.storageSlotKey(address, slot);
+      derived.push({ kind: "slot", selector: bytesToHex(slot), key });
     }
-    for (const { text, index } of chunks) {
-      derived.push({ kind: "chunk", input: text, key: keys.codeChunkKey(address, index) });
+    for (const index of chunks) {
+      derived.push({
+        kind: "chunk",
+        selector: String(index),
+        key: keys.codeChunkKey(address, index),
+      });
     }
     if (flags.json) {
       const rows = derived.map((d) => ({
         kind: d.kind,
-        ...(d.input === undefined ? {} : { [d.kind]: d.input }),
+        ...(d.selector === undefined ? {} : { [d.kind]: d.selector }),
         key: bytesToHex(d.key),
       }));
       printLine(JSON.stringify({ address: bytesToHex(address), scheme, keys: rows }));
