@@ -4,7 +4,8 @@ import { transition } from "../src/t8n/transition.js";
 import { dataPath } from "./test-data.js";
 
 /**
- * geth's `evm t8n` outputs for the 11 example scenarios under Shanghai, Verkle, Osaka and Binary
+ * geth's `evm t8n` outputs for the 11 example scenarios and one made here under Shanghai, Verkle,
+ * Osaka and Binary
  * (test/data/geth-ubt/PROVENANCE.md): result.json and alloc.json must come out equal as JSON
  * values — gas per receipt, receipts root, logs, and on the UBT forks the binary stateRoot. The
  * MPT forks' stateRoot is an MPT root, so there only the binary root's format is checked.
@@ -18,7 +19,10 @@ import { dataPath } from "./test-data.js";
  * (gasCodeCopyEip4762, opExtCodeCopyEIP4762), h sha256 direct and by STATICCALL (the flat 100,
  * Berlin's set; on Binary the unprimed warm set's cold 2600), i BLOCKHASH from the chain (no
  * EIP-7709), j SELFDESTRUCT (gasSelfdestructEIP4762, opSelfdestruct6780), k a reverted inner
- * call (access events are not rolled back).
+ * call (access events are not rolled back), l creations that run out of gas on the UBT charges
+ * (ContractCreatePreCheckGas fails: nothing made; ContractCreateInitGas fails: the account geth
+ * has already made, nonce 1, stays, by a transaction and by CREATE; the receipt names the
+ * address either way).
  */
 const ROOT = dataPath("geth-ubt/t8n");
 const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
@@ -29,8 +33,8 @@ function read(scenario: string, file: string): unknown {
 }
 
 describe("t8n gives geth's result.json and alloc.json (geth-evm's examples, vendored in test/data/geth-ubt/t8n)", () => {
-  it("has the 11 scenarios", () => {
-    expect(SCENARIOS.length).toBe(11);
+  it("has the 12 scenarios", () => {
+    expect(SCENARIOS.length).toBe(12);
   });
 
   for (const fork of FORKS) {

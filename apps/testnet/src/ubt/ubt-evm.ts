@@ -4,12 +4,14 @@ import {
   EVMError,
   type EVMOpts,
   type EVMResult,
+  type EVMRunCallOpts,
   type ExecResult,
   type Message,
   NobleBN254,
   paramsEVM,
 } from "@ethereumjs/evm";
 import {
+  Account,
   Address,
   bigIntToBytes,
   equalsBytes,
@@ -36,6 +38,12 @@ import { addressKey, type UbtContext } from "./ubt-context.js";
  */
 export class UbtEVM extends EVM {
   readonly ubt: UbtContext;
+  /**
+   * The address of a create frame that ran out of gas on geth's ContractCreateInitGas charge:
+   * geth has already made the account (nonce 1) and returns without reverting it, so the
+   * account outlives the failed frame (runCall writes it after the library's revert).
+   */
+  #createdBeforeHalt: Address | undefined;
 
   constructor(ctx: UbtContext, opts: EVMOpts) {
     // The opcode list reads gas parameters the EVM constructor would only load afterwards.
@@ -78,15 +86,36 @@ export class UbtEVM extends EVM {
     return withCharge(message, charged, () => super._executeCall(message));
   }
 
+  override async runCall(opts: EVMRunCallOpts): Promise<EVMResult> {
+    const result = await super.runCall(opts);
+    const created = this.#createdBeforeHalt;
+    if (created !== undefined) {
+      // In the calling frame's journal now: a revert of that frame still undoes it, as in geth.
+      this.#createdBeforeHalt = undefined;
+      const account = (await this.stateManager.getAccount(created)) ?? new Account();
+      account.nonce = 1n;
+      await this.journal.putAccount(created, account);
+    }
+    return result;
+  }
+
   protected override async _executeCreate(message: Message): Promise<EVMResult> {
     this.ubt.throwPendingError();
-    const address = addressKey((await this.#createdAddress(message)).bytes);
+    const createdAddress = await this.#createdAddress(message);
+    const address = addressKey(createdAddress.bytes);
+    // geth EVM.create: the pre-check charge, the collision check, then the account is made
+    // (nonce 1) and the init charge taken; a failed init charge returns without a revert.
+    // Either way the receipt of a creation names the address (geth derives it from the
+    // sender and nonce, whatever the outcome).
     const pre = createPreCheckGas(this.ubt, address, message.gasLimit);
-    if (pre === undefined) return { execResult: outOfGasResult(message.gasLimit) };
+    if (pre === undefined) return { createdAddress, execResult: outOfGasResult(message.gasLimit) };
     let charged = pre;
     if (!(await this.#collides(address))) {
       const init = createInitGas(this.ubt, address, message.gasLimit - charged);
-      if (init === undefined) return { execResult: outOfGasResult(message.gasLimit) };
+      if (init === undefined) {
+        this.#createdBeforeHalt = createdAddress;
+        return { createdAddress, execResult: outOfGasResult(message.gasLimit) };
+      }
       charged += init;
     }
     return withCharge(message, charged, () => super._executeCreate(message));
