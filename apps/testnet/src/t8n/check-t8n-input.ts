@@ -1,5 +1,5 @@
 import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
-import type { Common } from "@ethereumjs/common";
+import { type Common, Hardfork } from "@ethereumjs/common";
 import { TestnetError } from "../chain/testnet-error.js";
 
 /** Where each input came from, for messages: a file path or `stdin`. */
@@ -57,7 +57,36 @@ export function checkT8nInput(
       "missing, and no parentBaseFee to derive it (EIP-1559 fork)",
     );
   }
+  checkForkEnv(env, sources.env, common);
   checkRequestContracts(input.alloc, sources.alloc, common);
+}
+
+/**
+ * geth's env checks after the base fee's, in its order (t8ntool/transition.go:
+ * applyShanghaiChecks, applyMergeChecks, applyCancunChecks; ErrorConfig there).
+ */
+function checkForkEnv(env: Record<string, unknown>, source: string, common: Common): void {
+  if (common.isActivatedEIP(4895) && isAbsent(env.withdrawals)) {
+    fail(source, "withdrawals", "missing (Shanghai and later forks need the list, [] for none)");
+  }
+  if (!common.isActivatedEIP(4895) && !isAbsent(env.withdrawals)) {
+    // geth pays them on any fork; ethereumjs builds no pre-Shanghai block with them.
+    fail(source, "withdrawals", `not supported before Shanghai (fork ${common.hardfork()})`);
+  }
+  if (common.gteHardfork(Hardfork.Paris)) {
+    if (isAbsent(env.currentRandom)) fail(source, "currentRandom", "missing (after the merge)");
+    const difficulty = optional(env.currentDifficulty, U256, source, "currentDifficulty");
+    if (difficulty !== undefined && difficulty !== 0n) {
+      fail(source, "currentDifficulty", "must be zero or omitted after the merge");
+    }
+  }
+  if (common.isActivatedEIP(4788) && isAbsent(env.parentBeaconBlockRoot)) {
+    fail(source, "parentBeaconBlockRoot", "missing (Cancun and later forks need it)");
+  }
+}
+
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null;
 }
 
 /** The alloc as geth decodes a GenesisAlloc: core's parseGenesisAlloc (geth's rules). */

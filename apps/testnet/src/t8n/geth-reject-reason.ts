@@ -4,9 +4,11 @@ import type { BinaryStateManager } from "../state/binary-state-manager.js";
 
 /**
  * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
- * `preCheck`/`execute`), for the rejections ethereumjs reports in its own words: a nonce off,
- * too little balance for gas and value, or a gas limit under the intrinsic gas. Others keep
- * ethereumjs' message.
+ * `preCheck`/`execute`, core/gaspool.go), for the rejections ethereumjs reports in its own
+ * words: a nonce off, a fee cap under the base fee or under the tip, a sender with code, a gas
+ * limit over the block's remaining gas or EIP-7825's cap, initcode over its limit, too little
+ * balance for gas and value, or a gas limit under the intrinsic gas. Others keep ethereumjs'
+ * message.
  */
 export async function gethRejectReason(
   tx: TypedTransaction,
@@ -16,6 +18,17 @@ export async function gethRejectReason(
   const message = cause.message;
   const sender = tx.getSenderAddress();
   const from = toChecksumAddress(sender.toString());
+  // These first: ethereumjs' descriptions of the transaction also mention its nonce and fees.
+  const fees =
+    "maxFeePerGas" in tx
+      ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
+      : undefined;
+  const validity = gethValidityReason(message, tx.gasLimit, from, fees);
+  if (validity !== undefined) return validity;
+  if (/address is not EOA/.test(message)) {
+    const code = await state.getCode(sender);
+    return `sender not an eoa: address ${from}, len(code): ${code.length}`;
+  }
   const account = await state.getAccount(sender);
   const nonce = account?.nonce ?? 0n;
   if (/nonce/i.test(message) && tx.nonce !== nonce) {
@@ -43,9 +56,18 @@ export async function gethRejectReason(
  * geth's reason for a signed transaction of another chain (`invalid chain id for signer: have X
  * want Y`), from what ethereumjs throws while decoding it: "… not matching the derived chain ID
  * X" (typed) or "Incompatible EIP155-based V v and chain id …" (legacy, X = (v - 35) / 2).
- * Other messages are returned as they are.
+ * With the transaction's fields, also the checks ethereumjs makes while building a transaction
+ * and geth while applying it (gethValidityReason). Other messages are returned as they are.
  */
-export function gethDecodeRejectReason(message: string, chainId: bigint): string {
+export function gethDecodeRejectReason(
+  message: string,
+  chainId: bigint,
+  tx?: DecodedFields,
+): string {
+  if (tx !== undefined) {
+    const validity = gethValidityReason(message, tx.gasLimit, tx.from, tx.fees);
+    if (validity !== undefined) return validity;
+  }
   const typed = /not matching the derived chain ID (\d+)/.exec(message);
   if (typed !== null) return `invalid chain id for signer: have ${typed[1]} want ${chainId}`;
   const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
@@ -54,4 +76,51 @@ export function gethDecodeRejectReason(message: string, chainId: bigint): string
     return `invalid chain id for signer: have ${have} want ${chainId}`;
   }
   return message;
+}
+
+/** What a transaction ethereumjs would not build still tells: its gas, sender and fee caps. */
+export interface DecodedFields {
+  readonly gasLimit: bigint;
+  /** The sender, checksummed, where known (a `secretKey` transaction). */
+  readonly from?: string;
+  readonly fees?: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint };
+}
+
+/**
+ * geth's words for what ethereumjs refuses while building a transaction or adding it to a block
+ * (core/state_transition.go `preCheck`, core/gaspool.go): a tip above the fee cap (needs the
+ * sender), a fee cap under the base fee, a gas limit over the block's remaining gas or
+ * EIP-7825's cap, initcode over its limit. undefined for other messages.
+ */
+function gethValidityReason(
+  message: string,
+  gasLimit: bigint,
+  from: string | undefined,
+  fees: DecodedFields["fees"],
+): string | undefined {
+  const feeCapBelowBaseFee =
+    /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message);
+  if (feeCapBelowBaseFee !== null && from !== undefined) {
+    return `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCapBelowBaseFee[1]}, baseFee: ${feeCapBelowBaseFee[2]}`;
+  }
+  if (
+    /maxFeePerGas cannot be less than maxPriorityFeePerGas/.test(message) &&
+    from !== undefined &&
+    fees !== undefined
+  ) {
+    return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${fees.maxPriorityFeePerGas}, maxFeePerGas: ${fees.maxFeePerGas}`;
+  }
+  if (/higher gas limit than the remaining gas in the block/.test(message))
+    return "gas limit reached";
+  const overCap = /exceeds the maximum allowed by EIP-7825 \((\d+)\)/.exec(message);
+  if (overCap !== null)
+    return `transaction gas limit too high (cap: ${overCap[1]}, tx: ${gasLimit})`;
+  const initcode =
+    /initcode size of this transaction is too large: it is (\d+) while the max is (\d+)/.exec(
+      message,
+    );
+  if (initcode !== null) {
+    return `max initcode size exceeded: code size ${initcode[1]} limit ${initcode[2]}`;
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { KeyScheme } from "@bintrie/core";
 import { createBlock } from "@ethereumjs/block";
-import type { Common } from "@ethereumjs/common";
+import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
   createTx,
@@ -8,7 +8,15 @@ import {
   type TypedTransaction,
   type TypedTxData,
 } from "@ethereumjs/tx";
-import { Account, Address, bigIntToHex, bytesToHex, intToHex } from "@ethereumjs/util";
+import {
+  Account,
+  Address,
+  bigIntToHex,
+  bytesToHex,
+  intToHex,
+  privateToAddress,
+  toChecksumAddress,
+} from "@ethereumjs/util";
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
@@ -27,7 +35,11 @@ import {
 } from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
-import { gethDecodeRejectReason, gethRejectReason } from "./geth-reject-reason.js";
+import {
+  type DecodedFields,
+  gethDecodeRejectReason,
+  gethRejectReason,
+} from "./geth-reject-reason.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -222,6 +234,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     withdrawals,
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
   });
+  // geth's t8n pays only its own --state.reward (touchCoinbaseWithReward), never the ethash
+  // block reward the library's builder adds to pre-merge blocks.
+  (builder as unknown as { rewardMiner: () => Promise<void> }).rewardMiner = async () => {};
 
   if (beaconRoot !== undefined && beaconSlots !== undefined) {
     const context = createBlock(
@@ -292,7 +307,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     logsBloom: bytesToHex(header.logsBloom),
     receipts,
     ...(rejected.length > 0 ? { rejected } : {}),
-    currentDifficulty: null,
+    // geth prints the env's difficulty before the merge, and none after it.
+    currentDifficulty: vm.common.gteHardfork(Hardfork.Paris)
+      ? null
+      : bigIntToHex(header.difficulty),
     gasUsed: bigIntToHex(header.gasUsed),
     ...(header.baseFeePerGas !== undefined
       ? { currentBaseFee: bigIntToHex(header.baseFeePerGas) }
@@ -453,10 +471,40 @@ function decodeTransactions(
       return { tx: transactionFromJson(json, common) };
     } catch (cause) {
       const message = (cause as Error).message;
-      const reason = gethDecodeRejectReason(message, common.chainId());
+      const reason = gethDecodeRejectReason(message, common.chainId(), decodedFields(json));
       return { error: reason !== message ? reason : `tx ${index}: ${message}` };
     }
   });
+}
+
+/** The fields geth's reasons name, read from a transaction ethereumjs would not build. */
+function decodedFields(json: T8nTxJson): DecodedFields | undefined {
+  const fields = json as Record<string, unknown>;
+  try {
+    const quantity = (value: unknown) => BigInt(value as string);
+    const key = fields.secretKey;
+    return {
+      gasLimit: quantity(fields.gas),
+      ...(typeof key === "string"
+        ? {
+            from: toChecksumAddress(
+              bytesToHex(privateToAddress(padLeft(hexToBytesLoose(key, "secretKey"), 32, "key"))),
+            ),
+          }
+        : {}),
+      ...(fields.maxFeePerGas !== undefined && fields.maxPriorityFeePerGas !== undefined
+        ? {
+            fees: {
+              maxFeePerGas: quantity(fields.maxFeePerGas),
+              maxPriorityFeePerGas: quantity(fields.maxPriorityFeePerGas),
+            },
+          }
+        : {}),
+    };
+  } catch {
+    // Fields ethereumjs could not read either: its own message stands.
+    return undefined;
+  }
 }
 
 export function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
