@@ -87,11 +87,17 @@ export class UbtEVM extends EVM {
   }
 
   override async runCall(opts: EVMRunCallOpts): Promise<EVMResult> {
-    const result = await super.runCall(opts);
-    const created = this.#createdBeforeHalt;
+    let result: EVMResult;
+    let created: Address | undefined;
+    try {
+      result = await super.runCall(opts);
+    } finally {
+      // Taken whatever happens, so a frame that throws leaves nothing for the next one.
+      created = this.#createdBeforeHalt;
+      this.#createdBeforeHalt = undefined;
+    }
     if (created !== undefined) {
       // In the calling frame's journal now: a revert of that frame still undoes it, as in geth.
-      this.#createdBeforeHalt = undefined;
       const account = (await this.stateManager.getAccount(created)) ?? new Account();
       account.nonce = 1n;
       await this.journal.putAccount(created, account);
