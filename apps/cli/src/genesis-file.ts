@@ -28,7 +28,9 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new CliError("BAD_INPUT", `${name}: expected a JSON object with an "alloc" field`);
   }
-  const alloc = "alloc" in parsed ? (parsed as { alloc: unknown }).alloc : undefined;
+  const { goJsonField, parseGenesisAlloc } = await import("@bintrie/core");
+  // In any letter case, as geth's decoder finds it.
+  const alloc = goJsonField(parsed as Record<string, unknown>, "alloc");
   if (alloc === undefined) {
     throw new CliError("BAD_INPUT", `${name}: no "alloc" field (expected a geth genesis.json)`);
   }
@@ -36,7 +38,6 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
     throw new CliError("BAD_INPUT", `${name}: "alloc" must be an object of address → account`);
   }
   // The fields are core's to check (geth's rules), here before any store is opened.
-  const { parseGenesisAlloc } = await import("@bintrie/core");
   try {
     parseGenesisAlloc(alloc as GenesisAlloc);
   } catch (error) {

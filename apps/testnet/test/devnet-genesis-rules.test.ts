@@ -50,7 +50,7 @@ describe("a malformed devnet genesis is one coded error naming the file and fiel
       "an alloc entry null",
       (g) =>
         Object.assign(g.alloc as object, { "0x00000000000000000000000000000000000000aa": null }),
-      /null-entry\.json: alloc 0x0{38}aa: expected an account object, got null$/,
+      /null-entry\.json: alloc\[0x0{38}aa\] must be an object, got null$/,
     ],
     [
       'config.chainId "abc"',

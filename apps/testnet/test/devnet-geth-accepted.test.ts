@@ -1,5 +1,12 @@
+import { bytesToHex } from "@bintrie/core";
 import { describe, expect, it } from "vitest";
-import { produceDevnet } from "../src/devnet/run-devnet.js";
+import { commonForNetwork } from "../src/chain/common-for-network.js";
+import { TestnetError } from "../src/chain/testnet-error.js";
+import { parseDevnetGenesis } from "../src/devnet/devnet-genesis.js";
+import { devnetGenesisBlock, produceDevnet } from "../src/devnet/run-devnet.js";
+import { applyAlloc } from "../src/fixtures/alloc.js";
+import { BinaryStateManager } from "../src/state/binary-state-manager.js";
+import { isUbtCommon } from "../src/ubt/ubt-common.js";
 import { dataPath, readDataJson } from "./test-data.js";
 
 /**
@@ -37,5 +44,52 @@ describe("devnet chains that go-ethereum imported (evm blocktest: pass)", () => 
       expect(devnet.blocks.at(-1)?.root).toBe(verdict.blocktest.stateRoot);
       expect(fixture.lastblockhash).toBe(verdict.lastblockhash);
     }, 120_000);
+  }
+});
+
+/**
+ * The genesis block's header fields, as geth's `Genesis.ToBlock` fills them: for each change to
+ * the two genesis files above (`genesis-header-fields.json`: a field set, cleared or spelled in
+ * another letter case), geth's genesis hash and root, or that geth refused the file.
+ */
+interface HeaderCase {
+  readonly genesis: string;
+  readonly name: string;
+  readonly change: Record<string, unknown>;
+  readonly geth: { readonly hash: string; readonly root: string } | "refused";
+}
+
+const { cases: headerCases } = readDataJson<{ cases: HeaderCase[] }>(
+  "geth-ubt/devnet-accepted/genesis-header-fields.json",
+);
+
+describe("the devnet's genesis block is geth's (genesis-header-fields.json)", () => {
+  it("covers both files, accepted and refused changes", () => {
+    expect(headerCases.length).toBeGreaterThan(30);
+    expect(headerCases.filter((c) => c.geth === "refused").length).toBe(2);
+  });
+
+  for (const c of headerCases) {
+    const verdict = c.geth === "refused" ? "refused" : "geth's hash";
+    it(`${c.genesis} ${c.name}: ${verdict}`, async () => {
+      const file = readDataJson<Record<string, unknown>>(`geth-ubt/devnet-accepted/${c.genesis}`);
+      const json: Record<string, unknown> = { ...file, ...c.change };
+      for (const [key, value] of Object.entries(c.change)) if (value === null) delete json[key];
+      if (c.geth === "refused") {
+        expect(() => parseDevnetGenesis(json, c.name)).toThrow(TestnetError);
+        return;
+      }
+      const genesis = parseDevnetGenesis(json, c.name);
+      const common = commonForNetwork(genesis.fork, {
+        chainId: genesis.chainId,
+        config: genesis.config,
+      });
+      const state = new BinaryStateManager({
+        writePolicy: isUbtCommon(common) ? "geth-ubt" : "mpt-compatible",
+      });
+      const { root } = await applyAlloc(state, genesis.alloc);
+      expect(bytesToHex(root)).toBe(c.geth.root);
+      expect(bytesToHex(devnetGenesisBlock(genesis, common, root).hash())).toBe(c.geth.hash);
+    });
   }
 });

@@ -2,6 +2,7 @@ import { assertKnownOptions } from "@bintrie/codec";
 import type { KeyScheme } from "@bintrie/core";
 import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
+import type { Common } from "@ethereumjs/common";
 import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
@@ -86,20 +87,7 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     writePolicy: isUbtCommon(common) ? "geth-ubt" : "mpt-compatible",
   });
   const { root: genesisRoot } = await applyAlloc(state, genesis.alloc);
-  const genesisBlock = createBlock(
-    {
-      header: {
-        number: 0n,
-        timestamp: genesis.timestamp,
-        gasLimit: genesis.gasLimit,
-        baseFeePerGas: genesis.baseFeePerGas,
-        extraData: genesis.extraData,
-        difficulty: 0n,
-        stateRoot: genesisRoot,
-      },
-    },
-    { common, setHardfork: true },
-  );
+  const genesisBlock = devnetGenesisBlock(genesis, common, genesisRoot);
   const blockchain = await createBlockchain({
     common,
     genesisBlock,
@@ -274,4 +262,38 @@ function headerJson(block: Block): FixtureHeader {
   if (logsBloom !== undefined) out.bloom = logsBloom;
   out.hash = bytesToHex(block.hash());
   return out;
+}
+
+/**
+ * The genesis block of `genesis` with state root `stateRoot`, as geth's `Genesis.ToBlock`
+ * builds it: every header field the file gives (difficulty, mixHash, coinbase, nonce,
+ * parentHash, gasUsed, extraData, the blob fields from Cancun on).
+ */
+export function devnetGenesisBlock(
+  genesis: DevnetGenesis,
+  common: Common,
+  stateRoot: Uint8Array,
+): Block {
+  return createBlock(
+    {
+      header: {
+        number: 0n,
+        timestamp: genesis.timestamp,
+        gasLimit: genesis.gasLimit,
+        baseFeePerGas: genesis.baseFeePerGas,
+        extraData: genesis.extraData,
+        difficulty: genesis.difficulty,
+        mixHash: genesis.mixHash,
+        coinbase: genesis.coinbase,
+        nonce: genesis.nonce,
+        parentHash: genesis.parentHash,
+        gasUsed: genesis.gasUsed,
+        ...(common.isActivatedEIP(4844)
+          ? { excessBlobGas: genesis.excessBlobGas, blobGasUsed: genesis.blobGasUsed }
+          : {}),
+        stateRoot,
+      },
+    },
+    { common, setHardfork: true },
+  );
 }

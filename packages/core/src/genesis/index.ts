@@ -9,3 +9,4 @@ export {
   GenesisError,
   type GenesisErrorCode,
 } from "./genesis-alloc.js";
+export { goJsonField } from "./go-json-field.js";

@@ -1,6 +1,7 @@
 import { describeValue } from "@bintrie/codec";
 import { bytesToHex, hexToBytes } from "../bytes/hex.js";
-import { type GenesisAllocInput, GenesisError } from "./genesis-alloc.js";
+import { type GenesisAccountInput, type GenesisAllocInput, GenesisError } from "./genesis-alloc.js";
+import { goJsonField } from "./go-json-field.js";
 import { parseBalance, parseCode, parseNonce, parseStorageWord } from "./hex-input.js";
 
 /** One alloc account, parsed: 20-byte address, 32-byte slots and values (zero values kept). */
@@ -18,10 +19,11 @@ const ADDRESS_HEX = /^(0[xX])?[0-9a-fA-F]{40}$/;
  * Parses a geth-style alloc (hex strings as in genesis.json, or bigints and bytes) into bytes
  * and bigints, all of it before anything is written; a GenesisError names the field at fault.
  * Strings are read as geth reads a JSON alloc, and what geth refuses is refused: a missing
- * balance, an odd number of hex digits, code without `0x`, `0x` alone as a quantity (null is
- * an absent field; a negative balance, which geth wraps, is refused too). An address written
- * twice in different spellings (`0x` or not, either case) is one account, the last one
- * written, whole; a slot written twice (with or without leading zeros) holds the last value.
+ * balance, an odd number of hex digits, code without `0x`, `0x` alone as a quantity. Null is
+ * an absent field and a field name matches in any letter case (`Balance`), as in geth; a
+ * negative balance, which geth wraps, is refused. An address written twice in different
+ * spellings (`0x` or not, either case) is one account, the last one written, whole; a slot
+ * written twice (with or without leading zeros) holds the last value.
  *
  * @example
  * ```ts
@@ -53,8 +55,10 @@ export function parseGenesisAlloc(alloc: GenesisAllocInput): ParsedGenesisAccoun
         `${where} must be an object, got ${describeValue(account)}`,
       );
     }
+    // Field names in any letter case, the last spelling winning, as geth's decoder reads them.
+    const field = (name: string) => goJsonField(account, name) as never;
     const storage = new Map<string, readonly [Uint8Array, Uint8Array]>();
-    const slots = account.storage ?? {};
+    const slots = (field("storage") as GenesisAccountInput["storage"]) ?? {};
     if (!isObject(slots)) {
       throw new GenesisError(
         "INVALID_ALLOC",
@@ -74,9 +78,9 @@ export function parseGenesisAlloc(alloc: GenesisAllocInput): ParsedGenesisAccoun
     accounts.delete(key);
     accounts.set(key, {
       address,
-      nonce: parseNonce(account.nonce, `${where}.nonce`),
-      balance: parseBalance(account.balance, `${where}.balance`),
-      code: parseCode(account.code, `${where}.code`),
+      nonce: parseNonce(field("nonce"), `${where}.nonce`),
+      balance: parseBalance(field("balance"), `${where}.balance`),
+      code: parseCode(field("code"), `${where}.code`),
       storage: [...storage.values()],
     });
   }
