@@ -70,6 +70,21 @@ export function availableGas(runState: UbtRunState, charged: bigint): bigint {
   return left < 0n ? 0n : left;
 }
 
+/**
+ * geth's `contract.Gas - gas` in `gasCodeCopyEip4762` and `gasExtCodeCopyEIP4762`: a uint64,
+ * unchecked, so when the memory and copy gas already exceed the gas left it wraps to about 2^64.
+ * The witness charge given it then succeeds and records its access, which outlives the opcode's
+ * out-of-gas failure (a later access in the transaction finds it warm). `before` is what the
+ * opcode owed before its gas function ran (its constant gas, its code chunk): geth charges that
+ * first, so when it alone is more than the gas left the gas function never runs (0 here).
+ */
+export function wrappingGasLeft(runState: UbtRunState, before: bigint, charged: bigint): bigint {
+  const gasLeft = runState.interpreter.getGasLeft();
+  if (gasLeft < before) return 0n;
+  const left = gasLeft - charged;
+  return left < 0n ? (1n << 64n) + left : left;
+}
+
 /** geth `getDataAndAdjustedBounds`: the copied range clipped to the code. */
 export function copyBounds(
   codeLength: bigint,

@@ -14,6 +14,7 @@ import {
   outOfGas,
   type UbtRunState,
   words,
+  wrappingGasLeft,
   writeProtection,
 } from "./run-state.js";
 
@@ -116,6 +117,7 @@ const extcodehash: VerkleOpcodeRule = {
 const extcodecopy: VerkleOpcodeRule = {
   constantGas: 0n,
   async dynamicGas(ctx, rs, gas) {
+    const before = gas;
     const [word, memOffset, codeOffset, length] = rs.stack.peek(4) as [
       bigint,
       bigint,
@@ -125,7 +127,7 @@ const extcodecopy: VerkleOpcodeRule = {
     const target = stackAddressKey(word);
     gas += memoryExpansionGas(rs, memOffset, length) + COPY_GAS * words(length);
     if (isFlat(ctx, target)) gas += FLAT_SYSTEM_GAS;
-    else gas += ctx.events.basicDataGas(target, false, availableGas(rs, gas), true);
+    else gas += ctx.events.basicDataGas(target, false, wrappingGasLeft(rs, before, gas), true);
     const code = await rs.stateManager.getCode(addressOf(target));
     const codeLength = BigInt(code.length);
     const bounds = copyBounds(codeLength, codeOffset, length);
@@ -145,6 +147,7 @@ const extcodecopy: VerkleOpcodeRule = {
 const codecopy: VerkleOpcodeRule = {
   constantGas: 3n,
   async dynamicGas(ctx, rs, gas) {
+    const before = gas;
     const [memOffset, codeOffset, length] = rs.stack.peek(3) as [bigint, bigint, bigint];
     gas += memoryExpansionGas(rs, memOffset, length) + COPY_GAS * words(length);
     if (!chargesCodeChunks(rs)) return gas;
@@ -158,7 +161,7 @@ const codecopy: VerkleOpcodeRule = {
         bounds.size,
         codeLength,
         false,
-        availableGas(rs, gas),
+        wrappingGasLeft(rs, before, gas),
       ).wanted
     );
   },
