@@ -46,11 +46,7 @@ export function checkT8nInput(
   const env = input.env as Record<string, unknown>;
   checkEnv(env, sources.env);
   if (Array.isArray(input.txs)) checkTxs(input.txs, sources.txs, common);
-  if (
-    common.isActivatedEIP(1559) &&
-    (env.currentBaseFee === undefined || env.currentBaseFee === null) &&
-    (env.parentBaseFee === undefined || env.parentBaseFee === null)
-  ) {
+  if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee) && isAbsent(env.parentBaseFee)) {
     fail(
       sources.env,
       "currentBaseFee",
@@ -91,7 +87,7 @@ function isAbsent(value: unknown): boolean {
 
 /** The alloc as geth decodes a GenesisAlloc: core's parseGenesisAlloc (geth's rules). */
 function checkAlloc(alloc: unknown, source: string): void {
-  if (alloc === undefined || alloc === null) return;
+  if (isAbsent(alloc)) return;
   try {
     parseGenesisAlloc(alloc as GenesisAllocInput);
   } catch (error) {
@@ -129,13 +125,13 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
     );
   }
   for (const field of ["currentGasLimit", "currentNumber", "currentTimestamp"]) {
-    if (env[field] === undefined || env[field] === null) fail(source, field, "missing");
+    if (isAbsent(env[field])) fail(source, field, "missing");
     quantity(env[field], U64, source, field);
   }
   for (const field of ENV_U64) optional(env[field], U64, source, field);
   for (const field of ENV_U256) optional(env[field], U256, source, field);
   const withdrawals = env.withdrawals;
-  if (withdrawals === undefined || withdrawals === null) return;
+  if (isAbsent(withdrawals)) return;
   if (!Array.isArray(withdrawals)) {
     fail(source, "withdrawals", `expected an array, got ${describe(withdrawals)}`);
   }
@@ -161,11 +157,10 @@ function checkTxs(txs: readonly unknown[], source: string, common: Common): void
       fail(source, at, `expected an object, got ${describe(tx)}`);
     }
     const t = tx as Record<string, unknown>;
-    const type =
-      t.type === undefined || t.type === null ? 0n : quantity(t.type, U64, source, `${at} type`);
+    const type = isAbsent(t.type) ? 0n : quantity(t.type, U64, source, `${at} type`);
     if (!TX_TYPES.has(Number(type)))
       fail(source, `${at} type`, `transaction type ${type} not supported`);
-    if (t.gas === undefined || t.gas === null) fail(source, `${at} gas`, "missing");
+    if (isAbsent(t.gas)) fail(source, `${at} gas`, "missing");
     if (typeof t.nonce !== "string")
       fail(source, `${at} nonce`, `expected a hex string, got ${describe(t.nonce)}`);
     quantity(t.nonce, U64, source, `${at} nonce`);
@@ -202,7 +197,7 @@ function quantity(value: unknown, bits: number, source: string, field: string): 
 }
 
 function optional(value: unknown, bits: number, source: string, field: string): bigint | undefined {
-  return value === undefined || value === null ? undefined : quantity(value, bits, source, field);
+  return isAbsent(value) ? undefined : quantity(value, bits, source, field);
 }
 
 function bytes(value: unknown, source: string, field: string): void {

@@ -487,9 +487,7 @@ function decodedFields(json: T8nTxJson): DecodedFields | undefined {
       gasLimit: quantity(fields.gas),
       ...(typeof key === "string"
         ? {
-            from: toChecksumAddress(
-              bytesToHex(privateToAddress(padLeft(hexToBytesLoose(key, "secretKey"), 32, "key"))),
-            ),
+            from: toChecksumAddress(bytesToHex(privateToAddress(secretKeyBytes(key)))),
           }
         : {}),
       ...(fields.maxFeePerGas !== undefined && fields.maxPriorityFeePerGas !== undefined
@@ -517,7 +515,10 @@ export function transactionFromJson(json: T8nTxJson, common: Common): TypedTrans
     data.s = s;
   }
   const tx = createTx(data as TypedTxData, { common });
-  return typeof secretKey === "string"
-    ? tx.sign(padLeft(hexToBytesLoose(secretKey, "secretKey"), 32, "secretKey"))
-    : tx;
+  return typeof secretKey === "string" ? tx.sign(secretKeyBytes(secretKey)) : tx;
+}
+
+/** A t8n `secretKey` as the 32 bytes it signs with (short hex left-padded). */
+function secretKeyBytes(key: string): Uint8Array {
+  return padLeft(hexToBytesLoose(key, "secretKey"), 32, "secretKey");
 }
