@@ -175,41 +175,72 @@ describe("bintrie-testnet t8n: geth's evm t8n I/O conventions (built CLI)", () =
     expectGethOutcome(JSON.parse(ran.stdout));
   });
 
-  it("bad input exits 2 with one line naming it", () => {
+  it("bad input exits with geth's code for it (its recorded runs) and one line naming it", () => {
+    const geth = readCliFixture<Record<string, { status: number }>>(
+      "t8n/transfer/geth-Shanghai/exit-codes.json",
+    );
+    /** Our exit code: geth's, except where geth panics (2) or exits 1 on a value it refuses. */
+    const expected = (name: string, ours?: number) => {
+      const status = geth[name]!.status;
+      return ours ?? status;
+    };
     const stdinArgs = ["t8n", ...STDIN_INPUTS, "--output.result", "stdout"];
     const notJson = runBuilt(stdinArgs, { input: "{ nope" });
-    expect(notJson.status).toBe(2);
+    expect(notJson.status).toBe(expected("stdin_not_json"));
     expect(notJson.stdout).toBe("");
     expect(notJson.stderr).toMatch(/^bintrie-testnet t8n: stdin: not JSON \(.*\)\n$/);
-    expect(runBuilt(stdinArgs, { input: "[1]" }).stderr).toBe(
-      'bintrie-testnet t8n: stdin: expected one JSON object {"alloc", "env", "txs"}\n',
-    );
-    expect(runBuilt(stdinArgs, { input: "{}" }).stderr).toBe(
-      'bintrie-testnet t8n: stdin: the input object has no "env"\n',
-    );
-    const missing = join(dir, "missing-alloc.json");
-    expect(runBuilt(["t8n", ...FILES, "--input.alloc", missing])).toMatchObject({
-      status: 2,
-      stderr: `bintrie-testnet t8n: ${missing}: cannot read it (ENOENT)\n`,
+    expect(runBuilt(stdinArgs, { input: "[1]" })).toMatchObject({
+      status: expected("stdin_array"),
+      stderr: 'bintrie-testnet t8n: stdin: expected one JSON object {"alloc", "env", "txs"}\n',
     });
+    // geth dereferences the missing env (a panic, exit 2): an input fault, 10 here.
+    expect(geth.stdin_no_env!.status).toBe(2);
+    expect(runBuilt(stdinArgs, { input: "{}" })).toMatchObject({
+      status: expected("stdin_no_env", 10),
+      stderr: 'bintrie-testnet t8n: stdin: the input object has no "env"\n',
+    });
+    for (const part of ["alloc", "env", "txs"]) {
+      const missing = join(dir, `missing-${part}.json`);
+      expect(runBuilt(["t8n", ...FILES, `--input.${part}`, missing])).toMatchObject({
+        status: expected(`${part}_file_missing`),
+        stderr: `bintrie-testnet t8n: ${missing}: cannot read it (ENOENT)\n`,
+      });
+    }
     const badEnv = JSON.stringify({
       env: { ...readCliFixture<Json>("t8n/transfer/env.json"), currentGasLimit: "lots" },
     });
     expect(runBuilt(stdinArgs, { input: badEnv })).toMatchObject({
-      status: 2,
+      status: expected("env_gas_limit_not_a_number"),
       stderr:
         'bintrie-testnet t8n: stdin.env: currentGasLimit: "lots" is not a hex or decimal quantity\n',
     });
     expect(
       runBuilt([...stdinArgs, "--state.fork", "Frobnicate"], { input: COMBINED }),
     ).toMatchObject({
-      status: 2,
+      status: expected("unknown_fork"),
       stderr: expect.stringMatching(/^bintrie-testnet t8n: fork 'Frobnicate' is not known/),
     });
+    // geth returns its JSON decoder's error unnumbered (exit 1): 10 here, as for any JSON fault.
+    expect(geth.txs_rlp_file_not_a_string!.status).toBe(1);
     const rlpNotString = join(dir, "bad.rlp");
     writeFileSync(rlpNotString, "[]");
-    expect(runBuilt(["t8n", ...FILES, "--input.txs", rlpNotString]).stderr).toBe(
-      `bintrie-testnet t8n: ${rlpNotString}: expected a JSON string of hex RLP\n`,
+    expect(runBuilt(["t8n", ...FILES, "--input.txs", rlpNotString])).toMatchObject({
+      status: expected("txs_rlp_file_not_a_string", 10),
+      stderr: `bintrie-testnet t8n: ${rlpNotString}: expected a JSON string of hex RLP\n`,
+    });
+    const aFile = join(dir, "a-file");
+    writeFileSync(aFile, "");
+    const underFile = runBuilt([
+      "t8n",
+      ...FILES,
+      "--output.result",
+      "r.json",
+      "--output.basedir",
+      join(aFile, "sub"),
+    ]);
+    expect(underFile.status).toBe(expected("basedir_under_a_file"));
+    expect(underFile.stderr).toBe(
+      `bintrie-testnet t8n: --output.basedir ${join(aFile, "sub")}: ${aFile} is not a directory\n`,
     );
   });
 });

@@ -20,6 +20,11 @@ export interface TestnetErrorContext {
   readonly test?: string;
   /** The JSON path of the field at fault, e.g. `blocks[2].rlp`. */
   readonly field?: string;
+  /**
+   * The exit code geth's tool ends with on this fault, where the command mirrors one (`t8n`:
+   * geth's `evm t8n` numbering, see t8n-exit-codes.ts).
+   */
+  readonly gethExitCode?: number;
 }
 
 /** A fixture, network name or tool input the executor cannot use. */
@@ -28,11 +33,13 @@ export class TestnetError extends BintrieError<TestnetErrorCode> {
   readonly file?: string;
   readonly test?: string;
   readonly field?: string;
+  readonly gethExitCode?: number;
 
   constructor(code: TestnetErrorCode, message: string, context: TestnetErrorContext = {}) {
     super(code, message);
     if (context.file !== undefined) this.file = context.file;
     if (context.test !== undefined) this.test = context.test;
     if (context.field !== undefined) this.field = context.field;
+    if (context.gethExitCode !== undefined) this.gethExitCode = context.gethExitCode;
   }
 }

@@ -52,8 +52,9 @@ binary-root fixtures, applies state transitions as geth's evm t8n, and runs a lo
       "after",
       `
 Exit codes: 0 success, 1 a test or transition failed, 2 bad usage or bad input
-            (unknown option, invalid filter, a filter matching no test, missing path,
-            a t8n input or fork it cannot use).
+            (unknown option, invalid filter, a filter matching no test, missing path);
+            t8n: geth's evm t8n codes (10 JSON, 11 I/O, 3 config, 2 EVM,
+            4 missing block hash, 12 RLP).
 ${examples([
   "bintrie-testnet run fixtures/ --filter 'Cancun'",
   "bintrie-testnet fill fixtures/ --out filled/",
@@ -120,7 +121,11 @@ binary-tree state (stateRoot is the binary root), with geth's evm t8n convention
 named stdin is read from one JSON object {"alloc", "env", "txs"} (or "txsRlp") on standard input;
 an output named stdout or stderr goes into one JSON object {"alloc", "body", "result"} on that
 stream; any other output name is a file under --output.basedir; an empty name writes nothing.
-A txs file ending in .rlp holds a JSON string of the hex RLP list of signed transactions.`,
+A txs file ending in .rlp holds a JSON string of the hex RLP list of signed transactions.
+A fault exits with geth's code for it: 10 an input that is not JSON or holds a value geth
+refuses, 11 an input it cannot read or an output it cannot write, 3 a fork or env that does not
+fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes does not give,
+12 a txs.rlp that is not RLP.`,
     )
     .version(version, "-V, --version")
     .option("--input.alloc <FILE>", "prestate alloc: a file or stdin", "alloc.json")

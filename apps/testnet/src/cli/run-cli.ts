@@ -7,8 +7,9 @@ export type { CliIO, CliOutput } from "./cli-io.js";
 
 /**
  * Runs the `bintrie-testnet` command line (`argv` without node and the script) and resolves
- * to the exit code: 0 success, 1 a test or transition failed, 2 bad usage or bad input. A
- * failure prints one line on stderr, `bintrie-testnet CMD: message`.
+ * to the exit code: 0 success, 1 a test or transition failed, 2 bad usage or bad input (`t8n`:
+ * geth's `evm t8n` codes, 2/3/4/10/11/12, for an input it cannot use). A failure prints one
+ * line on stderr, `bintrie-testnet CMD: message`.
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<ExitCode> {
   let exitCode: ExitCode = EXIT_OK;
@@ -47,6 +48,6 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<ExitCo
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`${prefix}: ${message.replace(/\s*\n\s*/g, " ")}\n`);
     if (process.env.BINTRIE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
-    return exitCodeOf(error);
+    return exitCodeOf(error, commandName);
   }
 }

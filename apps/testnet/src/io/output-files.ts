@@ -10,7 +10,7 @@ import { TestnetError } from "../chain/testnet-error.js";
  * leaves the previous file as it was.
  */
 
-/** A write that failed after its location was accepted (disk full, file too large…): exit 1. */
+/** A write that failed after its location was accepted (disk full, file too large…): exit 1 (t8n: 11). */
 export class OutputWriteError extends Error {
   override name = "OutputWriteError";
 }

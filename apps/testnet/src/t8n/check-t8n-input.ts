@@ -1,6 +1,7 @@
 import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { TestnetError } from "../chain/testnet-error.js";
+import { T8N_EXIT_CONFIG, T8N_EXIT_EVM } from "./t8n-exit-codes.js";
 
 /** Where each input came from, for messages: a file path or `stdin`. */
 export interface T8nSources {
@@ -51,6 +52,7 @@ export function checkT8nInput(
       sources.env,
       "currentBaseFee",
       "missing, and no parentBaseFee to derive it (EIP-1559 fork)",
+      T8N_EXIT_CONFIG,
     );
   }
   checkForkEnv(env, sources.env, common);
@@ -63,22 +65,32 @@ export function checkT8nInput(
  */
 function checkForkEnv(env: Record<string, unknown>, source: string, common: Common): void {
   if (common.isActivatedEIP(4895) && isAbsent(env.withdrawals)) {
-    fail(source, "withdrawals", "missing (Shanghai and later forks need the list, [] for none)");
+    failConfig(
+      source,
+      "withdrawals",
+      "missing (Shanghai and later forks need the list, [] for none)",
+    );
   }
   if (!common.isActivatedEIP(4895) && !isAbsent(env.withdrawals)) {
     // geth pays them on any fork; ethereumjs builds no pre-Shanghai block with them.
-    fail(source, "withdrawals", `not supported before Shanghai (fork ${common.hardfork()})`);
+    failConfig(source, "withdrawals", `not supported before Shanghai (fork ${common.hardfork()})`);
   }
   if (common.gteHardfork(Hardfork.Paris)) {
-    if (isAbsent(env.currentRandom)) fail(source, "currentRandom", "missing (after the merge)");
+    if (isAbsent(env.currentRandom))
+      failConfig(source, "currentRandom", "missing (after the merge)");
     const difficulty = optional(env.currentDifficulty, U256, source, "currentDifficulty");
     if (difficulty !== undefined && difficulty !== 0n) {
-      fail(source, "currentDifficulty", "must be zero or omitted after the merge");
+      failConfig(source, "currentDifficulty", "must be zero or omitted after the merge");
     }
   }
   if (common.isActivatedEIP(4788) && isAbsent(env.parentBeaconBlockRoot)) {
-    fail(source, "parentBeaconBlockRoot", "missing (Cancun and later forks need it)");
+    failConfig(source, "parentBeaconBlockRoot", "missing (Cancun and later forks need it)");
   }
+}
+
+/** A fault of the env against the fork: geth's ErrorConfig. */
+function failConfig(source: string, field: string, problem: string): never {
+  fail(source, field, problem, T8N_EXIT_CONFIG);
 }
 
 function isAbsent(value: unknown): boolean {
@@ -107,6 +119,8 @@ function checkRequestContracts(alloc: unknown, source: string, common: Common): 
         source,
         `account ${address}`,
         `empty system contract: no code for the ${what}, which every ${common.hardfork()} block calls`,
+        // geth finds it when the block's requests are processed: ErrorEVM.
+        T8N_EXIT_EVM,
       );
     }
   }
@@ -225,9 +239,11 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
-function fail(source: string, field: string, problem: string): never {
+/** A refused input: by default geth's ErrorJson (its decoding refuses the value). */
+function fail(source: string, field: string, problem: string, gethExitCode?: number): never {
   throw new TestnetError("INVALID_INPUT", `${source}: ${field}: ${problem}`, {
     file: source,
     field,
+    ...(gethExitCode === undefined ? {} : { gethExitCode }),
   });
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TestnetError } from "../chain/testnet-error.js";
 import { prepareOutputDirectory, prepareOutputFile, writeOutputFile } from "../io/output-files.js";
+import { T8N_EXIT_IO } from "./t8n-exit-codes.js";
 import type { T8nEnv, T8nInput, T8nOutput, T8nTxJson } from "./transition.js";
 
 /** The input name that reads the combined `{alloc, env, txs | txsRlp}` object from stdin. */
@@ -163,6 +164,7 @@ async function readJson(path: string): Promise<unknown> {
     throw invalid(
       `${path}: cannot read it (${(cause as NodeJS.ErrnoException).code ?? cause})`,
       path,
+      T8N_EXIT_IO,
     );
   }
   return parseJson(text, path);
@@ -184,6 +186,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function invalid(message: string, file?: string): TestnetError {
-  return new TestnetError("INVALID_INPUT", message, file === undefined ? {} : { file });
+/** A refused input: by default geth's ErrorJson (not JSON, or not the shape it decodes). */
+function invalid(message: string, file?: string, gethExitCode?: number): TestnetError {
+  return new TestnetError("INVALID_INPUT", message, {
+    ...(file === undefined ? {} : { file }),
+    ...(gethExitCode === undefined ? {} : { gethExitCode }),
+  });
 }

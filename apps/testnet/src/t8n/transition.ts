@@ -40,6 +40,7 @@ import {
   gethDecodeRejectReason,
   gethRejectReason,
 } from "./geth-reject-reason.js";
+import { T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -178,10 +179,14 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   checkT8nInput(input, sources, common);
   const number = parseQuantity(env.currentNumber, "env.currentNumber");
   const hashes = blockHashes(env);
+  // The last block BLOCKHASH asked for whose hash the env does not give: as geth's t8n, the
+  // opcode reads zero and the transition fails once the transaction is applied.
+  let missingHash: bigint | undefined;
   const blockchain = {
     async getBlock(n: number) {
-      const hash = hashes.get(BigInt(n)) ?? ZERO_HASH;
-      return { hash: () => hash };
+      const hash = hashes.get(BigInt(n));
+      if (hash === undefined) missingHash = BigInt(n);
+      return { hash: () => hash ?? ZERO_HASH };
     },
     async putBlock() {},
     shallowCopy() {
@@ -261,6 +266,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     } catch (cause) {
       rejected.push({ index, error: await gethRejectReason(candidate.tx, cause as Error, state) });
     }
+    if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
   await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
@@ -438,6 +444,18 @@ function currentHeader(
 
 type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
 
+/** geth's ErrorMissingBlockhash: BLOCKHASH asked for a block the env gives no hash of. */
+function missingBlockHash(block: bigint, tx: number, env: T8nEnv, source: string): TestnetError {
+  const none = env.blockHashes === undefined || env.blockHashes === null;
+  return new TestnetError(
+    "INVALID_INPUT",
+    none
+      ? `${source}: blockHashes: missing, and BLOCKHASH in tx ${tx} asked for block ${block}`
+      : `${source}: blockHashes: no hash of block ${block}, which BLOCKHASH in tx ${tx} asked for`,
+    { file: source, field: "blockHashes", gethExitCode: T8N_EXIT_MISSING_BLOCKHASH },
+  );
+}
+
 /** Decodes txs.json (signing entries that carry `secretKey`) or a txs.rlp list. */
 function decodeTransactions(
   txs: readonly T8nTxJson[] | string,
@@ -451,11 +469,13 @@ function decodeTransactions(
     } catch (cause) {
       throw new TestnetError("INVALID_INPUT", `${source}: not RLP (${(cause as Error).message})`, {
         file: source,
+        gethExitCode: T8N_EXIT_RLP,
       });
     }
     if (!Array.isArray(decoded)) {
       throw new TestnetError("INVALID_INPUT", `${source}: must hold an RLP list of transactions`, {
         file: source,
+        gethExitCode: T8N_EXIT_RLP,
       });
     }
     return decoded.map((item) => {

@@ -1,5 +1,6 @@
 import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../../chain/testnet-error.js";
+import { T8N_EXIT_IO } from "../../t8n/t8n-exit-codes.js";
 import {
   prepareT8nOutput,
   readT8nInput,
@@ -40,7 +41,9 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
   const names = { alloc: flags["input.alloc"], env: flags["input.env"], txs: flags["input.txs"] };
   const input = await readT8nInput(names, async () => {
     if (io.stdin === undefined) {
-      throw new TestnetError("INVALID_INPUT", "stdin: this caller gives no standard input");
+      throw new TestnetError("INVALID_INPUT", "stdin: this caller gives no standard input", {
+        gethExitCode: T8N_EXIT_IO,
+      });
     }
     return readAllText(io.stdin);
   });
