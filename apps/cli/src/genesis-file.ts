@@ -9,7 +9,7 @@ import { assertReadableFile, inputName } from "./input-source.js";
 /**
  * Reads a geth-style genesis.json (`-`: stdin) and returns its `alloc` (a file holding only
  * `{"alloc":{…}}` works too). The accounts are checked by core's parseGenesisAlloc, which reads
- * them as geth does (JSON integers for `nonce` and `balance`, null as an absent field, an
+ * them as geth does (bare JSON numbers for `nonce` and `balance` read by their digits, null as an absent field, an
  * address or slot written twice in other spellings as one, the last one written).
  */
 export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
@@ -19,16 +19,18 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   const text = stripBom(
     file === "-" ? await streamText(process.stdin) : await readFile(file, "utf8"),
   );
+  const { goJsonField, parseGenesisAlloc, parseGenesisJson } = await import("@bintrie/core");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A bare balance or nonce is read by its digits, as geth reads it (exact past 2^53).
+    parsed = parseGenesisJson(text);
   } catch (error) {
-    throw new CliError("BAD_INPUT", `${name}: not valid JSON (${(error as Error).message})`);
+    // core's GenesisError (INVALID_JSON): "not JSON (why)".
+    throw new CliError("BAD_INPUT", `${name}: ${(error as Error).message}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new CliError("BAD_INPUT", `${name}: expected a JSON object with an "alloc" field`);
   }
-  const { goJsonField, parseGenesisAlloc } = await import("@bintrie/core");
   // In any letter case, as geth's decoder finds it.
   const alloc = goJsonField(parsed as Record<string, unknown>, "alloc");
   if (alloc === undefined) {

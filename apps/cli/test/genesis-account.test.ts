@@ -127,7 +127,7 @@ describe("account, storage, code", () => {
 
 describe("genesis input errors write nothing", () => {
   it.each([
-    ["not JSON", "{", /not valid JSON/],
+    ["not JSON", "{", /: not JSON \(/],
     ["no alloc", "{}", /no "alloc" field/],
     [
       "bad balance",

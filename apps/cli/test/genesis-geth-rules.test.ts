@@ -25,7 +25,8 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("bintrie genesis reads the alloc as geth does", () => {
-  // Spellings geth reads that were refused before: 0X, null fields, JSON integers.
+  // Spellings geth reads that were refused before: 0X, null fields, JSON integers, and bare
+  // numbers past 2^53 (read by their digits), under any spelling of the field name.
   for (const name of [
     "balance-0X",
     "code-0X",
@@ -33,6 +34,10 @@ describe("bintrie genesis reads the alloc as geth does", () => {
     "code-null",
     "st-val-null",
     "nonce-num",
+    "bal-bignum",
+    "bal-bare-max",
+    "bal-bare-two-accounts",
+    "bal-bare-escaped-key",
   ]) {
     it(`${name}: geth's root`, async () => {
       const { alloc, geth } = rule(name);
@@ -52,6 +57,10 @@ describe("bintrie genesis reads the alloc as geth does", () => {
     ["code-noprefix", 'code: "6000" is not 0x-prefixed hex bytes'],
     ["st-odd-val", 'storage[0x01]: "0x1" has an odd number of hex digits'],
     ["st-odd-key", 'storage key 0x1: "0x1" has an odd number of hex digits'],
+    // Bare numbers geth refuses by their spelling (JSON.parse would read 1000 and 1).
+    ["bal-exp", 'balance: "1e3" is not a hex or decimal quantity'],
+    ["bal-bare-fraction-zero", 'balance: "1.0" is not a hex or decimal quantity'],
+    ["nonce-bare-2^64", "nonce: 18446744073709551616 is above 2^64 - 1"],
   ];
   for (const [name, message] of refused) {
     it(`${name}: exit 2 naming the file, the account and the field; no database is made`, async () => {

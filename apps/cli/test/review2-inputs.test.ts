@@ -88,17 +88,27 @@ describe("genesis files are read as geth reads them", () => {
     });
   });
 
-  it("nonce and balance as JSON integers, as geth accepts them; inexact numbers are refused by name", async () => {
+  it("nonce and balance as JSON integers, as geth reads them: by their digits, past 2^53 too; other spellings refused by name", async () => {
     const numbers = join(dir, "numbers.json");
     await writeFile(numbers, `{"alloc":{"${LOWER}":{"balance":1000000,"nonce":7}}}`);
     const result = await runCli(["genesis", numbers, "--store", "memory"]);
     expect(result.stderr).toBe("");
     expect(result.stdout).toBe(`${coreRoot({ [LOWER]: { balance: "1000000", nonce: "7" } })}\n`);
     const huge = join(dir, "huge.json");
-    await writeFile(huge, `{"alloc":{"${LOWER}":{"balance":1000000000000000000000}}}`);
-    const refused = await runCli(["genesis", huge, "--db", join(dir, "huge-db")]);
-    expectOneLineError(refused, 2, `huge.json: alloc[${LOWER}].balance`, "quote it", "1e+21");
-    expect(existsSync(join(dir, "huge-db"))).toBe(false);
+    await writeFile(
+      huge,
+      `{"alloc":{"${LOWER}":{"balance":1000000000000000000001,"nonce":9007199254740993}}}`,
+    );
+    const exact = await runCli(["genesis", huge, "--store", "memory"]);
+    expect(exact.stderr).toBe("");
+    expect(exact.stdout).toBe(
+      `${coreRoot({ [LOWER]: { balance: "1000000000000000000001", nonce: "9007199254740993" } })}\n`,
+    );
+    const exponent = join(dir, "exponent.json");
+    await writeFile(exponent, `{"alloc":{"${LOWER}":{"balance":1e21}}}`);
+    const refused = await runCli(["genesis", exponent, "--db", join(dir, "exponent-db")]);
+    expectOneLineError(refused, 2, `exponent.json: alloc[${LOWER}].balance`, '"1e21"');
+    expect(existsSync(join(dir, "exponent-db"))).toBe(false);
   });
 });
 

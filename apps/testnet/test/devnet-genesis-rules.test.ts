@@ -72,3 +72,27 @@ describe("a malformed devnet genesis is one coded error naming the file and fiel
     });
   });
 });
+
+describe("a devnet genesis's bare alloc numbers are read by their digits, as geth reads them", () => {
+  it("a balance past 2^53 is exact; 1e21 is refused naming the account", async () => {
+    const genesis = readFileSync(DEFAULT_DEVNET_GENESIS, "utf8");
+    const address = "0x00000000000000000000000000000000000000aa";
+    const withAccount = (account: string) =>
+      genesis.replace(/"alloc"\s*:\s*\{/, `"alloc": {"${address}": ${account},`);
+    const exact = join(dir, "bare-balance.json");
+    writeFileSync(
+      exact,
+      withAccount(`{"balance": 1000000000000000000000001, "nonce": 9007199254740993}`),
+    );
+    const read = await readDevnetGenesis(exact);
+    expect(read.alloc[address]).toMatchObject({
+      balance: `0x${(10n ** 24n + 1n).toString(16)}`,
+      nonce: `0x${(2n ** 53n + 1n).toString(16)}`,
+    });
+    const refused = join(dir, "bare-exponent.json");
+    writeFileSync(refused, withAccount(`{"balance": 1e21}`));
+    const error = await readDevnetGenesis(refused).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TestnetError);
+    expect((error as Error).message).toContain(`alloc[${address}].balance: "1e21"`);
+  });
+});

@@ -16,6 +16,8 @@ interface GethCase {
   readonly fork: string;
   readonly input: "files" | "stdin";
   readonly alloc: unknown;
+  /** The alloc file's text where JSON values cannot hold it (bare numbers past 2^53, `1e21`). */
+  readonly allocText?: string;
   readonly env: unknown;
   readonly txs?: unknown;
   readonly txsRlp?: string;
@@ -56,7 +58,7 @@ async function runOurs(name: string, c: GethCase) {
     args = ["--input.alloc", "stdin", "--input.env", "stdin", "--input.txs", "stdin"];
     stdin = JSON.stringify({ alloc: c.alloc, env: c.env, txs: c.txs });
   } else {
-    writeFileSync(files.alloc, JSON.stringify(c.alloc));
+    writeFileSync(files.alloc, c.allocText ?? JSON.stringify(c.alloc));
     writeFileSync(files.env, JSON.stringify(c.env));
     writeFileSync(files.txs, JSON.stringify(c.txsRlp ?? c.txs));
     args = ["--input.alloc", files.alloc, "--input.env", files.env, "--input.txs", files.txs];

@@ -36,6 +36,7 @@ export {
   GenesisError,
   type GenesisErrorCode,
 } from "./genesis/genesis-alloc.js";
+export { type GenesisJsonShape, parseGenesisJson } from "./genesis/genesis-json.js";
 export { goJsonField } from "./genesis/go-json-field.js";
 export { type ParsedGenesisAccount, parseGenesisAlloc } from "./genesis/parse-alloc.js";
 export { HashError, type HashErrorCode } from "./hash/errors.js";

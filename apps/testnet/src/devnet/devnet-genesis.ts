@@ -7,6 +7,7 @@ import {
   goJsonField,
   type ParsedGenesisAccount,
   parseGenesisAlloc,
+  parseGenesisJson,
 } from "@bintrie/core";
 import { TestnetError } from "../chain/testnet-error.js";
 import type { FixtureAccount } from "../fixtures/blockchain-test.js";
@@ -65,7 +66,8 @@ export async function readDevnetGenesis(
 ): Promise<DevnetGenesis> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, "utf8"));
+    // Bare alloc balances and nonces by their digits, as geth reads them (exact past 2^53).
+    json = parseGenesisJson(await readFile(path, "utf8"));
   } catch (cause) {
     throw new TestnetError("INVALID_INPUT", `genesis ${path}: ${(cause as Error).message}`);
   }

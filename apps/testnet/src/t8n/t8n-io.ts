@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type GenesisJsonShape, parseGenesisJson } from "@bintrie/core";
 import { TestnetError } from "../chain/testnet-error.js";
 import { prepareOutputDirectory, prepareOutputFile, writeOutputFile } from "../io/output-files.js";
 import { T8N_EXIT_IO } from "./t8n-exit-codes.js";
@@ -53,13 +54,14 @@ export async function readT8nInput(
 ): Promise<T8nInputFiles> {
   let combined: Record<string, unknown> = {};
   if (names.alloc === STDIN || names.env === STDIN || names.txs === STDIN) {
-    const parsed = parseJson(await readStdin(), STDIN);
+    const parsed = parseJson(await readStdin(), STDIN, "genesis");
     if (!isObject(parsed)) {
       throw invalid(`${STDIN}: expected one JSON object {"alloc", "env", "txs"}`, STDIN);
     }
     combined = parsed;
   }
-  const alloc = names.alloc === STDIN ? (combined.alloc ?? {}) : await readJson(names.alloc);
+  const alloc =
+    names.alloc === STDIN ? (combined.alloc ?? {}) : await readJson(names.alloc, "alloc");
   if (!isObject(alloc)) throw invalid(`${where(names.alloc, "alloc")}: expected an object`);
   const env = names.env === STDIN ? combined.env : await readJson(names.env);
   if (env === undefined) throw invalid(`${STDIN}: the input object has no "env"`, STDIN);
@@ -156,7 +158,8 @@ interface Writable {
   write(text: string): unknown;
 }
 
-async function readJson(path: string): Promise<unknown> {
+/** `shape`: the text holds an alloc, read as geth reads one (see parseJson). */
+async function readJson(path: string, shape?: GenesisJsonShape): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -167,12 +170,25 @@ async function readJson(path: string): Promise<unknown> {
       T8N_EXIT_IO,
     );
   }
-  return parseJson(text, path);
+  return parseJson(text, path, shape);
 }
 
-function parseJson(text: string, path: string): unknown {
+/**
+ * JSON.parse, or with a `shape`, core's parseGenesisJson: an alloc's bare balances and nonces
+ * arrive as their digits, as geth's t8n reads them (exact past 2^53; `1e3` refused).
+ */
+function parseJson(text: string, path: string, shape?: GenesisJsonShape): unknown {
+  const json = text.replace(/^\uFEFF/, "");
+  if (shape !== undefined) {
+    try {
+      return parseGenesisJson(json, shape);
+    } catch (cause) {
+      // core's GenesisError (INVALID_JSON): "not JSON (why)".
+      throw invalid(`${path}: ${(cause as Error).message}`, path);
+    }
+  }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    return JSON.parse(json);
   } catch (cause) {
     throw invalid(`${path}: not JSON (${(cause as Error).message})`, path);
   }

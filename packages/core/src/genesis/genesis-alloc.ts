@@ -30,7 +30,7 @@ export type GenesisAllocInput = Readonly<Record<string, GenesisAccountInput>>;
 /** address (0x-hex, 20 bytes) → account, as in genesis.json. */
 export type GenesisAlloc = Readonly<Record<string, GenesisAccount>>;
 
-export type GenesisErrorCode = "INVALID_ALLOC" | "INVALID_OPTION";
+export type GenesisErrorCode = "INVALID_ALLOC" | "INVALID_JSON" | "INVALID_OPTION";
 
 /**
  * A genesis alloc that cannot be applied; the message names the account and field at fault.

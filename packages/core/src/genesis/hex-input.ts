@@ -5,7 +5,8 @@ import { GenesisError } from "./genesis-alloc.js";
 // running geth's genesis on each case: quantities are `math.HexOrDecimal256` (balance) and
 // `HexOrDecimal64` (nonce), code is `hexutil.Bytes`, storage keys and values `storageJSON`.
 // JSON null is an absent field, as encoding/json reads it; a JSON integer is a quantity, as
-// geth's HexOrDecimal types read one (exact up to 2^53 in JavaScript, so only those).
+// geth's HexOrDecimal types read one (exact up to 2^53 as a JavaScript number; parseGenesisJson
+// hands a bare one over as its text, which is read like any string).
 
 const HEX_QUANTITY = /^0[xX]\+?[0-9a-fA-F]+$/;
 const DECIMAL_QUANTITY = /^\+?[0-9]+$/;
@@ -124,7 +125,7 @@ function exactInteger(value: number, what: string): bigint {
   if (Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   throw new GenesisError(
     "INVALID_ALLOC",
-    `${what}: ${value} is not an exact whole number (a JSON number past 2^53 loses digits: quote it, "0x…" or decimal)`,
+    `${what}: ${value} is not an exact whole number (JSON.parse rounds a number past 2^53: read the text with parseGenesisJson, or quote it)`,
   );
 }
 

@@ -9,4 +9,5 @@ export {
   GenesisError,
   type GenesisErrorCode,
 } from "./genesis-alloc.js";
+export { type GenesisJsonShape, parseGenesisJson } from "./genesis-json.js";
 export { goJsonField } from "./go-json-field.js";
