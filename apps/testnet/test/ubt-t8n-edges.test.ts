@@ -13,6 +13,16 @@ import { readDataJson } from "./test-data.js";
  * - Binary: the EIP-2935 history contract is warm for the whole block (ProcessParentBlockHash
  *   adds it to the access list and nothing resets it), so BALANCE of it costs 100; the
  *   beacon-roots contract's likewise; a plain address is cold.
+ * - Binary, EIP-7702 and system calls (found by a random differential against geth): each
+ *   authority that passes the chain id, nonce and signature checks is warm for the block, even
+ *   when its nonce is wrong; so is the delegation target of a delegated destination, even after
+ *   the transaction fails; the slot the EIP-2935 system call wrote is warm; and a contract's own
+ *   address is not warmed by its CREATE (ethereumjs' create gas warms it, geth's does not).
+ * - Both networks: a STATICCALL to an absent account pays no proof of absence (geth's Call
+ *   does, StaticCall does not) and touches the callee (zero header leaves when it is deleted);
+ *   a frame that runs off the end of its code pays the chunk of the implicit STOP there (geth's
+ *   loop touches it; here a 33-byte PUSH32, whose second chunk only holds PUSH data), and runs
+ *   out of gas when it cannot.
  */
 interface EdgeCase {
   readonly name: string;
@@ -26,8 +36,8 @@ interface EdgeCase {
 const { cases } = readDataJson<{ cases: EdgeCase[] }>("geth-ubt/t8n-edges.json");
 
 describe("t8n gives geth's outputs at out-of-gas edges of the UBT rules", () => {
-  it("has the nine cases", () => {
-    expect(cases.map((c) => c.name)).toHaveLength(9);
+  it("has the twenty cases", () => {
+    expect(cases.map((c) => c.name)).toHaveLength(20);
   });
 
   for (const c of cases) {

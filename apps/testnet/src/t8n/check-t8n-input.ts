@@ -93,7 +93,8 @@ function failConfig(source: string, field: string, problem: string): never {
   fail(source, field, problem, T8N_EXIT_CONFIG);
 }
 
-function isAbsent(value: unknown): boolean {
+/** JSON null or a missing field: absent, as Go's encoding/json reads both. */
+export function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
 }
 

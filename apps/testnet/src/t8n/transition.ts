@@ -11,10 +11,12 @@ import {
 import {
   Account,
   Address,
+  bigIntToBytes,
   bigIntToHex,
   bytesToHex,
   intToHex,
   privateToAddress,
+  setLengthLeft,
   toChecksumAddress,
 } from "@ethereumjs/util";
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
@@ -28,12 +30,13 @@ import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixture
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
+import { HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
 import {
   BEACON_ROOTS_ADDRESS,
   directWriteSlots,
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
-import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
+import { checkT8nInput, isAbsent, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import {
   type DecodedFields,
@@ -219,13 +222,18 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         )
       : undefined;
   const parentBlock = createBlock(
-    { header: parentHeader(env, number, vm.common) },
+    { header: parentHeader(env, number, vm.common, sources.env) },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   const headerData = currentHeader(env, number, hashes, vm.common);
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
+  // geth's t8n runs the EIP-2935 system call (Prague on, with blockHashes given), which warms
+  // the contract and the slot it writes for the block; the library writes that slot directly.
+  if (ubt !== undefined && vm.common.isActivatedEIP(2935) && !isAbsent(env.blockHashes)) {
+    ubt.warmForBlock(HISTORY_STORAGE_ADDRESS, historySlot(number));
+  }
   const withdrawals = env.withdrawals?.map((w) => ({
     index: parseQuantity(w.index, "withdrawal index"),
     validatorIndex: parseQuantity(w.validatorIndex, "withdrawal validatorIndex"),
@@ -258,6 +266,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     const candidate = candidates[index]!;
     if ("error" in candidate) {
       rejected.push({ index, error: candidate.error });
+      continue;
+    }
+    // geth's t8n has no blob base fee then, and turns blob transactions away first.
+    if (candidate.tx.type === 3 && !blobGasKnown(env)) {
+      rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
       continue;
     }
     try {
@@ -325,9 +338,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       ? { withdrawalsRoot: bytesToHex(header.withdrawalsRoot) }
       : {}),
     // geth reports blob gas only when the env gives the excess blob gas or both parent fields.
-    ...(header.excessBlobGas !== undefined &&
-    (env.currentExcessBlobGas !== undefined ||
-      (env.parentExcessBlobGas !== undefined && env.parentBlobGasUsed !== undefined))
+    ...(header.excessBlobGas !== undefined && blobGasKnown(env)
       ? {
           currentExcessBlobGas: bigIntToHex(header.excessBlobGas),
           blobGasUsed: bigIntToHex(header.blobGasUsed ?? 0n),
@@ -391,14 +402,32 @@ function bytes32(value: string | null | undefined, what: string): Uint8Array | u
 }
 
 /** The parent header from the env's parent* fields (only what base fee and blob gas use). */
-function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<string, unknown> {
+function parentHeader(
+  env: T8nEnv,
+  number: bigint,
+  common: Common,
+  source: string,
+): Record<string, unknown> {
+  // geth's t8n builds the parent from parentGasLimit as given: absent is 0, so a base fee is
+  // derived unchanged from parentBaseFee (gas used equals the zero target).
+  const gasLimit = optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ?? 0n;
+  let gasUsed = optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n;
+  if (gasUsed > gasLimit) {
+    // The library builds no such header; its gas only derives the base fee.
+    if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee)) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `${source}: parentGasUsed: ${gasUsed} exceeds parentGasLimit ${gasLimit}, from which the base fee is to be derived (give currentBaseFee)`,
+        { file: source, field: "parentGasUsed" },
+      );
+    }
+    gasUsed = gasLimit;
+  }
   const header: Record<string, unknown> = {
     number: number > 0n ? number - 1n : 0n,
     timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
-    gasLimit:
-      optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ??
-      parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
-    gasUsed: optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n,
+    gasLimit,
+    gasUsed,
     difficulty: optionalQuantity(env.parentDifficulty, "env.parentDifficulty") ?? 0n,
   };
   if (common.isActivatedEIP(1559)) {
@@ -444,9 +473,22 @@ function currentHeader(
 
 type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
 
+/** The slot the EIP-2935 contract writes in block `number`: (number − 1) mod 8191, in 256 bits. */
+function historySlot(number: bigint): Uint8Array {
+  return setLengthLeft(bigIntToBytes(BigInt.asUintN(256, number - 1n) % HISTORY_SERVE_WINDOW), 32);
+}
+
+/** Whether the env gives the excess blob gas, or both parent fields it is derived from. */
+function blobGasKnown(env: T8nEnv): boolean {
+  return (
+    !isAbsent(env.currentExcessBlobGas) ||
+    (!isAbsent(env.parentExcessBlobGas) && !isAbsent(env.parentBlobGasUsed))
+  );
+}
+
 /** geth's ErrorMissingBlockhash: BLOCKHASH asked for a block the env gives no hash of. */
 function missingBlockHash(block: bigint, tx: number, env: T8nEnv, source: string): TestnetError {
-  const none = env.blockHashes === undefined || env.blockHashes === null;
+  const none = isAbsent(env.blockHashes);
   return new TestnetError(
     "INVALID_INPUT",
     none

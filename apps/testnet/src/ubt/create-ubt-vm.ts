@@ -1,5 +1,5 @@
 import { assertKnownOptions } from "@bintrie/codec";
-import type { Block } from "@ethereumjs/block";
+import { type Block, paramsBlock } from "@ethereumjs/block";
 import type { Blockchain } from "@ethereumjs/blockchain";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { EVMMockBlockchainInterface } from "@ethereumjs/evm";
@@ -46,10 +46,9 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
   assertKnownOptions(options, EXECUTION_VM_OPTION_KEYS, "createExecutionVM", TestnetError);
   const { common, stateManager, blockchain } = options;
   if (!isUbtCommon(common)) {
-    return {
-      vm: await createVM({ common, stateManager, blockchain: blockchain as Blockchain }),
-      ubt: undefined,
-    };
+    const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain });
+    withBlockParams(vm);
+    return { vm, ubt: undefined };
   }
   const ctx = new UbtContext((common as UbtCommon).ubtNetwork);
   const evm = new UbtEVM(ctx, {
@@ -59,8 +58,10 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
     customPrecompiles: ubtPrecompiles(common),
   });
   const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain, evm });
+  withBlockParams(vm);
   const warm = installUbtWarmModel(vm);
   ctx.onBeginBlock = () => warm.resetWarmSet();
+  ctx.warmForBlock = warm.warmForBlock;
   vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
     const to = tx.to;
     const lookup = to === undefined ? Promise.resolve(undefined) : stateManager.getAccount(to);
@@ -80,6 +81,16 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
     resolve?.();
   });
   return { vm, ubt: ctx };
+}
+
+/**
+ * `buildBlock` derives the block's excess blob gas from its parent with the VM's common, whose
+ * params are the VM's and the EVM's only: from Osaka on (EIP-7918's reserve price reads
+ * `blobBaseCost`) that throws once the parent's blob gas reaches the target. The block's params
+ * are added to it.
+ */
+function withBlockParams(vm: VM): void {
+  vm.common.updateParams(paramsBlock);
 }
 
 /**

@@ -5,6 +5,8 @@ import type { UbtNetwork } from "./ubt-network.js";
 
 /** EIP-2935's history contract and the system caller (params/protocol_params.go). */
 export const HISTORY_STORAGE_ADDRESS = "0000f90827f1c53a10cb7a02335b175320002935";
+/** The length of the EIP-2935 contract's ring buffer of block hashes. */
+export const HISTORY_SERVE_WINDOW = 8191n;
 export const SYSTEM_ADDRESS = "fffffffffffffffffffffffffffffffffffffffe";
 
 /**
@@ -24,8 +26,19 @@ export class UbtContext {
   isPrecompile: (address: string) => boolean = () => false;
   /** A state read that failed inside an event hook, thrown by the next frame (see UbtEVM). */
   pendingError: unknown;
+  /**
+   * Per message depth, whether the frame there was entered by STATICCALL (set by the CALL and
+   * STATICCALL instructions as they run; depth 0, a transaction or system call, is a CALL).
+   * ethereumjs' message says only that a frame is static, which a CALL inside one is too.
+   */
+  readonly staticCallAt: boolean[] = [];
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
+  /**
+   * Warms an address (unprefixed hex) and a slot of it for the rest of the block, as geth's
+   * access list keeps what a system call or EIP-7702 adds (the VM's warm model sets it).
+   */
+  warmForBlock: (address: string, slot?: Uint8Array) => void = () => {};
 
   constructor(network: UbtNetwork) {
     this.network = network;

@@ -20,13 +20,14 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from "@ethereumjs/util";
-import { isSystemCaller } from "./rules/code-chunk-gas.js";
+import { implicitStopChunkGas, isSystemCaller } from "./rules/code-chunk-gas.js";
 import {
   absentCalleeGas,
   codeDepositGas,
   createInitGas,
   createPreCheckGas,
 } from "./rules/message-gas.js";
+import type { UbtRunState } from "./rules/run-state.js";
 import { ubtOpcodes } from "./rules/ubt-opcodes.js";
 import { addressKey, type UbtContext } from "./ubt-context.js";
 
@@ -64,6 +65,12 @@ export class UbtEVM extends EVM {
       this.ubt.isPrecompile(callee) ||
       (await this.stateManager.getAccount(message.to)) !== undefined
     ) {
+      return super._executeCall(message);
+    }
+    if (message.depth > 0 && this.ubt.staticCallAt[message.depth] === true) {
+      // geth EVM.StaticCall: no proof of absence (only Call pays it), and its AddBalance of zero
+      // touches the callee, so the empty account is deleted at the end (zero header leaves)
+      // unless the frame fails: the library's call touches it the same way.
       return super._executeCall(message);
     }
     let charged = 0n;
@@ -129,7 +136,16 @@ export class UbtEVM extends EVM {
 
   protected override async runInterpreter(message: Message, opts?: object): Promise<ExecResult> {
     const result = await super.runInterpreter(message, opts as never);
-    if (message.isCreate !== true || result.exceptionError !== undefined) return result;
+    if (result.exceptionError !== undefined) return result;
+    if (message.isCreate !== true) {
+      const runState = result.runState as unknown as UbtRunState & { readonly opCode: number };
+      const gas = implicitStopChunkGas(this.ubt, runState);
+      if (gas > message.gasLimit - result.executionGasUsed) {
+        return { ...result, ...outOfGasResult(message.gasLimit) };
+      }
+      result.executionGasUsed += gas;
+      return result;
+    }
     const code = result.returnValue;
     // geth rejects 0xEF code (EIP-3541) before charging the deposit; ethereumjs does it next.
     if (code.length === 0 || code[0] === 0xef) return result;

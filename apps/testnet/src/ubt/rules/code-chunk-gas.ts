@@ -24,6 +24,24 @@ export function instructionChunkGas(
   ).wanted;
 }
 
+/** Instructions that end a frame without an error (ethereumjs: STOP, RETURN, SELFDESTRUCT). */
+const HALTS = new Set([0x00, 0xf3, 0xff]);
+
+/**
+ * geth's interpreter loop reads STOP past the end of the code (`GetOp`) and, like any
+ * instruction, first touches the chunk at the program counter: a frame that runs off its code
+ * with the counter exactly at its end pays for the last chunk if nothing in it ran (it holds
+ * only PUSH data, unpaid on `Binary`). ethereumjs' loop just ends. `runState` is the frame's
+ * final state; 0 for a frame that halted, failed or ran past the end by a PUSH.
+ */
+export function implicitStopChunkGas(
+  ctx: UbtContext,
+  runState: UbtRunState & { readonly opCode: number },
+): bigint {
+  if (runState.programCounter < runState.code.length || HALTS.has(runState.opCode)) return 0n;
+  return instructionChunkGas(ctx, runState, 0n);
+}
+
 /**
  * geth `opPush1EIP4762` / `makePushEIP4762` (core/vm/eips.go, `Verkle` table only): a PUSH also
  * touches the chunks its immediate bytes lie in. PUSH1 only when its byte starts a new chunk.

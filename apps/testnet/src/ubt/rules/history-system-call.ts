@@ -18,6 +18,9 @@ const SYSTEM = new Address(hexToBytes(`0x${SYSTEM_ADDRESS}`));
  */
 export async function processParentBlockHash(vm: VM, ctx: UbtContext, block: Block): Promise<void> {
   ctx.beginMessage();
+  // geth adds the contract to the access list before the call (and the slot its SSTORE writes
+  // is warmed by the call): under UBT nothing resets them, so both are warm for the block.
+  ctx.warmForBlock(HISTORY_STORAGE_ADDRESS);
   await vm.evm.runCall({
     block,
     caller: SYSTEM,

@@ -23,11 +23,21 @@ export interface UbtRunState {
     getGasLeft(): bigint;
     isStatic(): boolean;
     getAddress(): Address;
+    readonly journal: WarmJournal;
   };
   readonly stateManager: {
     getAccount(address: Address): Promise<Account | undefined>;
     getCode(address: Address): Promise<Uint8Array>;
   };
+}
+
+/** The part of `@ethereumjs/evm`'s Journal the warm rules read and mend. */
+export interface WarmJournal {
+  /** Warm addresses (unprefixed hex) → their warm slots. */
+  journal: Map<string, Set<string>>;
+  /** Per checkpoint: [height, [warmed addresses, warmed slots, touched]]. */
+  journalDiff: [number, [Set<string>, Map<string, Set<string>>, Set<string>]][];
+  isWarmedAddress(address: Uint8Array): boolean;
 }
 
 export type UbtGasFunction = (

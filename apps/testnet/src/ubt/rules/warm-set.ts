@@ -1,26 +1,52 @@
-import { hexToBytes } from "@ethereumjs/util";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import {
+  BIGINT_0,
+  BIGINT_1,
+  bytesToBigInt,
+  bytesToUnprefixedHex,
+  type EOACode7702AuthorizationListBytesItem,
+  eoaCode7702RecoverAuthority,
+  MAX_UINT64,
+  SECP256K1_ORDER_DIV_2,
+} from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { HISTORY_STORAGE_ADDRESS } from "../ubt-context.js";
+import type { UbtRunState } from "./run-state.js";
 
-const HISTORY_STORAGE_BYTES = hexToBytes(`0x${HISTORY_STORAGE_ADDRESS}`);
+/** The UBT warm model's handle: a block's start, and what geth warms for the whole block. */
+export interface UbtWarmSet {
+  /** Starts a block: nothing is warm. */
+  resetWarmSet(): void;
+  /**
+   * Warms an address (unprefixed lowercase hex), and a slot of it (32 bytes), until the block
+   * ends, whatever reverts meanwhile: what geth's access list gets outside any snapshot.
+   */
+  warmForBlock(address: string, slot?: Uint8Array): void;
+}
 
 /**
  * geth's warm model under UBT (params/config.go `Rules`: `IsEIP2929 = IsBerlin && !isUBT`;
  * core/state/statedb.go `Prepare` builds the access list only when `IsEIP2929`). Nothing is
  * pre-warmed — not the origin, the destination, the precompiles, the coinbase or a 2930 access
  * list; only the system calls' contracts, which geth adds before calling them — and the access
- * list is never reset between transactions: it lives as long as the block's StateDB. Where an instruction table still reads it (Osaka's, on `Binary`), the first
- * touch in the block is cold. `Verkle`'s EIP-4762 opcodes never read it.
+ * list is never reset between transactions: it lives as long as the block's StateDB. Where an
+ * instruction table still reads it (Osaka's, on `Binary`), the first touch in the block is cold.
+ * `Verkle`'s EIP-4762 opcodes never read it.
+ *
+ * Two EIP-7702 warm-ups geth makes outside `Prepare` do happen, before the transaction's call
+ * and so surviving its failure: each authority whose authorization passes the chain id, nonce
+ * and signature checks (`validateAuthorization`, even if its nonce or code then rule it out),
+ * and the delegation target of a delegated destination (`execute`). ethereumjs makes both with
+ * `addAlwaysWarmAddress`, like the pre-warm geth does not make: the authorities are told apart
+ * by recovering them as the library does, the target by coming once the call has begun.
  *
  * A created contract's address is not warmed either (geth `EVM.create` adds it only when
  * `IsEIP2929`): ethereumjs' `runCall` warms it right after its `beforeMessage` event, and that one
  * warm-up is skipped.
  *
  * Installed as hooks on the VM's journal instance (ethereumjs' `addAlwaysWarm*` pre-warm,
- * `addWarmedAddress` for the created address, the `cleanJournal` reset). `resetWarmSet` starts a
- * block.
+ * `addWarmedAddress` for the created address, the `cleanJournal` reset).
  */
-export function installUbtWarmModel(vm: VM): { resetWarmSet(): void } {
+export function installUbtWarmModel(vm: VM): UbtWarmSet {
   const journal = vm.evm.journal as unknown as {
     journal: Map<string, Set<string>>;
     cleanJournal(): void;
@@ -37,8 +63,17 @@ export function installUbtWarmModel(vm: VM): { resetWarmSet(): void } {
     }
     warm(address);
   };
+  // The current transaction's authorities geth warms, and whether its call has begun.
+  let authorities: ReadonlySet<string> = new Set();
+  let inCall = false;
+  vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
+    authorities = warmedAuthorities(tx, vm.common.chainId());
+    inCall = false;
+    resolve?.();
+  });
   vm.evm.events?.on("beforeMessage", (message: { to?: unknown }, resolve?: () => void) => {
     skipCreatedAddress = message.to === undefined;
+    inCall = true;
     resolve?.();
   });
   const clean = journal.cleanJournal.bind(journal);
@@ -48,17 +83,76 @@ export function installUbtWarmModel(vm: VM): { resetWarmSet(): void } {
     clean();
     if (keep && warm !== undefined) journal.journal = warm;
   };
-  journal.addAlwaysWarmAddress = () => {};
+  // Outside the journal's diffs: no revert takes it back, and cleanJournal keeps the map.
+  const warmForBlock = (address: string, slot?: Uint8Array) => {
+    let slots = journal.journal.get(address);
+    if (slots === undefined) {
+      slots = new Set();
+      journal.journal.set(address, slots);
+    }
+    if (slot !== undefined) slots.add(bytesToUnprefixedHex(slot));
+  };
+  journal.addAlwaysWarmAddress = (address) => {
+    const key = address.replace(/^0x/, "").toLowerCase();
+    // In a call: the delegation target of a delegated destination (evm _loadCode, depth 0).
+    if (inCall || authorities.has(key)) warmForBlock(key);
+  };
   journal.addAlwaysWarmSlot = () => {};
   return {
     resetWarmSet() {
       keep = false;
       journal.cleanJournal();
       keep = true;
-      // geth's ProcessParentBlockHash adds the history contract to the access list before its
-      // system call, in every UBT block (and t8n's from Prague on), and nothing resets it: warm
-      // for the whole block. Only Osaka's table (Binary) reads it, where t8n runs the call too.
-      warm(HISTORY_STORAGE_BYTES);
     },
+    warmForBlock,
   };
+}
+
+/**
+ * The authorities of a set-code transaction's authorizations that pass geth's
+ * `validateAuthorization` checks up to the recovery (chain id 0 or the chain's, a nonce below
+ * 2^64 − 1, s in the lower half, y parity 0 or 1, a recoverable signature): the ones it warms.
+ */
+function warmedAuthorities(tx: TypedTransaction, chainId: bigint): ReadonlySet<string> {
+  const list = (tx as { authorizationList?: EOACode7702AuthorizationListBytesItem[] })
+    .authorizationList;
+  const found = new Set<string>();
+  if (list === undefined) return found;
+  for (const data of list) {
+    const authChainId = bytesToBigInt(data[0]!);
+    if (authChainId !== BIGINT_0 && authChainId !== chainId) continue;
+    if (bytesToBigInt(data[2]!) >= MAX_UINT64) continue;
+    if (bytesToBigInt(data[5]!) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(data[3]!) > BIGINT_1) {
+      continue;
+    }
+    try {
+      found.add(eoaCode7702RecoverAuthority(data).toString().slice(2).toLowerCase());
+    } catch {
+      // Not recoverable: geth skips it unwarmed.
+    }
+  }
+  return found;
+}
+
+/**
+ * Runs a CREATE or CREATE2 gas handler of the library without the warm-up it makes of the
+ * creating contract's own address (EIP-2929 `accessAddressEIP2929` on `getAddress()`: harmless
+ * where the transaction pre-warms its destination). geth's create gas touches no access list,
+ * and under UBT nothing pre-warms, so that address stays as cold as it was (a later BALANCE of
+ * it by another contract pays 2,600).
+ */
+export async function withoutSelfWarm(
+  runState: UbtRunState,
+  charge: () => Promise<bigint>,
+): Promise<bigint> {
+  const journal = runState.interpreter.journal;
+  const self = runState.interpreter.getAddress().bytes;
+  const wasWarm = journal.isWarmedAddress(self);
+  const gas = await charge();
+  if (!wasWarm) {
+    const key = bytesToUnprefixedHex(self);
+    journal.journal.delete(key);
+    journal.journalDiff[journal.journalDiff.length - 1]![1][0].delete(key);
+  }
+  return gas;
 }
