@@ -106,8 +106,9 @@ const EMPTY_ACCOUNT: AccountEntry = {
   codeSize: 0,
 };
 /**
- * Reported as `storageRoot` of an account that holds non-zero storage. A binary tree has no
- * per-account storage root; the VM only compares it with KECCAK256_RLP (EIP-7610 collisions).
+ * Reported as `storageRoot` of an account that holds non-zero storage ('mpt-compatible' only).
+ * A binary tree has no per-account storage root; the VM only compares it with KECCAK256_RLP
+ * (EIP-7610 collisions).
  */
 export const NON_EMPTY_STORAGE_MARKER: Uint8Array = new Uint8Array(32).fill(0xff);
 
@@ -227,9 +228,12 @@ export class BinaryStateManager implements StateManagerInterface {
     const key = bytesToUnprefixedHex(address.bytes);
     const entry = await this.#account(key, address.bytes);
     if (entry === null) return undefined;
-    const storageRoot = (await this.#hasStorage(key, address.bytes))
-      ? NON_EMPTY_STORAGE_MARKER
-      : KECCAK256_RLP;
+    // geth's UBT account has no storage root (its Root is zero): storage never makes a CREATE
+    // collide there. The MPT rules' EIP-7610 check does see it.
+    const storageRoot =
+      this.writePolicy === "mpt-compatible" && (await this.#hasStorage(key, address.bytes))
+        ? NON_EMPTY_STORAGE_MARKER
+        : KECCAK256_RLP;
     return new Account(entry.nonce, entry.balance, storageRoot, entry.codeHash, entry.codeSize);
   }
 

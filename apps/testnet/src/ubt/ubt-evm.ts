@@ -18,7 +18,6 @@ import {
   generateAddress,
   generateAddress2,
   KECCAK256_NULL,
-  KECCAK256_RLP,
 } from "@ethereumjs/util";
 import { implicitStopChunkGas, isSystemCaller } from "./rules/code-chunk-gas.js";
 import {
@@ -170,15 +169,14 @@ export class UbtEVM extends EVM {
     return new Address(generateAddress(message.caller.bytes, bigIntToBytes(nonce)));
   }
 
-  /** geth's collision rule: nonce, code or storage at the new address. */
+  /**
+   * geth's collision rule under UBT: a nonce or code at the new address. (Storage too, by
+   * its root, which a UBT account does not have: zero, never a collision.)
+   */
   async #collides(address: string): Promise<boolean> {
     const account = await this.stateManager.getAccount(new Address(hexAddress(address)));
     if (account === undefined) return false;
-    return (
-      account.nonce > 0n ||
-      !equalsBytes(account.codeHash, KECCAK256_NULL) ||
-      !equalsBytes(account.storageRoot, KECCAK256_RLP)
-    );
+    return account.nonce > 0n || !equalsBytes(account.codeHash, KECCAK256_NULL);
   }
 }
 

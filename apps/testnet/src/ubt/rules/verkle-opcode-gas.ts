@@ -71,13 +71,18 @@ const sload: VerkleOpcodeRule = {
   },
 };
 
-/** geth `gasSStore4762`: only the slot's witness (no EIP-2200 pricing, no refunds, no sentry). */
+/**
+ * geth `gasSStore4762`: only the slot's witness (no EIP-2200 pricing, no refunds, no sentry).
+ * In a static frame the witness is recorded before `opSstore` fails (geth checks write
+ * protection in the instruction, after its gas): a later write of the slot finds it warm.
+ */
 const sstore: VerkleOpcodeRule = {
   constantGas: 0n,
   async dynamicGas(ctx, rs, gas) {
-    if (rs.interpreter.isStatic()) writeProtection();
     const [slot] = rs.stack.peek(1);
-    return gas + ctx.events.slotGas(self(rs), slot!, true, availableGas(rs, gas), true);
+    const charged = gas + ctx.events.slotGas(self(rs), slot!, true, availableGas(rs, gas), true);
+    if (rs.interpreter.isStatic()) writeProtection();
+    return charged;
   },
 };
 
@@ -175,36 +180,43 @@ const codecopy: VerkleOpcodeRule = {
 const selfdestruct: VerkleOpcodeRule = {
   constantGas: 5000n,
   async dynamicGas(ctx, rs, gas) {
+    const charged = await selfdestructGas(ctx, rs, gas);
+    // geth's opSelfdestruct6780 fails in a static frame after the gas (its witness recorded).
     if (rs.interpreter.isStatic()) writeProtection();
-    const beneficiary = stackAddressKey(rs.stack.peek(1)[0]!);
-    if (ctx.isPrecompile(beneficiary) || isSystemCaller(rs.env.caller.bytes)) return gas;
-    const contract = self(rs);
-    const available = availableGas(rs, gas);
-    let charged = ctx.events.basicDataGas(contract, false, available, false);
-    if (charged > available) return gas + charged;
-    const account = await rs.stateManager.getAccount(rs.interpreter.getAddress());
-    const balanceIsZero = account === undefined || account.balance === 0n;
-    if (beneficiary === HISTORY_STORAGE_ADDRESS && balanceIsZero) return gas + charged;
-    if (contract !== beneficiary) {
-      const wanted = ctx.events.basicDataGas(beneficiary, false, available - charged, false);
-      if (wanted > available - charged) return gas + charged + wanted;
-      charged += wanted;
-    }
-    if (!balanceIsZero) {
-      const wanted = ctx.events.basicDataGas(contract, true, available - charged, false);
-      if (wanted > available - charged) return gas + charged + wanted;
-      charged += wanted;
-      if (contract !== beneficiary) {
-        const more = (await exists(rs, beneficiary))
-          ? ctx.events.basicDataGas(beneficiary, true, available - charged, false)
-          : ctx.events.addAccount(beneficiary, true, available - charged);
-        if (more > available - charged) return gas + charged + more;
-        charged += more;
-      }
-    }
-    return gas + charged;
+    return charged;
   },
 };
+
+/** The SELFDESTRUCT witness charge. */
+async function selfdestructGas(ctx: UbtContext, rs: UbtRunState, gas: bigint): Promise<bigint> {
+  const beneficiary = stackAddressKey(rs.stack.peek(1)[0]!);
+  if (ctx.isPrecompile(beneficiary) || isSystemCaller(rs.env.caller.bytes)) return gas;
+  const contract = self(rs);
+  const available = availableGas(rs, gas);
+  let charged = ctx.events.basicDataGas(contract, false, available, false);
+  if (charged > available) return gas + charged;
+  const account = await rs.stateManager.getAccount(rs.interpreter.getAddress());
+  const balanceIsZero = account === undefined || account.balance === 0n;
+  if (beneficiary === HISTORY_STORAGE_ADDRESS && balanceIsZero) return gas + charged;
+  if (contract !== beneficiary) {
+    const wanted = ctx.events.basicDataGas(beneficiary, false, available - charged, false);
+    if (wanted > available - charged) return gas + charged + wanted;
+    charged += wanted;
+  }
+  if (!balanceIsZero) {
+    const wanted = ctx.events.basicDataGas(contract, true, available - charged, false);
+    if (wanted > available - charged) return gas + charged + wanted;
+    charged += wanted;
+    if (contract !== beneficiary) {
+      const more = (await exists(rs, beneficiary))
+        ? ctx.events.basicDataGas(beneficiary, true, available - charged, false)
+        : ctx.events.addAccount(beneficiary, true, available - charged);
+      if (more > available - charged) return gas + charged + more;
+      charged += more;
+    }
+  }
+  return gas + charged;
+}
 
 /** geth CREATE/CREATE2 under EIP-4762: constant `CreateNGasEip4762` (1000) + `gasCreate(2)Eip3860`. */
 function create(isCreate2: boolean): VerkleOpcodeRule {
@@ -242,7 +254,6 @@ function call(kind: CallKind): VerkleOpcodeRule {
       const target = stackAddressKey(items[1]!);
       const value = hasValue ? items[2]! : 0n;
       const memory = items.slice(hasValue ? 3 : 2) as [bigint, bigint, bigint, bigint];
-      if (kind === "call" && value !== 0n && rs.interpreter.isStatic()) writeProtection();
       let available = availableGas(rs, gas);
       let witness: bigint;
       if (kind === "call" && value !== 0n) {
@@ -268,6 +279,9 @@ function call(kind: CallKind): VerkleOpcodeRule {
       // ethereumjs charges the callee's gas when the call returns (its unused part comes back),
       // so only the caller's share is owed here; geth adds `callGasTemp`, which always fits.
       rs.messageGasLimit = callGas;
+      // geth's opCall refuses a value in a static frame after the gas (ValueTransferGas and
+      // the rest recorded): the target's BASIC_DATA stays warm for the transaction.
+      if (kind === "call" && value !== 0n && rs.interpreter.isStatic()) writeProtection();
       return gas + witness + intrinsic;
     },
   };
