@@ -14,6 +14,7 @@ import {
 import { TestnetError } from "../chain/testnet-error.js";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
+import { installRipemdTouchRule } from "./rules/ripemd-touch.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
 import { installUbtWarmModel } from "./rules/warm-set.js";
 import { isUbtCommon, type UbtCommon } from "./ubt-common.js";
@@ -60,6 +61,7 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
   const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain, evm });
   withBlockParams(vm);
   const warm = installUbtWarmModel(vm);
+  installRipemdTouchRule(vm);
   ctx.onBeginBlock = () => warm.resetWarmSet();
   ctx.warmForBlock = warm.warmForBlock;
   vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {

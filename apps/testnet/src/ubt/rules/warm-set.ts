@@ -36,8 +36,9 @@ export interface UbtWarmSet {
  * and so surviving its failure: each authority whose authorization passes the chain id, nonce
  * and signature checks (`validateAuthorization`, even if its nonce or code then rule it out),
  * and the delegation target of a delegated destination (`execute`). ethereumjs makes both with
- * `addAlwaysWarmAddress`, like the pre-warm geth does not make: the authorities are told apart
- * by recovering them as the library does, the target by coming once the call has begun.
+ * `addAlwaysWarmAddress`, like the pre-warm geth does not make (the access list's entries among
+ * it): the authorities are told apart by recovering them as the library does, the target by
+ * coming once the transaction's call has begun.
  *
  * A created contract's address is not warmed either (geth `EVM.create` adds it only when
  * `IsEIP2929`): ethereumjs' `runCall` warms it right after its `beforeMessage` event, and that one
@@ -71,6 +72,11 @@ export function installUbtWarmModel(vm: VM): UbtWarmSet {
     inCall = false;
     resolve?.();
   });
+  vm.events.on("afterTx", (_event: unknown, resolve?: (r?: unknown) => void) => {
+    authorities = new Set();
+    inCall = false;
+    resolve?.();
+  });
   vm.evm.events?.on("beforeMessage", (message: { to?: unknown }, resolve?: () => void) => {
     skipCreatedAddress = message.to === undefined;
     inCall = true;
@@ -92,7 +98,10 @@ export function installUbtWarmModel(vm: VM): UbtWarmSet {
     }
     if (slot !== undefined) slots.add(bytesToUnprefixedHex(slot));
   };
-  journal.addAlwaysWarmAddress = (address) => {
+  journal.addAlwaysWarmAddress = (address, accessList) => {
+    // An EIP-2930 access list entry (the library's only call that reports it, made before
+    // `beforeTx`): never warm under UBT.
+    if (accessList === true) return;
     const key = address.replace(/^0x/, "").toLowerCase();
     // In a call: the delegation target of a delegated destination (evm _loadCode, depth 0).
     if (inCall || authorities.has(key)) warmForBlock(key);
