@@ -291,7 +291,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ...(tx.type === 0 ? {} : { type: intToHex(tx.type) }),
     root: "0x",
     status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
-    cumulativeGasUsed: bigIntToHex(result.receipt.cumulativeBlockGasUsed),
+    cumulativeGasUsed: gasHex(result.receipt.cumulativeBlockGasUsed),
     logsBloom: bytesToHex(result.receipt.bitvector),
     // geth's log JSON (core/types/gen_log_json.go): the log's position fields included.
     logs: result.receipt.logs.map(([address, topics, data]) => ({
@@ -311,7 +311,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       result.createdAddress === undefined
         ? "0x0000000000000000000000000000000000000000"
         : result.createdAddress.toString(),
-    gasUsed: bigIntToHex(result.totalGasSpent),
+    gasUsed: gasHex(result.totalGasSpent),
     effectiveGasPrice: null,
     blockHash: T8N_RECEIPT_BLOCK_HASH,
     blockNumber: bigIntToHex(number),
@@ -476,6 +476,15 @@ type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
 /** The slot the EIP-2935 contract writes in block `number`: (number − 1) mod 8191, in 256 bits. */
 function historySlot(number: bigint): Uint8Array {
   return setLengthLeft(bigIntToBytes(BigInt.asUintN(256, number - 1n) % HISTORY_SERVE_WINDOW), 32);
+}
+
+/**
+ * A gas figure as geth prints it, a uint64: under EIP-4762 a value CALL's 2,300 stipend is no
+ * longer paid for by its 9,000, so a transaction can end with more gas than it started with, and
+ * geth's unsigned subtraction wraps where the library's bigint goes below zero.
+ */
+function gasHex(gas: bigint): string {
+  return bigIntToHex(BigInt.asUintN(64, gas));
 }
 
 /** Whether the env gives the excess blob gas, or both parent fields it is derived from. */
