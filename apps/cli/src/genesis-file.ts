@@ -9,8 +9,9 @@ import { assertReadableFile, inputName } from "./input-source.js";
 /**
  * Reads a geth-style genesis.json (`-`: stdin) and returns its `alloc` (a file holding only
  * `{"alloc":{…}}` works too). The accounts are checked by core's parseGenesisAlloc, which reads
- * them as geth does (bare JSON numbers for `nonce` and `balance` read by their digits, null as an absent field, an
- * address or slot written twice in other spellings as one, the last one written).
+ * them as geth does (bare JSON numbers for `nonce` and `balance` by their digits, through
+ * parseGenesisJson; null as an absent field; an address or slot written twice in other spellings
+ * as one, the last one written).
  */
 export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   // `-` is stdin, as for `build`.

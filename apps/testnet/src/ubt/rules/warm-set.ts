@@ -10,7 +10,8 @@ import {
   SECP256K1_ORDER_DIV_2,
 } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import type { UbtRunState } from "./run-state.js";
+import { addressKey } from "../ubt-context.js";
+import type { UbtRunState, WarmJournal } from "./run-state.js";
 
 /** The UBT warm model's handle: a block's start, and what geth warms for the whole block. */
 export interface UbtWarmSet {
@@ -48,8 +49,7 @@ export interface UbtWarmSet {
  * `addWarmedAddress` for the created address, the `cleanJournal` reset).
  */
 export function installUbtWarmModel(vm: VM): UbtWarmSet {
-  const journal = vm.evm.journal as unknown as {
-    journal: Map<string, Set<string>>;
+  const journal = vm.evm.journal as unknown as WarmJournal & {
     cleanJournal(): void;
     addAlwaysWarmAddress(address: string, report?: boolean): void;
     addAlwaysWarmSlot(address: string, slot: string, report?: boolean): void;
@@ -135,7 +135,7 @@ function warmedAuthorities(tx: TypedTransaction, chainId: bigint): ReadonlySet<s
       continue;
     }
     try {
-      found.add(eoaCode7702RecoverAuthority(data).toString().slice(2).toLowerCase());
+      found.add(addressKey(eoaCode7702RecoverAuthority(data).bytes));
     } catch {
       // Not recoverable: geth skips it unwarmed.
     }
