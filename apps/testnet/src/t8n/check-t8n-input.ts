@@ -1,7 +1,9 @@
 import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { TestnetError } from "../chain/testnet-error.js";
+import { checkT8nTx } from "./check-t8n-tx.js";
 import { T8N_EXIT_CONFIG, T8N_EXIT_EVM } from "./t8n-exit-codes.js";
+import { describe, fail, isAbsent, isHex } from "./t8n-input-fault.js";
 
 /** Where each input came from, for messages: a file path or `stdin`. */
 export interface T8nSources {
@@ -15,8 +17,6 @@ const REQUEST_CONTRACTS: readonly (readonly [number, string, string])[] = [
   [7002, "0x00000961ef480eb55e80d19ad83579a64c007002", "EIP-7002 withdrawal queue"],
   [7251, "0x0000bbddc7ce488642fb579f8b00f3a590007251", "EIP-7251 consolidation queue"],
 ];
-/** Transaction types geth's txs.json decoder knows (legacy, 2930, 1559, 4844, 7702). */
-const TX_TYPES = new Set([0, 1, 2, 3, 4]);
 const U64 = 64;
 const U256 = 256;
 const ENV_U64 = [
@@ -28,7 +28,6 @@ const ENV_U64 = [
   "parentBlobGasUsed",
 ];
 const ENV_U256 = ["currentDifficulty", "currentBaseFee", "parentBaseFee", "parentDifficulty"];
-const TX_U256 = ["gasPrice", "maxFeePerGas", "maxPriorityFeePerGas", "maxFeePerBlobGas", "chainId"];
 
 /**
  * Refuses the t8n inputs geth's `evm t8n` refuses (its JSON decoding of alloc, env and txs, and
@@ -46,7 +45,9 @@ export function checkT8nInput(
   checkAlloc(input.alloc, sources.alloc);
   const env = input.env as Record<string, unknown>;
   checkEnv(env, sources.env);
-  if (Array.isArray(input.txs)) checkTxs(input.txs, sources.txs, common);
+  if (Array.isArray(input.txs)) {
+    for (const [index, tx] of input.txs.entries()) checkT8nTx(tx, index, sources.txs, common);
+  }
   if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee) && isAbsent(env.parentBaseFee)) {
     fail(
       sources.env,
@@ -91,11 +92,6 @@ function checkForkEnv(env: Record<string, unknown>, source: string, common: Comm
 /** A fault of the env against the fork: geth's ErrorConfig. */
 function failConfig(source: string, field: string, problem: string): never {
   fail(source, field, problem, T8N_EXIT_CONFIG);
-}
-
-/** JSON null or a missing field: absent, as Go's encoding/json reads both. */
-export function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null;
 }
 
 /** The alloc as geth decodes a GenesisAlloc: core's parseGenesisAlloc (geth's rules). */
@@ -165,42 +161,6 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
   });
 }
 
-function checkTxs(txs: readonly unknown[], source: string, common: Common): void {
-  txs.forEach((tx, i) => {
-    const at = `tx ${i}`;
-    if (tx === null || typeof tx !== "object" || Array.isArray(tx)) {
-      fail(source, at, `expected an object, got ${describe(tx)}`);
-    }
-    const t = tx as Record<string, unknown>;
-    const type = isAbsent(t.type) ? 0n : quantity(t.type, U64, source, `${at} type`);
-    if (!TX_TYPES.has(Number(type)))
-      fail(source, `${at} type`, `transaction type ${type} not supported`);
-    if (isAbsent(t.gas)) fail(source, `${at} gas`, "missing");
-    if (typeof t.nonce !== "string")
-      fail(source, `${at} nonce`, `expected a hex string, got ${describe(t.nonce)}`);
-    quantity(t.nonce, U64, source, `${at} nonce`);
-    quantity(t.gas, U64, source, `${at} gas`);
-    optional(t.value, U256, source, `${at} value`);
-    for (const field of TX_U256) optional(t[field], U256, source, `${at} ${field}`);
-    if (t.to !== undefined && t.to !== null && t.to !== "" && !isHex(t.to, 20)) {
-      fail(source, `${at} to`, `${describe(t.to)} is not a 20-byte hex address`);
-    }
-    if (t.input !== undefined && t.input !== null) bytes(t.input, source, `${at} input`);
-    if (t.secretKey !== undefined && t.secretKey !== null) {
-      if (!isHex(t.secretKey, 32)) fail(source, `${at} secretKey`, "not a 32-byte hex key");
-      // geth signs with the chain's signer: a typed transaction for another chain cannot be.
-      const chainId = optional(t.chainId, U256, source, `${at} chainId`);
-      if (type !== 0n && chainId !== undefined && chainId !== common.chainId()) {
-        fail(
-          source,
-          `${at} chainId`,
-          `cannot sign: chain id ${chainId}, the chain's is ${common.chainId()} (--state.chainid)`,
-        );
-      }
-    }
-  });
-}
-
 /** A hex or decimal quantity below 2^bits (geth's math.HexOrDecimal64 / 256). */
 function quantity(value: unknown, bits: number, source: string, field: string): bigint {
   if (typeof value !== "string" || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) {
@@ -215,36 +175,7 @@ function optional(value: unknown, bits: number, source: string, field: string): 
   return isAbsent(value) ? undefined : quantity(value, bits, source, field);
 }
 
-function bytes(value: unknown, source: string, field: string): void {
-  if (typeof value !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
-    fail(source, field, `${describe(value)} is not even-length 0x-hex`);
-  }
-}
-
-function isHex(value: unknown, size: number): boolean {
-  return typeof value === "string" && new RegExp(`^0x[0-9a-fA-F]{${size * 2}}$`).test(value);
-}
-
 function withPrefix(address: string): string {
   const lower = address.toLowerCase();
   return lower.startsWith("0x") ? lower : `0x${lower}`;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "nothing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 70 ? `${value.slice(0, 70)}…` : value);
-  return `${typeof value} ${String(value)}`;
-}
-
-/** A refused input: by default geth's ErrorJson (its decoding refuses the value). */
-function fail(source: string, field: string, problem: string, gethExitCode?: number): never {
-  throw new TestnetError("INVALID_INPUT", `${source}: ${field}: ${problem}`, {
-    file: source,
-    field,
-    ...(gethExitCode === undefined ? {} : { gethExitCode }),
-  });
 }

@@ -55,7 +55,8 @@ export async function gethRejectReason(
 /**
  * geth's reason for a signed transaction of another chain (`invalid chain id for signer: have X
  * want Y`), from what ethereumjs throws while decoding it: "… not matching the derived chain ID
- * X" (typed) or "Incompatible EIP155-based V v and chain id …" (legacy, X = (v - 35) / 2).
+ * X" (typed) or "Incompatible EIP155-based V v and chain id …" / "Legacy txs need either v =
+ * 27/28 or v >= 37 …" (legacy, X = (v - 35) / 2 as a uint64).
  * With the transaction's fields, also the checks ethereumjs makes while building a transaction
  * and geth while applying it (gethValidityReason). Other messages are returned as they are.
  */
@@ -70,9 +71,13 @@ export function gethDecodeRejectReason(
   }
   const typed = /not matching the derived chain ID (\d+)/.exec(message);
   if (typed !== null) return `invalid chain id for signer: have ${typed[1]} want ${chainId}`;
-  const legacy = /Incompatible EIP155-based V (\d+) and chain id/.exec(message);
+  // A legacy v of another chain, or one under 37 other than 27 and 28, which geth reads as
+  // EIP-155's with a chain id of (v - 35) / 2 in uint64 arithmetic (v 5: 2^63 - 15).
+  const legacy =
+    /Incompatible EIP155-based V (\d+) and chain id/.exec(message) ??
+    /Legacy txs need either v = 27\/28 or v >= 37 .*got v = (\d+)/.exec(message);
   if (legacy !== null) {
-    const have = (BigInt(legacy[1]!) - 35n) / 2n;
+    const have = ((BigInt(legacy[1]!) - 35n) & ((1n << 64n) - 1n)) >> 1n;
     return `invalid chain id for signer: have ${have} want ${chainId}`;
   }
   return message;

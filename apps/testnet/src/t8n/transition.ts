@@ -36,7 +36,7 @@ import {
   directWriteSlots,
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
-import { checkT8nInput, isAbsent, type T8nSources } from "./check-t8n-input.js";
+import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import {
   type DecodedFields,
@@ -44,6 +44,7 @@ import {
   gethRejectReason,
 } from "./geth-reject-reason.js";
 import { T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
+import { isAbsent } from "./t8n-input-fault.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -281,6 +282,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     }
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
+  if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
   await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
   const { block, requests } = await builder.build();
@@ -356,6 +358,27 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
+}
+
+/**
+ * geth's t8n computes `statedb.IntermediateRoot` after the transactions, before the reward, the
+ * withdrawals and the request system calls. On a binary tree that writes the transactions'
+ * changes into the tree there and then, so a slot a later step sets back to its block-start
+ * value is written again (a zero leaf where the block had none: the withdrawal request queue's
+ * count and tail after a request). Block import has no such root, and `run` matches it; here
+ * the transactions' state is committed (closing and reopening the builder's checkpoint), so
+ * the later steps' writes are compared with it, as geth's are.
+ */
+async function intermediateRoot(
+  vm: { evm: { journal: { commit(): Promise<void>; checkpoint(): Promise<void> } } },
+  builder: object,
+  state: BinaryStateManager,
+): Promise<void> {
+  // The builder opens its checkpoint at its first system call or transaction.
+  const open = (builder as { checkpointed?: boolean }).checkpointed === true;
+  if (open) await vm.evm.journal.commit();
+  await state.getStateRoot();
+  if (open) await vm.evm.journal.checkpoint();
 }
 
 /** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */
@@ -556,7 +579,7 @@ function decodedFields(json: T8nTxJson): DecodedFields | undefined {
     const key = fields.secretKey;
     return {
       gasLimit: quantity(fields.gas),
-      ...(typeof key === "string"
+      ...(typeof key === "string" && keySigns(json)
         ? {
             from: toChecksumAddress(bytesToHex(privateToAddress(secretKeyBytes(key)))),
           }
@@ -577,16 +600,54 @@ function decodedFields(json: T8nTxJson): DecodedFields | undefined {
 }
 
 export function transactionFromJson(json: T8nTxJson, common: Common): TypedTransaction {
-  const { secretKey, gas, input, hash: _hash, v, r, s, ...rest } = json as Record<string, unknown>;
+  const {
+    secretKey,
+    protected: protectedSignature,
+    gas,
+    input,
+    hash: _hash,
+    v,
+    yParity,
+    r,
+    s,
+    ...rest
+  } = json as Record<string, unknown>;
   const data: Record<string, unknown> = { ...rest, gasLimit: gas, data: input };
   for (const [key, value] of Object.entries(data)) if (value === null) delete data[key];
-  if (typeof secretKey !== "string") {
-    data.v = v;
-    data.r = r;
-    data.s = s;
+  if (!keySigns(json)) {
+    // A typed transaction's v may be given as yParity.
+    const signature = { v: isAbsent(v) ? yParity : v, r, s };
+    for (const [key, value] of Object.entries(signature)) if (!isAbsent(value)) data[key] = value;
+    return createTx(data as TypedTxData, { common });
   }
-  const tx = createTx(data as TypedTxData, { common });
-  return typeof secretKey === "string" ? tx.sign(secretKeyBytes(secretKey)) : tx;
+  const key = secretKeyBytes(secretKey as string);
+  const legacy = isAbsent(data.type) || BigInt(data.type as string) === 0n;
+  // `protected: false` (legacy only): a signature without EIP-155's chain id, as geth's
+  // HomesteadSigner makes it.
+  if (legacy && protectedSignature === false) return unprotectedLegacy(data, key, common);
+  return createTx(data as TypedTxData, { common }).sign(key);
+}
+
+/**
+ * Whether geth's t8n signs the transaction with its `secretKey`: only one without a signature
+ * (v or yParity, r and s all zero or absent); a signed one is taken as it is.
+ */
+function keySigns(json: T8nTxJson): boolean {
+  const { secretKey, v, yParity, r, s } = json as Record<string, unknown>;
+  if (typeof secretKey !== "string") return false;
+  return [isAbsent(v) ? yParity : v, r, s].every((x) => isAbsent(x) || BigInt(x as string) === 0n);
+}
+
+/** A legacy transaction signed without a chain id (v 27 or 28), valid on any later fork. */
+function unprotectedLegacy(
+  data: Record<string, unknown>,
+  key: Uint8Array,
+  common: Common,
+): TypedTransaction {
+  const homestead = common.copy();
+  homestead.setHardfork(Hardfork.Homestead);
+  const signed = createTx(data as TypedTxData, { common: homestead }).sign(key);
+  return createTx({ ...data, v: signed.v, r: signed.r, s: signed.s } as TypedTxData, { common });
 }
 
 /** A t8n `secretKey` as the 32 bytes it signs with (short hex left-padded). */
