@@ -133,6 +133,9 @@ export interface T8nReceipt {
   readonly gasUsed: string;
   /** geth's t8n leaves it unset: always null. */
   readonly effectiveGasPrice: null;
+  /** A blob transaction's: its blob gas and the block's blob base fee (others omit both). */
+  readonly blobGasUsed?: string;
+  readonly blobGasPrice?: string;
   /** geth's t8n fills in a placeholder block hash (0x1337 then zeros). */
   readonly blockHash: string;
   readonly blockNumber: string;
@@ -315,6 +318,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         : result.createdAddress.toString(),
     gasUsed: gasHex(result.totalGasSpent),
     effectiveGasPrice: null,
+    // geth's MakeReceipt: a blob transaction's blob gas and the block's blob base fee.
+    ...("blobGasUsed" in result.receipt
+      ? {
+          blobGasUsed: bigIntToHex(result.receipt.blobGasUsed),
+          blobGasPrice: bigIntToHex(result.receipt.blobGasPrice),
+        }
+      : {}),
     blockHash: T8N_RECEIPT_BLOCK_HASH,
     blockNumber: bigIntToHex(number),
     transactionIndex: intToHex(i),

@@ -48,6 +48,17 @@ export function storageIndex(slot: bigint): { treeIndex: bigint; subIndex: numbe
 export class AccessEvents {
   readonly #branches = new Map<string, number>();
   readonly #chunks = new Map<string, number>();
+  /** The code chunk last touched (read) by codeChunksRangeGas: nothing is ever unrecorded. */
+  #warmChunkAddress = "";
+  #warmChunk = -1;
+
+  /**
+   * Whether code chunk `chunk` of `address` is the one codeChunksRangeGas touched last: then
+   * touching it again costs nothing (the interpreter's per-instruction check, without a lookup).
+   */
+  isWarmCodeChunk(address: string, chunk: number): boolean {
+    return chunk === this.#warmChunk && address === this.#warmChunkAddress;
+  }
 
   /** Number of leaves touched (for witness reports and tests). */
   get chunkCount(): number {
@@ -90,6 +101,7 @@ export class AccessEvents {
     if (chunkRead) gas += WITNESS_CHUNK_READ_COST;
     if (branchWrite) gas += WITNESS_BRANCH_WRITE_COST;
     if (chunkWrite) gas += WITNESS_CHUNK_WRITE_COST;
+    if (gas === 0n) return NO_CHARGE;
     if (available < gas) return { consumed: available, wanted: gas };
     if (branchRead || branchWrite)
       this.#branches.set(branchKey, (branch ?? 0) | READ | (branchWrite ? WRITE : 0));
@@ -188,8 +200,7 @@ export class AccessEvents {
     isWrite: boolean,
     available: bigint,
   ): Charge {
-    if ((codeLength === 0n && size === 0n) || start > codeLength)
-      return { consumed: 0n, wanted: 0n };
+    if ((codeLength === 0n && size === 0n) || start > codeLength) return NO_CHARGE;
     let end = start + size;
     if (end > codeLength) end = codeLength;
     if (end > 0n) end -= 1n;
@@ -204,11 +215,17 @@ export class AccessEvents {
         available,
       );
       if (wanted > consumed) return { consumed: charged + consumed, wanted: charged + wanted };
+      if (!isWrite) {
+        this.#warmChunkAddress = address;
+        this.#warmChunk = Number(chunk);
+      }
       charged += consumed;
       available -= consumed;
     }
-    return { consumed: charged, wanted: charged };
+    return charged === 0n ? NO_CHARGE : { consumed: charged, wanted: charged };
   }
 }
 
 const UNLIMITED = (1n << 64n) - 1n;
+/** A charge of nothing (shared: charges are read, never changed). */
+const NO_CHARGE: Charge = { consumed: 0n, wanted: 0n };

@@ -1,4 +1,4 @@
-import { addressKey, SYSTEM_ADDRESS, type UbtContext } from "../ubt-context.js";
+import { addressKey, type UbtContext } from "../ubt-context.js";
 import { availableGas, type UbtRunState } from "./run-state.js";
 
 /**
@@ -14,9 +14,15 @@ export function instructionChunkGas(
   charged: bigint,
 ): bigint {
   if (!chargesCodeChunks(runState)) return 0n;
+  const self = frameAddressKey(runState);
+  const pc = runState.programCounter;
+  // Most instructions lie in a chunk the frame already touched: no lookup, nothing allocated.
+  if (pc < runState.code.length && ctx.events.isWarmCodeChunk(self, Math.floor(pc / 31))) {
+    return 0n;
+  }
   return ctx.events.codeChunksRangeGas(
-    addressKey(runState.interpreter.getAddress().bytes),
-    BigInt(runState.programCounter),
+    self,
+    BigInt(pc),
     1n,
     BigInt(runState.code.length),
     false,
@@ -55,7 +61,7 @@ export function pushDataChunkGas(
   if (!chargesCodeChunks(runState)) return 0n;
   const pc = BigInt(runState.programCounter);
   const codeLength = BigInt(runState.code.length);
-  const self = addressKey(runState.interpreter.getAddress().bytes);
+  const self = frameAddressKey(runState);
   const available = availableGas(runState, charged);
   if (opcode === 0x60) {
     const data = pc + 1n;
@@ -72,6 +78,27 @@ export function chargesCodeChunks(runState: UbtRunState): boolean {
   return runState.env.isCreate !== true && !isSystemCaller(runState.env.caller.bytes);
 }
 
+/** Whether `address` is the system address 0xff…fe (compared byte by byte: runs every step). */
 export function isSystemCaller(address: Uint8Array): boolean {
-  return addressKey(address) === SYSTEM_ADDRESS;
+  if (address.length !== 20 || address[19] !== 0xfe) return false;
+  for (let i = 0; i < 19; i++) if (address[i] !== 0xff) return false;
+  return true;
+}
+
+/** The last frame address keyed, and its key (a frame runs many instructions in a row). */
+let keyedAddress: object | undefined;
+let keyedAddressKey = "";
+
+/**
+ * The access-event key of the frame's own address (geth's `contract.Address()`), made once per
+ * run of instructions in one frame rather than as a new hex string at every instruction. The
+ * frame's Address object is the memo's key: ethereumjs never changes an Address's bytes.
+ */
+function frameAddressKey(runState: UbtRunState): string {
+  const address = runState.interpreter.getAddress();
+  if (address !== keyedAddress) {
+    keyedAddressKey = addressKey(address.bytes);
+    keyedAddress = address;
+  }
+  return keyedAddressKey;
 }

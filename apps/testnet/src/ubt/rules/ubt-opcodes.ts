@@ -28,7 +28,13 @@ export function ubtOpcodes(ctx: UbtContext, common: Common): CustomOpcode[] {
     // ethereumjs' CREATE/CREATE2 gas warms the creator's address; geth's does not (Binary:
     // Osaka's table; Verkle's 4762 rules replace these handlers).
     const isCreate = opcode === 0xf0 || opcode === 0xf5;
-    const gasFunction: UbtGasFunction = async (runState: UbtRunState, gas, c) => {
+    // Not async: the interpreter awaits what it returns, and most instructions need nothing
+    // asynchronous here (no promise of our own per instruction).
+    const gasFunction = (
+      runState: UbtRunState,
+      gas: bigint,
+      c: Common,
+    ): bigint | Promise<bigint> => {
       let owed = gas + instructionChunkGas(ctx, runState, 0n);
       if (rule !== undefined) return rule.dynamicGas(ctx, runState, owed);
       if (isPush) owed += pushDataChunkGas(ctx, runState, opcode, owed);
