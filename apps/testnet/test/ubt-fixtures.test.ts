@@ -10,6 +10,7 @@ import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { dataPath } from "./test-data.js";
 
 const fixtures = await loadFixtures([dataPath("geth-ubt/fixtures")]);
+const invalidBlocks = await loadFixtures([dataPath("geth-ubt/invalid-blocks")]);
 const processUbt = JSON.parse(
   readFileSync(dataPath("geth-ubt/TestProcessUBT.chain.json"), "utf8"),
 ) as UbtChainDescription & { expectedGasUsed: number[] };
@@ -210,4 +211,56 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     }
     expect(failed).toEqual([]);
   });
+});
+
+describe("a block a fixture expects to fail is refused as geth's import refuses it", () => {
+  // geth-ubt/invalid-blocks: block 1 valid, block 2 with one header field changed (state root,
+  // requests hash, gas used, a bloom bit); geth's blocktest passes each (block 2 refused, the
+  // post state block 1's). The block executes without an error: only its header is wrong.
+  it("has the 4 vendored chains", () => {
+    expect(invalidBlocks.map((f) => f.test.network).sort()).toEqual([
+      "Binary",
+      "Binary",
+      "Verkle",
+      "Verkle",
+    ]);
+  });
+
+  for (const named of invalidBlocks) {
+    it(`${named.name}: block 2 refused, the chain and post state pass`, async () => {
+      const result = await runBlockchainTest(named);
+      expect(result.failures).toEqual([]);
+      expect(result.passed).toBe(true);
+    });
+  }
+});
+
+describe("the EIP-4788 contract is warm for the block, as geth's system call leaves it (Binary)", () => {
+  // geth-ubt/beacon-root-warm: one transaction calling 0xc050, which reads the beacon-roots
+  // contract's BALANCE; with the contract in the genesis (its two ring-buffer slots written by
+  // the block's system call) and without it. geth adds the contract to the access list before
+  // its call, so the BALANCE is warm (100 gas); the library's direct write warmed nothing.
+  const warmData = (file: string) =>
+    JSON.parse(readFileSync(dataPath(`geth-ubt/beacon-root-warm/${file}`), "utf8"));
+  const expected = warmData("geth-expected.json") as Record<
+    "present" | "absent",
+    { gasUsed: string[]; stateRoot: string }
+  >;
+
+  it("run accepts the chain geth built (43,406 gas)", async () => {
+    const [named] = await loadFixtures([
+      dataPath("geth-ubt/beacon-root-warm/present-geth-fixture.json"),
+    ]);
+    const result = await runBlockchainTest(named!);
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+
+  for (const variant of ["present", "absent"] as const) {
+    it(`fill gives geth's gas and root with the contract ${variant}`, async () => {
+      const filled = await fillUbtChain(warmData(`${variant}-chain.json`) as UbtChainDescription);
+      expect(filled.gasUsed.map(String)).toEqual(expected[variant].gasUsed);
+      expect(filled.stateRoots.at(-1)).toBe(expected[variant].stateRoot);
+    });
+  }
 });

@@ -15,6 +15,7 @@ import type { BlockchainTest, FixtureHeader } from "../fixtures/blockchain-test.
 import { quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { warmBeaconRoots } from "../ubt/rules/beacon-root-warmth.js";
 import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
@@ -131,6 +132,7 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       );
       ubt.beginBlock(context.header.coinbase);
       await processParentBlockHash(vm, ubt, context);
+      await warmBeaconRoots(vm, ubt, context);
     }
     const planned = planBlock(workload, n, random);
     for (const tx of planned) {

@@ -12,6 +12,7 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import type { T8nAccount, T8nTxJson } from "../t8n/transition.js";
 import { transactionFromJson } from "../t8n/transition.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
+import { warmBeaconRoots } from "../ubt/rules/beacon-root-warmth.js";
 import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 
@@ -146,6 +147,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
     const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
     ubt!.beginBlock(context.header.coinbase);
     await processParentBlockHash(vm, ubt!, context);
+    await warmBeaconRoots(vm, ubt!, context);
     const gas: bigint[] = [];
     receiptGas.push(gas);
     for (const [t, json] of (described.transactions ?? []).entries()) {

@@ -136,8 +136,15 @@ export function checkT8nTx(tx: unknown, index: number, source: string, common: C
   if (signed && !validSignature(type === 0n, v, r, s)) {
     fail(source, `${at} v, r, s`, `invalid signature values (v ${v}, r ${r}, s ${s})`);
   }
-  // A key signs only a transaction without a signature; a typed one for another chain cannot be.
-  if (!isAbsent(t.secretKey) && !signed && type !== 0n && n.chainId !== common.chainId()) {
+  // A key signs only a transaction without a signature; a typed one for another chain cannot be
+  // (chain id 0 is none: geth's signer gives it the chain's).
+  if (
+    !isAbsent(t.secretKey) &&
+    !signed &&
+    type !== 0n &&
+    n.chainId !== 0n &&
+    n.chainId !== common.chainId()
+  ) {
     fail(
       source,
       `${at} chainId`,

@@ -30,7 +30,7 @@ import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixture
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
-import { HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
+import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
 import {
   BEACON_ROOTS_ADDRESS,
   directWriteSlots,
@@ -237,6 +237,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   // the contract and the slot it writes for the block; the library writes that slot directly.
   if (ubt !== undefined && vm.common.isActivatedEIP(2935) && !isAbsent(env.blockHashes)) {
     ubt.warmForBlock(HISTORY_STORAGE_ADDRESS, historySlot(number));
+  }
+  // geth's ProcessBeaconBlockRoot adds the EIP-4788 contract to the access list before calling
+  // it, also when it has no code (then no call runs here): warm for the block under UBT.
+  if (ubt !== undefined && beaconRoot !== undefined) {
+    ubt.warmForBlock(addressKey(BEACON_ROOTS_ADDRESS.bytes));
   }
   const withdrawals = env.withdrawals?.map((w) => ({
     index: parseQuantity(w.index, "withdrawal index"),
@@ -632,6 +637,10 @@ export function transactionFromJson(json: T8nTxJson, common: Common): TypedTrans
   }
   const key = secretKeyBytes(secretKey as string);
   const legacy = isAbsent(data.type) || BigInt(data.type as string) === 0n;
+  // A typed transaction with chain id 0 gets the chain's when geth's signer signs it.
+  if (!legacy && !isAbsent(data.chainId) && BigInt(data.chainId as string) === 0n) {
+    data.chainId = common.chainId();
+  }
   // `protected: false` (legacy only): a signature without EIP-155's chain id, as geth's
   // HomesteadSigner makes it.
   if (legacy && protectedSignature === false) return unprotectedLegacy(data, key, common);

@@ -12,6 +12,7 @@ import {
   type VM,
 } from "@ethereumjs/vm";
 import { TestnetError } from "../chain/testnet-error.js";
+import { warmBeaconRoots } from "./rules/beacon-root-warmth.js";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { installRipemdTouchRule } from "./rules/ripemd-touch.js";
@@ -110,6 +111,7 @@ export async function runBlockAsGeth(
   try {
     ubt.beginBlock(opts.block.header.coinbase);
     await processParentBlockHash(vm, ubt, opts.block);
+    await warmBeaconRoots(vm, ubt, opts.block);
     const result = await runBlock(vm, opts);
     await vm.evm.journal.commit();
     return result;
