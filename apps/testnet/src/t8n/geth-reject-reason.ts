@@ -1,4 +1,4 @@
-import type { TypedTransaction } from "@ethereumjs/tx";
+import { getCalldataFloorGas, type TypedTransaction } from "@ethereumjs/tx";
 import { toChecksumAddress } from "@ethereumjs/util";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
 
@@ -14,8 +14,14 @@ export async function gethRejectReason(
   tx: TypedTransaction,
   cause: Error,
   state: BinaryStateManager,
+  blockBlobGas?: { readonly used: bigint; readonly limit: bigint },
 ): Promise<string> {
   const message = cause.message;
+  if (/block blob gas limit reached/.test(message) && blockBlobGas !== undefined) {
+    const blobs = "blobVersionedHashes" in tx ? BigInt(tx.blobVersionedHashes.length) : 0n;
+    const used = blockBlobGas.used + blobs * tx.common.param("blobGasPerBlob");
+    return `blob gas (${used}) would exceed maximum allowance ${blockBlobGas.limit}`;
+  }
   const sender = tx.getSenderAddress();
   const from = toChecksumAddress(sender.toString());
   // These first: ethereumjs' descriptions of the transaction also mention its nonce and fees.
@@ -23,7 +29,12 @@ export async function gethRejectReason(
     "maxFeePerGas" in tx
       ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
       : undefined;
-  const validity = gethValidityReason(message, tx.gasLimit, from, fees);
+  const hashes =
+    "blobVersionedHashes" in tx ? tx.blobVersionedHashes.map((h) => String(h)) : undefined;
+  const validity = gethValidityReason(message, tx.gasLimit, from, fees, {
+    gasLimit: tx.gasLimit,
+    ...(hashes === undefined ? {} : { blobVersionedHashes: hashes }),
+  });
   if (validity !== undefined) return validity;
   if (/address is not EOA/.test(message)) {
     const code = await state.getCode(sender);
@@ -37,7 +48,12 @@ export async function gethRejectReason(
       : `nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
   }
   if (/INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit/i.test(message)) {
-    return `intrinsic gas too low: have ${tx.gasLimit}, want ${tx.getIntrinsicGas()}`;
+    const intrinsic = tx.getIntrinsicGas();
+    // EIP-7623: geth checks the calldata floor after the intrinsic gas, in its own words.
+    if (tx.gasLimit >= intrinsic && tx.common.isActivatedEIP(7623)) {
+      return `insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${getCalldataFloorGas(tx)}`;
+    }
+    return `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`;
   }
   // ethereumjs: "sender doesn't have enough funds to send tx…" (upfront cost or value).
   if (/balance|insufficient|enough funds/i.test(message)) {
@@ -66,8 +82,14 @@ export function gethDecodeRejectReason(
   tx?: DecodedFields,
 ): string {
   if (tx !== undefined) {
-    const validity = gethValidityReason(message, tx.gasLimit, tx.from, tx.fees);
+    const validity = gethValidityReason(message, tx.gasLimit, tx.from, tx.fees, tx);
     if (validity !== undefined) return validity;
+  }
+  // A txs.rlp blob or set-code transaction without `to`: geth's RLP decoding refuses it.
+  const noTo = /tx should have a "to" field.*\(tx type=([34])/.exec(message);
+  if (noTo !== null) {
+    const type = noTo[1] === "3" ? "BlobTx" : "SetCodeTx";
+    return `rlp: input string too short for common.Address, decoding into (types.Transaction)(types.${type}).To`;
   }
   const typed = /not matching the derived chain ID (\d+)/.exec(message);
   if (typed !== null) return `invalid chain id for signer: have ${typed[1]} want ${chainId}`;
@@ -89,6 +111,7 @@ export interface DecodedFields {
   /** The sender, checksummed, where known (a `secretKey` transaction). */
   readonly from?: string;
   readonly fees?: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint };
+  readonly blobVersionedHashes?: readonly string[];
 }
 
 /**
@@ -102,9 +125,12 @@ function gethValidityReason(
   gasLimit: bigint,
   from: string | undefined,
   fees: DecodedFields["fees"],
+  tx?: DecodedFields,
 ): string | undefined {
   const feeCapBelowBaseFee =
-    /maxFeePerGas \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(message);
+    /(?:maxFeePerGas|gasPrice) \((\d+)\) is less than the block's baseFeePerGas \((\d+)\)/.exec(
+      message,
+    );
   if (feeCapBelowBaseFee !== null && from !== undefined) {
     return `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCapBelowBaseFee[1]}, baseFee: ${feeCapBelowBaseFee[2]}`;
   }
@@ -126,6 +152,53 @@ function gethValidityReason(
     );
   if (initcode !== null) {
     return `max initcode size exceeded: code size ${initcode[1]} limit ${initcode[2]}`;
+  }
+  return gethBlobOrLimitReason(message, from, tx);
+}
+
+/**
+ * geth's words for the blob, set-code, nonce and fee limits ethereumjs words its own way (core/
+ * error.go, core/state_transition.go, t8ntool/execution.go). undefined for other messages.
+ */
+function gethBlobOrLimitReason(
+  message: string,
+  from: string | undefined,
+  tx: DecodedFields | undefined,
+): string | undefined {
+  const blobFeeCap = /maxFeePerBlobGas (\d+)\) is less than block blobGasPrice \((\d+)\)/.exec(
+    message,
+  );
+  if (blobFeeCap !== null && from !== undefined) {
+    return `max fee per blob gas less than block blob gas fee: address ${from} blobGasFeeCap: ${blobFeeCap[1]}, blobBaseFee: ${blobFeeCap[2]}`;
+  }
+  const blockBlobGas = /total blob gas of (\d+) to exceed maximum blob gas per block of (\d+)/.exec(
+    message,
+  );
+  if (blockBlobGas !== null) {
+    return `blob gas (${blockBlobGas[1]}) would exceed maximum allowance ${blockBlobGas[2]}`;
+  }
+  if (/blobs exceeds max \d+ blobs per tx/.test(message))
+    return "blob transaction has too many blobs";
+  if (/versioned hash does not start with KZG commitment version/.test(message) && tx) {
+    const index = (tx.blobVersionedHashes ?? []).findIndex((h) => !/^0x01/i.test(h));
+    if (index >= 0) return `blob ${index} has invalid hash version`;
+  }
+  if (/EIP-4844 not enabled on Common/.test(message)) {
+    // Before Cancun geth's t8n has no blob gas in its env, and turns the transaction away.
+    return "blob tx used but field env.ExcessBlobGas missing";
+  }
+  if (/EIP-(?:2930|1559|7702) not enabled on Common/.test(message)) {
+    return "transaction type not supported";
+  }
+  const nonceMax = /nonce cannot equal or exceed MAX_UINT64 \(2\^64-1\), given (\d+)/.exec(message);
+  if (nonceMax !== null && from !== undefined) {
+    return `nonce has max value: address ${from}, nonce: ${nonceMax[1]}`;
+  }
+  if (/authorization list is empty/.test(message) && from !== undefined) {
+    return `EIP-7702 transaction with empty auth list (sender ${from})`;
+  }
+  if (/gasLimit \* maxFeePerGas cannot exceed MAX_INTEGER/.test(message) && from !== undefined) {
+    return `insufficient funds for gas * price + value: address ${from} required balance exceeds 256 bits`;
   }
   return undefined;
 }

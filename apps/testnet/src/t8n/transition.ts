@@ -286,7 +286,16 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
-      rejected.push({ index, error: await gethRejectReason(candidate.tx, cause as Error, state) });
+      const blockBlobGas = vm.common.isActivatedEIP(4844)
+        ? {
+            used: (builder as unknown as { blobGasUsed: bigint }).blobGasUsed,
+            limit: vm.common.getBlobGasSchedule().maxBlobGasPerBlock,
+          }
+        : undefined;
+      rejected.push({
+        index,
+        error: await gethRejectReason(candidate.tx, cause as Error, state, blockBlobGas),
+      });
     }
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
@@ -598,6 +607,9 @@ function decodedFields(json: T8nTxJson): DecodedFields | undefined {
         ? {
             from: toChecksumAddress(bytesToHex(privateToAddress(secretKeyBytes(key)))),
           }
+        : {}),
+      ...(Array.isArray(fields.blobVersionedHashes)
+        ? { blobVersionedHashes: fields.blobVersionedHashes.map(String) }
         : {}),
       ...(fields.maxFeePerGas !== undefined && fields.maxPriorityFeePerGas !== undefined
         ? {
