@@ -6,50 +6,25 @@ import { describe, fail, isAbsent, isHex } from "./t8n-input-fault.js";
  * in the order it checks them (core/types/transaction_marshalling.go). On typed transactions
  * `v` may be given as `yParity`.
  */
+const TYPED = ["chainId", "nonce"];
+const FEES = ["maxPriorityFeePerGas", "maxFeePerGas"];
+const CALL = ["value", "input"];
+const SIGNATURE = ["r", "s", "v"];
 const REQUIRED_FIELDS: readonly (readonly string[])[] = [
-  ["nonce", "gas", "gasPrice", "value", "input", "r", "s", "v"],
-  ["chainId", "nonce", "gas", "gasPrice", "value", "input", "r", "s", "v"],
+  ["nonce", "gas", "gasPrice", ...CALL, ...SIGNATURE],
+  [...TYPED, "gas", "gasPrice", ...CALL, ...SIGNATURE],
+  [...TYPED, "gas", ...FEES, ...CALL, ...SIGNATURE],
   [
-    "chainId",
-    "nonce",
-    "gas",
-    "maxPriorityFeePerGas",
-    "maxFeePerGas",
-    "value",
-    "input",
-    "r",
-    "s",
-    "v",
-  ],
-  [
-    "chainId",
-    "nonce",
+    ...TYPED,
     "to",
     "gas",
-    "maxPriorityFeePerGas",
-    "maxFeePerGas",
+    ...FEES,
     "maxFeePerBlobGas",
-    "value",
-    "input",
+    ...CALL,
     "blobVersionedHashes",
-    "r",
-    "s",
-    "v",
+    ...SIGNATURE,
   ],
-  [
-    "chainId",
-    "nonce",
-    "to",
-    "gas",
-    "maxPriorityFeePerGas",
-    "maxFeePerGas",
-    "value",
-    "input",
-    "authorizationList",
-    "r",
-    "s",
-    "v",
-  ],
+  [...TYPED, "to", "gas", ...FEES, ...CALL, "authorizationList", ...SIGNATURE],
 ];
 /** geth's `hexutil.Uint64` fields of a transaction's JSON. */
 const UINT64_FIELDS = ["type", "nonce", "gas", "yParity"];
