@@ -264,3 +264,25 @@ describe("the EIP-4788 contract is warm for the block, as geth's system call lea
     });
   }
 });
+
+describe("a block whose request queue call fails is refused, as geth's PostExecution refuses it", () => {
+  // geth-ubt/request-queue-failure: the EIP-7002 contract reverts; geth's blocktest fails the
+  // block with these words, and passes the copy that expects block 1 to fail.
+  const load = (file: string) => loadFixtures([dataPath(`geth-ubt/request-queue-failure/${file}`)]);
+
+  it("run fails the block geth fails, in geth's words", async () => {
+    const [named] = await load("refused.json");
+    const result = await runBlockchainTest(named!);
+    expect(result.passed).toBe(false);
+    expect(result.failures).toEqual([
+      "block 1: failed to process withdrawal queue: system call failed to execute: execution reverted",
+    ]);
+  });
+
+  it("run passes the copy that expects the block to fail", async () => {
+    const [named] = await load("expected-failure.json");
+    const result = await runBlockchainTest(named!);
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+});

@@ -10,7 +10,8 @@ export type TestnetErrorCode =
   | "NO_MATCHING_TESTS"
   | "FIXTURE_NOT_FOUND"
   | "INVALID_OUTPUT"
-  | "INVALID_OPTION";
+  | "INVALID_OPTION"
+  | "SYSTEM_CALL_FAILED";
 
 /** Where in a fixture (or tool input) the fault is; each part is set when known. */
 export interface TestnetErrorContext {

@@ -7,6 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
@@ -127,6 +128,7 @@ export async function executeChain(
     blockchain,
     stateManager: state,
   });
+  const requestCalls = watchRequestSystemCalls(vm);
 
   const blocks: ExecutedBlock[] = [];
   const rejected: number[] = [];
@@ -136,7 +138,7 @@ export async function executeChain(
     const fixtureBlock = test.blocks[i]!;
     const label = `block ${i + 1}`;
     if (fixtureBlock.expectException !== undefined) {
-      if (await rejects(vm, ubtRules, fixtureBlock.rlp, checkRoots)) rejected.push(i);
+      if (await rejects(vm, ubtRules, requestCalls, fixtureBlock.rlp, checkRoots)) rejected.push(i);
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
     }
@@ -156,6 +158,12 @@ export async function executeChain(
       break;
     } finally {
       blockMilliseconds += performance.now() - started;
+    }
+    const queueFailure = requestCalls.take();
+    if (queueFailure !== undefined) {
+      // geth refuses the block (its PostExecution fails).
+      failures.push(`${label}: ${queueFailure}`);
+      break;
     }
     failures.push(...headerMismatches(label, result, block.header, checkRoots));
     if (checkRoots) {
@@ -231,12 +239,14 @@ export function withHeaderFields(
 /**
  * Whether a block the fixture expects to fail is refused: its execution throws, or what it
  * computes differs from its header (receipts root, bloom, gas used, requests hash, and the state
- * root where roots are comparable), as geth's import refuses it. A refused block leaves the state
+ * root where roots are comparable), or a request queue's system call fails, as geth's import
+ * refuses it. A refused block leaves the state
  * as it was before it (its changes are reverted), so later blocks run on its parent's state.
  */
 async function rejects(
   vm: Awaited<ReturnType<typeof createVM>>,
   ubt: UbtContext | undefined,
+  requestCalls: { take(): string | undefined },
   rlp: string,
   checkStateRoot: boolean,
 ): Promise<boolean> {
@@ -253,8 +263,11 @@ async function rejects(
   let refused: boolean;
   try {
     const result = await runBlockAsGeth(vm, ubt, { block, generate: true, setHardfork: true });
-    refused = headerMismatches("", result, block.header, checkStateRoot).length > 0;
+    refused =
+      requestCalls.take() !== undefined ||
+      headerMismatches("", result, block.header, checkStateRoot).length > 0;
   } catch {
+    requestCalls.take();
     refused = true;
   }
   if (refused) await vm.evm.journal.revert();

@@ -22,6 +22,7 @@ import {
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { applyAlloc } from "../fixtures/alloc.js";
@@ -43,7 +44,7 @@ import {
   gethDecodeRejectReason,
   gethRejectReason,
 } from "./geth-reject-reason.js";
-import { T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
+import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { isAbsent } from "./t8n-input-fault.js";
 
 /** One account of geth's t8n alloc (every field optional). */
@@ -207,6 +208,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   });
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
+  const requestCalls = watchRequestSystemCalls(vm);
   vm.common.setHardforkBy({
     blockNumber: number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
@@ -303,6 +305,14 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
   const { block, requests } = await builder.build();
+  const queueFailure = requestCalls.take();
+  if (queueFailure !== undefined) {
+    throw new TestnetError(
+      "SYSTEM_CALL_FAILED",
+      `failed to process post-execution: ${queueFailure} (the queue contract of ${sources.alloc})`,
+      { file: sources.alloc, gethExitCode: T8N_EXIT_EVM },
+    );
+  }
   const header = block.header;
   let logIndex = 0;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
