@@ -1,6 +1,7 @@
 import { getCalldataFloorGas, type TypedTransaction } from "@ethereumjs/tx";
 import { toChecksumAddress } from "@ethereumjs/util";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
+import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
 
 /**
  * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
@@ -15,12 +16,17 @@ export async function gethRejectReason(
   cause: Error,
   state: BinaryStateManager,
   blockBlobGas?: { readonly used: bigint; readonly limit: bigint },
+  block?: PreCheckBlock,
 ): Promise<string> {
   const message = cause.message;
-  if (/block blob gas limit reached/.test(message) && blockBlobGas !== undefined) {
-    const blobs = "blobVersionedHashes" in tx ? BigInt(tx.blobVersionedHashes.length) : 0n;
-    const used = blockBlobGas.used + blobs * tx.common.param("blobGasPerBlob");
-    return `blob gas (${used}) would exceed maximum allowance ${blockBlobGas.limit}`;
+  // geth's t8n checks the block's blob gas before it applies the transaction.
+  const blobs = "blobVersionedHashes" in tx ? tx.blobVersionedHashes.length : 0;
+  const overBlobLimit = blockBlobGasOver(blockBlobGas, blobs, tx.common.param("blobGasPerBlob"));
+  if (overBlobLimit !== undefined) return overBlobLimit;
+  // geth names the first check it fails, in its order: where it finds one, that is the reason.
+  if (block !== undefined) {
+    const first = await gethPreCheckFailure(tx, state, block);
+    if (first !== undefined) return first;
   }
   const sender = tx.getSenderAddress();
   const from = toChecksumAddress(sender.toString());
@@ -201,4 +207,20 @@ function gethBlobOrLimitReason(
     return `insufficient funds for gas * price + value: address ${from} required balance exceeds 256 bits`;
   }
   return undefined;
+}
+
+/**
+ * geth t8n's block blob gas check (before it applies a transaction): `blob gas (X) would exceed
+ * maximum allowance Y` when the transaction's blobs take the block over its limit.
+ */
+export function blockBlobGasOver(
+  block: { readonly used: bigint; readonly limit: bigint } | undefined,
+  blobs: number,
+  perBlob: bigint,
+): string | undefined {
+  if (block === undefined || blobs === 0) return undefined;
+  const used = block.used + BigInt(blobs) * perBlob;
+  return used > block.limit
+    ? `blob gas (${used}) would exceed maximum allowance ${block.limit}`
+    : undefined;
 }

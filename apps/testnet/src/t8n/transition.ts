@@ -1,5 +1,5 @@
 import type { KeyScheme } from "@bintrie/core";
-import { createBlock } from "@ethereumjs/block";
+import { createBlock, createBlockHeader } from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
@@ -14,6 +14,7 @@ import {
   bigIntToBytes,
   bigIntToHex,
   bytesToHex,
+  createAddressFromString,
   intToHex,
   privateToAddress,
   setLengthLeft,
@@ -39,7 +40,9 @@ import {
 } from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
+import { gethPreCheckOfUnbuilt } from "./geth-pre-check.js";
 import {
+  blockBlobGasOver,
   type DecodedFields,
   gethDecodeRejectReason,
   gethRejectReason,
@@ -272,31 +275,49 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
 
   const rejected: { index: number; error: string }[] = [];
   const applied: { tx: TypedTransaction; result: RunTxResult }[] = [];
+  const pending = pendingBlockFees(builder, vm.common);
   const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
-    if ("error" in candidate) {
-      rejected.push({ index, error: candidate.error });
+    const json = typeof input.txs === "string" ? undefined : input.txs[index];
+    const type = "error" in candidate ? jsonTxType(json) : candidate.tx.type;
+    // geth's t8n has no blob base fee then, and turns blob transactions away first.
+    if (type === 3 && !blobGasKnown(env)) {
+      rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
       continue;
     }
-    // geth's t8n has no blob base fee then, and turns blob transactions away first.
-    if (candidate.tx.type === 3 && !blobGasKnown(env)) {
-      rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
+    const blockBlobGas = vm.common.isActivatedEIP(4844)
+      ? {
+          used: (builder as unknown as { blobGasUsed: bigint }).blobGasUsed,
+          limit: vm.common.getBlobGasSchedule().maxBlobGasPerBlock,
+        }
+      : undefined;
+    if ("error" in candidate) {
+      // The library refused to build it; geth builds it and may fail an earlier check first:
+      // the block's blob gas, then its pre-check's nonce, gas cap and sender.
+      const hashes = json?.blobVersionedHashes;
+      const blobs = type === 3 && Array.isArray(hashes) ? hashes.length : 0;
+      const from = json === undefined ? undefined : decodedFields(json)?.from;
+      const first =
+        blockBlobGasOver(blockBlobGas, blobs, vm.common.param("blobGasPerBlob")) ??
+        (from === undefined || json === undefined
+          ? undefined
+          : await gethPreCheckOfUnbuilt(json, createAddressFromString(from), state, vm.common));
+      rejected.push({ index, error: first ?? candidate.error });
       continue;
     }
     try {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
-      const blockBlobGas = vm.common.isActivatedEIP(4844)
-        ? {
-            used: (builder as unknown as { blobGasUsed: bigint }).blobGasUsed,
-            limit: vm.common.getBlobGasSchedule().maxBlobGasPerBlock,
-          }
-        : undefined;
+      const gasLeft =
+        BigInt(headerData.gasLimit as bigint) - (builder as unknown as { gasUsed: bigint }).gasUsed;
       rejected.push({
         index,
-        error: await gethRejectReason(candidate.tx, cause as Error, state, blockBlobGas),
+        error: await gethRejectReason(candidate.tx, cause as Error, state, blockBlobGas, {
+          ...pending,
+          gasLeft,
+        }),
       });
     }
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
@@ -413,6 +434,37 @@ async function intermediateRoot(
   if (open) await vm.evm.journal.commit();
   await state.getStateRoot();
   if (open) await vm.evm.journal.checkpoint();
+}
+
+/**
+ * The base fee and blob base fee of the block the builder makes (derived from the parent where
+ * the env does not give them), for geth's pre-check of a refused transaction.
+ */
+function pendingBlockFees(
+  builder: object,
+  common: Common,
+): { baseFee?: bigint; blobBaseFee?: bigint } {
+  const headerData = (builder as { headerData: Record<string, unknown> }).headerData;
+  try {
+    const header = createBlockHeader(headerData, {
+      common,
+      setHardfork: true,
+      skipConsensusFormatValidation: true,
+    });
+    return {
+      ...(header.baseFeePerGas === undefined ? {} : { baseFee: header.baseFeePerGas }),
+      ...(header.excessBlobGas === undefined ? {} : { blobBaseFee: header.getBlobGasPrice() }),
+    };
+  } catch {
+    // A header the library cannot make: the library's own reasons stand.
+    return {};
+  }
+}
+
+/** A txs.json entry's type (0 when absent or unreadable). */
+function jsonTxType(json: T8nTxJson | undefined): number {
+  const type = json?.type;
+  return typeof type === "string" && /^0x[0-9a-f]+$/i.test(type) ? Number(BigInt(type)) : 0;
 }
 
 /** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */

@@ -1,0 +1,127 @@
+import type { Common } from "@ethereumjs/common";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { type Address, toChecksumAddress } from "@ethereumjs/util";
+import type { BinaryStateManager } from "../state/binary-state-manager.js";
+
+/** What geth's pre-check reads of the block being built. */
+export interface PreCheckBlock {
+  /** The block's base fee (London on). */
+  readonly baseFee?: bigint;
+  /** The block's blob base fee (Cancun on, with blob gas in the env). */
+  readonly blobBaseFee?: bigint;
+  /** The block's gas limit less the gas its transactions used so far. */
+  readonly gasLeft: bigint;
+}
+
+/** EIP-7825's cap on a transaction's gas (params.MaxTxGas). */
+const MAX_TX_GAS = 1n << 24n;
+/** EIP-7594's cap on a transaction's blobs (params.BlobTxMaxBlobs). */
+const MAX_TX_BLOBS = 6;
+const DELEGATION_PREFIX = [0xef, 0x01, 0x00];
+
+/**
+ * The first check geth's `stateTransition.preCheck` and `buyGas` (core/state_transition.go) fail
+ * for a transaction the library refused, in geth's order and words: nonce, EIP-7825's gas cap,
+ * a sender with code, the fee caps, the blob checks, the set-code checks, initcode size, the
+ * block's gas left, the balance. undefined when all pass (the refusal is then one of the later
+ * checks, intrinsic gas and the calldata floor, which the caller words). ethereumjs makes the
+ * same checks in another order, so a transaction failing two of them got the other reason.
+ */
+export async function gethPreCheckFailure(
+  tx: TypedTransaction,
+  state: BinaryStateManager,
+  block: PreCheckBlock,
+): Promise<string | undefined> {
+  const sender = tx.getSenderAddress();
+  const from = toChecksumAddress(sender.toString());
+  const account = await state.getAccount(sender);
+  const nonce = account?.nonce ?? 0n;
+  if (nonce < tx.nonce) return `nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
+  if (nonce > tx.nonce) return `nonce too low: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
+  if (nonce + 1n >= 1n << 64n) return `nonce has max value: address ${from}, nonce: ${nonce}`;
+  const common = tx.common;
+  if (common.isActivatedEIP(7825) && tx.gasLimit > MAX_TX_GAS) {
+    return `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`;
+  }
+  const code = await state.getCode(sender);
+  if (code.length > 0 && !isDelegation(code)) {
+    return `sender not an eoa: address ${from}, len(code): ${code.length}`;
+  }
+  const feeCap = "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
+  const tip =
+    "maxPriorityFeePerGas" in tx ? tx.maxPriorityFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
+  if (block.baseFee !== undefined) {
+    if (feeCap < tip) {
+      return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;
+    }
+    if (feeCap < block.baseFee) {
+      return `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${block.baseFee}`;
+    }
+  }
+  const blobs = "blobVersionedHashes" in tx ? tx.blobVersionedHashes : undefined;
+  const blobFeeCap = "maxFeePerBlobGas" in tx ? tx.maxFeePerBlobGas : 0n;
+  if (blobs !== undefined) {
+    if (common.isActivatedEIP(7594) && blobs.length > MAX_TX_BLOBS) {
+      return "blob transaction has too many blobs";
+    }
+    const bad = blobs.findIndex((hash) => !/^0x01/i.test(String(hash)));
+    if (bad >= 0) return `blob ${bad} has invalid hash version`;
+    if (blobs.length > 0 && block.blobBaseFee !== undefined && blobFeeCap < block.blobBaseFee) {
+      return `max fee per blob gas less than block blob gas fee: address ${from} blobGasFeeCap: ${blobFeeCap}, blobBaseFee: ${block.blobBaseFee}`;
+    }
+  }
+  if ("authorizationList" in tx && tx.authorizationList.length === 0) {
+    return `EIP-7702 transaction with empty auth list (sender ${from})`;
+  }
+  if (tx.to === undefined && common.isActivatedEIP(3860)) {
+    const limit = BigInt(common.param("maxInitCodeSize"));
+    if (BigInt(tx.data.length) > limit) {
+      return `max initcode size exceeded: code size ${tx.data.length} limit ${limit}`;
+    }
+  }
+  if (tx.gasLimit > block.gasLeft) return "gas limit reached";
+  const blobGas = BigInt(blobs?.length ?? 0) * (blobs ? common.param("blobGasPerBlob") : 0n);
+  const want = tx.gasLimit * feeCap + tx.value + blobGas * blobFeeCap;
+  const balance = account?.balance ?? 0n;
+  if (balance < want) {
+    return `insufficient funds for gas * price + value: address ${from} have ${balance} want ${want}`;
+  }
+  return undefined;
+}
+
+/** EIP-7702's delegation designator: 0xef0100 and a 20-byte address. */
+function isDelegation(code: Uint8Array): boolean {
+  return code.length === 23 && DELEGATION_PREFIX.every((byte, i) => code[i] === byte);
+}
+
+/**
+ * The same first checks for a transaction the library refused to build (a malformed field it
+ * validates while decoding, which geth checks later, in its pre-check): nonce, EIP-7825's cap
+ * and sender code, read from the JSON and the state. undefined when they pass.
+ */
+export async function gethPreCheckOfUnbuilt(
+  json: Readonly<Record<string, unknown>>,
+  sender: Address,
+  state: BinaryStateManager,
+  common: Common,
+): Promise<string | undefined> {
+  const from = toChecksumAddress(sender.toString());
+  const txNonce = quantity(json.nonce);
+  const gasLimit = quantity(json.gas);
+  if (txNonce === undefined || gasLimit === undefined) return undefined;
+  const nonce = (await state.getAccount(sender))?.nonce ?? 0n;
+  if (nonce < txNonce) return `nonce too high: address ${from}, tx: ${txNonce} state: ${nonce}`;
+  if (nonce > txNonce) return `nonce too low: address ${from}, tx: ${txNonce} state: ${nonce}`;
+  if (common.isActivatedEIP(7825) && gasLimit > MAX_TX_GAS) {
+    return `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`;
+  }
+  const code = await state.getCode(sender);
+  if (code.length > 0 && !isDelegation(code)) {
+    return `sender not an eoa: address ${from}, len(code): ${code.length}`;
+  }
+  return undefined;
+}
+
+function quantity(value: unknown): bigint | undefined {
+  return typeof value === "string" && /^0x[0-9a-f]+$/i.test(value) ? BigInt(value) : undefined;
+}
