@@ -96,14 +96,15 @@ function isDelegation(code: Uint8Array): boolean {
 
 /**
  * The same first checks for a transaction the library refused to build (a malformed field it
- * validates while decoding, which geth checks later, in its pre-check): nonce, EIP-7825's cap
- * and sender code, read from the JSON and the state. undefined when they pass.
+ * validates while decoding, which geth checks later, in its pre-check): nonce, EIP-7825's cap,
+ * sender code and fee caps, read from the JSON and the state. undefined when they pass.
  */
 export async function gethPreCheckOfUnbuilt(
   json: Readonly<Record<string, unknown>>,
   sender: Address,
   state: BinaryStateManager,
   common: Common,
+  baseFee: bigint | undefined,
 ): Promise<string | undefined> {
   const from = toChecksumAddress(sender.toString());
   const txNonce = quantity(json.nonce);
@@ -118,6 +119,16 @@ export async function gethPreCheckOfUnbuilt(
   const code = await state.getCode(sender);
   if (code.length > 0 && !isDelegation(code)) {
     return `sender not an eoa: address ${from}, len(code): ${code.length}`;
+  }
+  const feeCap = quantity(json.maxFeePerGas) ?? quantity(json.gasPrice);
+  const tip = quantity(json.maxPriorityFeePerGas) ?? quantity(json.gasPrice);
+  if (baseFee !== undefined && feeCap !== undefined && tip !== undefined) {
+    if (feeCap < tip) {
+      return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;
+    }
+    if (feeCap < baseFee) {
+      return `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`;
+    }
   }
   return undefined;
 }

@@ -294,7 +294,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       : undefined;
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
-      // the block's blob gas, then its pre-check's nonce, gas cap and sender.
+      // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
       const hashes = json?.blobVersionedHashes;
       const blobs = type === 3 && Array.isArray(hashes) ? hashes.length : 0;
       const from = json === undefined ? undefined : decodedFields(json)?.from;
@@ -302,7 +302,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         blockBlobGasOver(blockBlobGas, blobs, vm.common.param("blobGasPerBlob")) ??
         (from === undefined || json === undefined
           ? undefined
-          : await gethPreCheckOfUnbuilt(json, createAddressFromString(from), state, vm.common));
+          : await gethPreCheckOfUnbuilt(
+              json,
+              createAddressFromString(from),
+              state,
+              vm.common,
+              pending.baseFee,
+            ));
       rejected.push({ index, error: first ?? candidate.error });
       continue;
     }
