@@ -1,11 +1,20 @@
 import type { VM } from "@ethereumjs/vm";
+import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
 
-/** The EIP-7002 and EIP-7251 queue contracts and geth's name for each queue. */
-const QUEUES = new Map([
-  ["0x00000961ef480eb55e80d19ad83579a64c007002", "withdrawal queue"],
-  ["0x0000bbddc7ce488642fb579f8b00f3a590007251", "consolidation queue"],
-]);
-const SYSTEM_ADDRESS = "0xfffffffffffffffffffffffffffffffffffffffe";
+/** The EIP-7002 and EIP-7251 request queue contracts, and geth's name for each queue. */
+export const REQUEST_CONTRACTS: readonly {
+  readonly eip: number;
+  readonly address: string;
+  readonly queue: string;
+}[] = [
+  { eip: 7002, address: "0x00000961ef480eb55e80d19ad83579a64c007002", queue: "withdrawal queue" },
+  {
+    eip: 7251,
+    address: "0x0000bbddc7ce488642fb579f8b00f3a590007251",
+    queue: "consolidation queue",
+  },
+];
+const QUEUES = new Map(REQUEST_CONTRACTS.map(({ address, queue }) => [address, queue]));
 
 interface WatchedMessage {
   readonly depth: number;
@@ -32,7 +41,7 @@ export function watchRequestSystemCalls(vm: VM): { take(): string | undefined } 
       const message = open.pop();
       const error = result.execResult.exceptionError;
       if (message === undefined || message.depth !== 0 || error === undefined) return;
-      if (message.caller?.toString().toLowerCase() !== SYSTEM_ADDRESS) return;
+      if (message.caller?.toString().toLowerCase() !== `0x${SYSTEM_ADDRESS}`) return;
       const queue = QUEUES.get(message.to?.toString().toLowerCase() ?? "");
       if (queue === undefined || failure !== undefined) return;
       const why = error.error === "revert" ? "execution reverted" : error.error;

@@ -240,8 +240,8 @@ export function withHeaderFields(
  * Whether a block the fixture expects to fail is refused: its execution throws, or what it
  * computes differs from its header (receipts root, bloom, gas used, requests hash, and the state
  * root where roots are comparable), or a request queue's system call fails, as geth's import
- * refuses it. A refused block leaves the state
- * as it was before it (its changes are reverted), so later blocks run on its parent's state.
+ * refuses it. A refused block leaves the state as it was before it (its changes are reverted),
+ * so later blocks run on its parent's state.
  */
 async function rejects(
   vm: Awaited<ReturnType<typeof createVM>>,

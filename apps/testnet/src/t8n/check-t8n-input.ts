@@ -1,5 +1,6 @@
 import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
 import { type Common, Hardfork } from "@ethereumjs/common";
+import { REQUEST_CONTRACTS } from "../chain/request-system-calls.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { checkT8nTx } from "./check-t8n-tx.js";
 import { T8N_EXIT_CONFIG, T8N_EXIT_EVM } from "./t8n-exit-codes.js";
@@ -12,11 +13,6 @@ export interface T8nSources {
   readonly txs: string;
 }
 
-/** EIP-7002 and EIP-7251 request contracts: geth's Prague block processing needs their code. */
-const REQUEST_CONTRACTS: readonly (readonly [number, string, string])[] = [
-  [7002, "0x00000961ef480eb55e80d19ad83579a64c007002", "EIP-7002 withdrawal queue"],
-  [7251, "0x0000bbddc7ce488642fb579f8b00f3a590007251", "EIP-7251 consolidation queue"],
-];
 const U64 = 64;
 const U256 = 256;
 const ENV_U64 = [
@@ -107,7 +103,9 @@ function checkAlloc(alloc: unknown, source: string): void {
 
 function checkRequestContracts(alloc: unknown, source: string, common: Common): void {
   const accounts = (alloc ?? {}) as Record<string, unknown>;
-  for (const [eip, address, what] of REQUEST_CONTRACTS) {
+  // geth's Prague block processing calls each request contract, so needs its code.
+  for (const { eip, address, queue } of REQUEST_CONTRACTS) {
+    const what = `EIP-${eip} ${queue}`;
     if (!common.isActivatedEIP(eip)) continue;
     const entry = Object.entries(accounts).find(([key]) => withPrefix(key) === address)?.[1];
     const code = (entry as { code?: unknown } | undefined)?.code;

@@ -11,6 +11,18 @@ export interface PreCheckBlock {
   readonly blobBaseFee?: bigint;
   /** The block's gas limit less the gas its transactions used so far. */
   readonly gasLeft: bigint;
+  /** The blob gas the block's transactions used so far, and its limit (Cancun on). */
+  readonly blobGas?: { readonly used: bigint; readonly limit: bigint };
+}
+
+/** The fields geth's first checks read, from a built transaction or from its JSON. */
+export interface PreCheckFields {
+  readonly sender: Address;
+  readonly nonce: bigint;
+  readonly gasLimit: bigint;
+  /** The fee cap and tip (a legacy transaction's gas price for both), where readable. */
+  readonly feeCap?: bigint;
+  readonly tip?: bigint;
 }
 
 /** EIP-7825's cap on a transaction's gas (params.MaxTxGas). */
@@ -33,31 +45,14 @@ export async function gethPreCheckFailure(
   block: PreCheckBlock,
 ): Promise<string | undefined> {
   const sender = tx.getSenderAddress();
-  const from = toChecksumAddress(sender.toString());
-  const account = await state.getAccount(sender);
-  const nonce = account?.nonce ?? 0n;
-  if (nonce < tx.nonce) return `nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
-  if (nonce > tx.nonce) return `nonce too low: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
-  if (nonce + 1n >= 1n << 64n) return `nonce has max value: address ${from}, nonce: ${nonce}`;
-  const common = tx.common;
-  if (common.isActivatedEIP(7825) && tx.gasLimit > MAX_TX_GAS) {
-    return `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${tx.gasLimit})`;
-  }
-  const code = await state.getCode(sender);
-  if (code.length > 0 && !isDelegation(code)) {
-    return `sender not an eoa: address ${from}, len(code): ${code.length}`;
-  }
   const feeCap = "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
   const tip =
     "maxPriorityFeePerGas" in tx ? tx.maxPriorityFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
-  if (block.baseFee !== undefined) {
-    if (feeCap < tip) {
-      return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;
-    }
-    if (feeCap < block.baseFee) {
-      return `max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${block.baseFee}`;
-    }
-  }
+  const common = tx.common;
+  const fields = { sender, nonce: tx.nonce, gasLimit: tx.gasLimit, feeCap, tip };
+  const first = await gethFirstChecksFailure(fields, state, common, block.baseFee);
+  if (first !== undefined) return first;
+  const from = toChecksumAddress(sender.toString());
   const blobs = "blobVersionedHashes" in tx ? tx.blobVersionedHashes : undefined;
   const blobFeeCap = "maxFeePerBlobGas" in tx ? tx.maxFeePerBlobGas : 0n;
   if (blobs !== undefined) {
@@ -82,37 +77,32 @@ export async function gethPreCheckFailure(
   if (tx.gasLimit > block.gasLeft) return "gas limit reached";
   const blobGas = BigInt(blobs?.length ?? 0) * (blobs ? common.param("blobGasPerBlob") : 0n);
   const want = tx.gasLimit * feeCap + tx.value + blobGas * blobFeeCap;
-  const balance = account?.balance ?? 0n;
+  const balance = (await state.getAccount(sender))?.balance ?? 0n;
   if (balance < want) {
     return `insufficient funds for gas * price + value: address ${from} have ${balance} want ${want}`;
   }
   return undefined;
 }
 
-/** EIP-7702's delegation designator: 0xef0100 and a 20-byte address. */
-function isDelegation(code: Uint8Array): boolean {
-  return code.length === 23 && DELEGATION_PREFIX.every((byte, i) => code[i] === byte);
-}
-
 /**
- * The same first checks for a transaction the library refused to build (a malformed field it
- * validates while decoding, which geth checks later, in its pre-check): nonce, EIP-7825's cap,
- * sender code and fee caps, read from the JSON and the state. undefined when they pass.
+ * geth's first checks, in its order and words: nonce, EIP-7825's gas cap, a sender with code,
+ * the fee caps (where the block has a base fee and both are readable). Also for a transaction
+ * the library refused to build (a malformed field it validates while decoding, which geth
+ * checks later), read from its JSON. undefined when they pass.
  */
-export async function gethPreCheckOfUnbuilt(
-  json: Readonly<Record<string, unknown>>,
-  sender: Address,
+export async function gethFirstChecksFailure(
+  fields: PreCheckFields,
   state: BinaryStateManager,
   common: Common,
   baseFee: bigint | undefined,
 ): Promise<string | undefined> {
+  const { sender, gasLimit, feeCap, tip } = fields;
   const from = toChecksumAddress(sender.toString());
-  const txNonce = quantity(json.nonce);
-  const gasLimit = quantity(json.gas);
-  if (txNonce === undefined || gasLimit === undefined) return undefined;
   const nonce = (await state.getAccount(sender))?.nonce ?? 0n;
+  const txNonce = fields.nonce;
   if (nonce < txNonce) return `nonce too high: address ${from}, tx: ${txNonce} state: ${nonce}`;
   if (nonce > txNonce) return `nonce too low: address ${from}, tx: ${txNonce} state: ${nonce}`;
+  if (nonce + 1n >= 1n << 64n) return `nonce has max value: address ${from}, nonce: ${nonce}`;
   if (common.isActivatedEIP(7825) && gasLimit > MAX_TX_GAS) {
     return `transaction gas limit too high (cap: ${MAX_TX_GAS}, tx: ${gasLimit})`;
   }
@@ -120,8 +110,6 @@ export async function gethPreCheckOfUnbuilt(
   if (code.length > 0 && !isDelegation(code)) {
     return `sender not an eoa: address ${from}, len(code): ${code.length}`;
   }
-  const feeCap = quantity(json.maxFeePerGas) ?? quantity(json.gasPrice);
-  const tip = quantity(json.maxPriorityFeePerGas) ?? quantity(json.gasPrice);
   if (baseFee !== undefined && feeCap !== undefined && tip !== undefined) {
     if (feeCap < tip) {
       return `max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`;
@@ -133,6 +121,7 @@ export async function gethPreCheckOfUnbuilt(
   return undefined;
 }
 
-function quantity(value: unknown): bigint | undefined {
-  return typeof value === "string" && /^0x[0-9a-f]+$/i.test(value) ? BigInt(value) : undefined;
+/** EIP-7702's delegation designator: 0xef0100 and a 20-byte address. */
+function isDelegation(code: Uint8Array): boolean {
+  return code.length === 23 && DELEGATION_PREFIX.every((byte, i) => code[i] === byte);
 }

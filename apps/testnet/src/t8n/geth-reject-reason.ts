@@ -5,29 +5,26 @@ import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
 
 /**
  * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
- * `preCheck`/`execute`, core/gaspool.go), for the rejections ethereumjs reports in its own
- * words: a nonce off, a fee cap under the base fee or under the tip, a sender with code, a gas
- * limit over the block's remaining gas or EIP-7825's cap, initcode over its limit, too little
- * balance for gas and value, or a gas limit under the intrinsic gas. Others keep ethereumjs'
- * message.
+ * `preCheck`/`execute`, core/gaspool.go): t8n's block blob gas check, then the first of geth's
+ * pre-checks the transaction fails (geth-pre-check.ts), then geth's words for what ethereumjs
+ * reports in its own (intrinsic gas and the calldata floor, a sender with delegation code
+ * before Prague, the limits gethValidityReason knows). Others keep ethereumjs' message.
  */
 export async function gethRejectReason(
   tx: TypedTransaction,
   cause: Error,
   state: BinaryStateManager,
-  blockBlobGas?: { readonly used: bigint; readonly limit: bigint },
-  block?: PreCheckBlock,
+  block: PreCheckBlock,
 ): Promise<string> {
   const message = cause.message;
   // geth's t8n checks the block's blob gas before it applies the transaction.
   const blobs = "blobVersionedHashes" in tx ? tx.blobVersionedHashes.length : 0;
-  const overBlobLimit = blockBlobGasOver(blockBlobGas, blobs, tx.common.param("blobGasPerBlob"));
+  const overBlobLimit = blockBlobGasOver(block.blobGas, blobs, tx.common.param("blobGasPerBlob"));
   if (overBlobLimit !== undefined) return overBlobLimit;
-  // geth names the first check it fails, in its order: where it finds one, that is the reason.
-  if (block !== undefined) {
-    const first = await gethPreCheckFailure(tx, state, block);
-    if (first !== undefined) return first;
-  }
+  // geth names the first check it fails, in its order (nonce, sender, fees, blobs, block gas,
+  // balance…): where it finds one, that is the reason.
+  const first = await gethPreCheckFailure(tx, state, block);
+  if (first !== undefined) return first;
   const sender = tx.getSenderAddress();
   const from = toChecksumAddress(sender.toString());
   // These first: ethereumjs' descriptions of the transaction also mention its nonce and fees.
@@ -46,13 +43,6 @@ export async function gethRejectReason(
     const code = await state.getCode(sender);
     return `sender not an eoa: address ${from}, len(code): ${code.length}`;
   }
-  const account = await state.getAccount(sender);
-  const nonce = account?.nonce ?? 0n;
-  if (/nonce/i.test(message) && tx.nonce !== nonce) {
-    return tx.nonce < nonce
-      ? `nonce too low: address ${from}, tx: ${tx.nonce} state: ${nonce}`
-      : `nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`;
-  }
   if (/INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit/i.test(message)) {
     const intrinsic = tx.getIntrinsicGas();
     // EIP-7623: geth checks the calldata floor after the intrinsic gas, in its own words.
@@ -60,16 +50,6 @@ export async function gethRejectReason(
       return `insufficient gas for floor data gas cost: have ${tx.gasLimit}, want ${getCalldataFloorGas(tx)}`;
     }
     return `intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`;
-  }
-  // ethereumjs: "sender doesn't have enough funds to send tx…" (upfront cost or value).
-  if (/balance|insufficient|enough funds/i.test(message)) {
-    const feeCap = "maxFeePerGas" in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice;
-    // geth's buyGas: gas * fee cap + value, plus blob gas * blob fee cap for blob transactions.
-    const blobs = "blobVersionedHashes" in tx ? BigInt(tx.blobVersionedHashes.length) : 0n;
-    const blobFeeCap = "maxFeePerBlobGas" in tx ? tx.maxFeePerBlobGas : 0n;
-    const want =
-      tx.gasLimit * feeCap + tx.value + blobs * tx.common.param("blobGasPerBlob") * blobFeeCap;
-    return `insufficient funds for gas * price + value: address ${from} have ${account?.balance ?? 0n} want ${want}`;
   }
   return message;
 }
@@ -116,6 +96,9 @@ export interface DecodedFields {
   readonly gasLimit: bigint;
   /** The sender, checksummed, where known (a `secretKey` transaction). */
   readonly from?: string;
+  readonly nonce?: bigint;
+  /** A legacy or access-list transaction's gas price. */
+  readonly gasPrice?: bigint;
   readonly fees?: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint };
   readonly blobVersionedHashes?: readonly string[];
 }

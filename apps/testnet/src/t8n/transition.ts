@@ -40,7 +40,7 @@ import {
 } from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
-import { gethPreCheckOfUnbuilt } from "./geth-pre-check.js";
+import { gethFirstChecksFailure, type PreCheckBlock } from "./geth-pre-check.js";
 import {
   blockBlobGasOver,
   type DecodedFields,
@@ -275,39 +275,39 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
 
   const rejected: { index: number; error: string }[] = [];
   const applied: { tx: TypedTransaction; result: RunTxResult }[] = [];
-  const pending = pendingBlockFees(builder, vm.common);
+  const pendingFees = pendingBlockFees(builder, vm.common);
   const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
     const json = typeof input.txs === "string" ? undefined : input.txs[index];
-    const type = "error" in candidate ? jsonTxType(json) : candidate.tx.type;
+    const type =
+      "error" in candidate ? Number(optionalQuantity(json?.type, "type") ?? 0n) : candidate.tx.type;
     // geth's t8n has no blob base fee then, and turns blob transactions away first.
     if (type === 3 && !blobGasKnown(env)) {
       rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
       continue;
     }
-    const blockBlobGas = vm.common.isActivatedEIP(4844)
-      ? {
-          used: (builder as unknown as { blobGasUsed: bigint }).blobGasUsed,
-          limit: vm.common.getBlobGasSchedule().maxBlobGasPerBlock,
-        }
-      : undefined;
+    const block = preCheckBlock(builder, vm.common, pendingFees);
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
-      const hashes = json?.blobVersionedHashes;
-      const blobs = type === 3 && Array.isArray(hashes) ? hashes.length : 0;
-      const from = json === undefined ? undefined : decodedFields(json)?.from;
+      const fields = json === undefined ? undefined : decodedFields(json);
+      const blobs = type === 3 ? (fields?.blobVersionedHashes?.length ?? 0) : 0;
       const first =
-        blockBlobGasOver(blockBlobGas, blobs, vm.common.param("blobGasPerBlob")) ??
-        (from === undefined || json === undefined
+        blockBlobGasOver(block.blobGas, blobs, vm.common.param("blobGasPerBlob")) ??
+        (fields?.from === undefined || fields.nonce === undefined
           ? undefined
-          : await gethPreCheckOfUnbuilt(
-              json,
-              createAddressFromString(from),
+          : await gethFirstChecksFailure(
+              {
+                sender: createAddressFromString(fields.from),
+                nonce: fields.nonce,
+                gasLimit: fields.gasLimit,
+                feeCap: fields.fees?.maxFeePerGas ?? fields.gasPrice,
+                tip: fields.fees?.maxPriorityFeePerGas ?? fields.gasPrice,
+              },
               state,
               vm.common,
-              pending.baseFee,
+              block.baseFee,
             ));
       rejected.push({ index, error: first ?? candidate.error });
       continue;
@@ -316,14 +316,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
-      const gasLeft =
-        BigInt(headerData.gasLimit as bigint) - (builder as unknown as { gasUsed: bigint }).gasUsed;
       rejected.push({
         index,
-        error: await gethRejectReason(candidate.tx, cause as Error, state, blockBlobGas, {
-          ...pending,
-          gasLeft,
-        }),
+        error: await gethRejectReason(candidate.tx, cause as Error, state, block),
       });
     }
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
@@ -467,10 +462,27 @@ function pendingBlockFees(
   }
 }
 
-/** A txs.json entry's type (0 when absent or unreadable). */
-function jsonTxType(json: T8nTxJson | undefined): number {
-  const type = json?.type;
-  return typeof type === "string" && /^0x[0-9a-f]+$/i.test(type) ? Number(BigInt(type)) : 0;
+/**
+ * What geth's pre-check of the next transaction reads of the block: its fees, the gas and blob
+ * gas its transactions left.
+ */
+function preCheckBlock(
+  builder: object,
+  common: Common,
+  fees: { baseFee?: bigint; blobBaseFee?: bigint },
+): PreCheckBlock {
+  const { gasUsed, blobGasUsed, headerData } = builder as {
+    gasUsed: bigint;
+    blobGasUsed: bigint;
+    headerData: { gasLimit: bigint };
+  };
+  return {
+    ...fees,
+    gasLeft: BigInt(headerData.gasLimit) - gasUsed,
+    ...(common.isActivatedEIP(4844)
+      ? { blobGas: { used: blobGasUsed, limit: common.getBlobGasSchedule().maxBlobGasPerBlock } }
+      : {}),
+  };
 }
 
 /** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */
@@ -671,6 +683,8 @@ function decodedFields(json: T8nTxJson): DecodedFields | undefined {
     const key = fields.secretKey;
     return {
       gasLimit: quantity(fields.gas),
+      ...(isAbsent(fields.nonce) ? {} : { nonce: quantity(fields.nonce) }),
+      ...(isAbsent(fields.gasPrice) ? {} : { gasPrice: quantity(fields.gasPrice) }),
       ...(typeof key === "string" && keySigns(json)
         ? {
             from: toChecksumAddress(bytesToHex(privateToAddress(secretKeyBytes(key)))),
