@@ -23,6 +23,7 @@ import {
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { callHistoryContract, withoutDirectHistoryWrite } from "../chain/history-contract-call.js";
 import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
@@ -255,22 +256,37 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     address: (w.address ?? `0x${"0".repeat(40)}`) as `0x${string}`,
     amount: parseQuantity(w.amount, "withdrawal amount"),
   }));
-  const builder = await buildBlock(vm, {
-    parentBlock,
-    headerData,
-    withdrawals,
-    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
-  });
+  // The parent hash goes in through the EIP-2935 contract below, as geth's t8n writes it.
+  const builder = await withoutDirectHistoryWrite(state, () =>
+    buildBlock(vm, {
+      parentBlock,
+      headerData,
+      withdrawals,
+      blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
+    }),
+  );
   // geth's t8n pays only its own --state.reward (touchCoinbaseWithReward), never the ethash
   // block reward the library's builder adds to pre-merge blocks.
   (builder as unknown as { rewardMiner: () => Promise<void> }).rewardMiner = async () => {};
 
+  const context = createBlock(
+    { header: headerData },
+    { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
+  );
   if (beaconRoot !== undefined && beaconSlots !== undefined) {
-    const context = createBlock(
-      { header: headerData },
-      { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
-    );
     await replaceDirectBeaconRootWrite(vm, context, beaconRoot, beaconSlots);
+  }
+  // geth's t8n: the EIP-2935 call after the beacon root's, only when the env gives block hashes
+  // (the hash of block number − 1 in uint64, zero when not given); a failing call panics geth.
+  if (vm.common.isActivatedEIP(2935) && !isAbsent(env.blockHashes)) {
+    const failure = await callHistoryContract(vm, context, context.header.parentHash);
+    if (failure !== undefined) {
+      throw new TestnetError(
+        "SYSTEM_CALL_FAILED",
+        `the EIP-2935 history contract's call (block ${number}) failed: ${failure} (its code in ${sources.alloc})`,
+        { file: sources.alloc, gethExitCode: T8N_EXIT_EVM },
+      );
+    }
   }
 
   const rejected: { index: number; error: string }[] = [];
@@ -583,7 +599,8 @@ function currentHeader(
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
     gasLimit: parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
     difficulty: optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ?? 0n,
-    parentHash: hashes.get(number - 1n) ?? ZERO_HASH,
+    // geth's uint64 arithmetic: block 0's parent is number 2^64 − 1.
+    parentHash: hashes.get(BigInt.asUintN(64, number - 1n)) ?? ZERO_HASH,
   };
   const random = bytes32(env.currentRandom, "env.currentRandom");
   if (random !== undefined) header.mixHash = random;
