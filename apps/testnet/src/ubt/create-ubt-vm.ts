@@ -11,11 +11,11 @@ import {
   runBlock,
   type VM,
 } from "@ethereumjs/vm";
+import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { warmBeaconRoots } from "./rules/beacon-root-warmth.js";
 import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
-import { installRipemdTouchRule } from "./rules/ripemd-touch.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
 import { installUbtWarmModel } from "./rules/warm-set.js";
 import { isUbtCommon, type UbtCommon } from "./ubt-common.js";
@@ -50,6 +50,7 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
   if (!isUbtCommon(common)) {
     const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain });
     withBlockParams(vm);
+    installRipemdTouchRule(vm);
     return { vm, ubt: undefined };
   }
   const ctx = new UbtContext((common as UbtCommon).ubtNetwork);
