@@ -28,6 +28,8 @@ interface GethCase {
    * EIP-2935 system call): an EVM error, geth's code 2 for one, and no result.
    */
   readonly oursStatus?: number;
+  /** More command-line flags, given to both tools (`--state.reward -1`, `--state.chainid N`). */
+  readonly flags?: readonly string[];
 }
 const CASES = readCliFixture<Record<string, GethCase>>("t8n/geth-cases.json");
 const UBT_FORKS = new Set(["Verkle", "Binary"]);
@@ -78,6 +80,7 @@ async function runOurs(name: string, c: GethCase) {
       "stdout",
       "--output.alloc",
       "stdout",
+      ...(c.flags ?? []),
     ],
     {
       stdout: { write: (t: string) => (out += t) },

@@ -2,37 +2,23 @@ import type { Block } from "@ethereumjs/block";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import { Address, hexToBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { HISTORY_STORAGE_ADDRESS, SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
+import { HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
+import { systemCall } from "./system-call.js";
 
-const SYSTEM_CALL_GAS = 30_000_000n;
 const HISTORY = new Address(hexToBytes(`0x${HISTORY_STORAGE_ADDRESS}`));
-const SYSTEM = new Address(hexToBytes(`0x${SYSTEM_ADDRESS}`));
 
 /**
  * geth's `ProcessParentBlockHash` (core/state_processor.go): a system call from the system
  * address to the EIP-2935 contract with the parent hash as calldata, so the contract's own code
  * writes its ring-buffer slot ((number − 1) mod 8191 in 256 bits, also for block 0). Nothing
- * happens when the contract is absent. A system call moves no value and bumps no nonce (a
- * delegate-style message in ethereumjs). Returns the call's error (geth panics on one), if any.
+ * happens when the contract is absent. Returns the call's error (geth panics on one), if any.
  */
 export async function callHistoryContract(
   vm: VM,
   block: Block,
   parentHash: Uint8Array,
 ): Promise<string | undefined> {
-  const result = await vm.evm.runCall({
-    block,
-    caller: SYSTEM,
-    origin: SYSTEM,
-    to: HISTORY,
-    data: parentHash,
-    gasLimit: SYSTEM_CALL_GAS,
-    skipNonceIncrement: true,
-    delegatecall: true,
-  } as never);
-  const error = result.execResult.exceptionError?.error;
-  if (error === undefined) return undefined;
-  return error === "revert" ? "execution reverted" : error;
+  return systemCall(vm, block, HISTORY, parentHash);
 }
 
 /**

@@ -217,6 +217,11 @@ export class BinaryStateManager implements StateManagerInterface {
     return this.#baseRoot.slice();
   }
 
+  /** Open checkpoints (a caller that saw the VM fail mid-way reverts down to its own). */
+  get checkpointDepth(): number {
+    return this.#journal.depth;
+  }
+
   /** Number of addresses ever written (including deleted ones). */
   get indexedAccounts(): number {
     return this.#index.accountCount;

@@ -1,13 +1,12 @@
 import type { Block } from "@ethereumjs/block";
 import { bigIntToBytes, createAddressFromString, setLengthLeft } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
+import { systemCall } from "../chain/system-call.js";
 
 /** EIP-4788 constants (from the EIP). */
 export const BEACON_ROOTS_ADDRESS = createAddressFromString(
   "0x000f3df6d732807ef1319fb7b8bb8522d0beac02",
 );
-export const SYSTEM_ADDRESS = createAddressFromString("0xfffffffffffffffffffffffffffffffffffffffe");
-const SYSTEM_CALL_GAS = 30_000_000n;
 
 /** The slots `@ethereumjs/vm` writes directly for a beacon root (ring buffer of 8191). */
 export function directWriteSlots(vm: VM, timestamp: bigint): Uint8Array[] {
@@ -32,14 +31,6 @@ export async function replaceDirectBeaconRootWrite(
   for (const { slot, value } of restore) {
     await state.putStorage(BEACON_ROOTS_ADDRESS, slot, value);
   }
-  const systemExisted = (await state.getAccount(SYSTEM_ADDRESS)) !== undefined;
-  await vm.evm.runCall({
-    block,
-    caller: SYSTEM_ADDRESS,
-    to: BEACON_ROOTS_ADDRESS,
-    data: root,
-    gasLimit: SYSTEM_CALL_GAS,
-    skipBalance: true,
-  });
-  if (!systemExisted) await state.deleteAccount(SYSTEM_ADDRESS);
+  // geth ignores the call's outcome.
+  await systemCall(vm, block, BEACON_ROOTS_ADDRESS, root);
 }

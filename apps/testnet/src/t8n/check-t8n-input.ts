@@ -44,13 +44,21 @@ export function checkT8nInput(
   if (Array.isArray(input.txs)) {
     for (const [index, tx] of input.txs.entries()) checkT8nTx(tx, index, sources.txs, common);
   }
-  if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee) && isAbsent(env.parentBaseFee)) {
-    fail(
-      sources.env,
-      "currentBaseFee",
-      "missing, and no parentBaseFee to derive it (EIP-1559 fork)",
-      T8N_EXIT_CONFIG,
-    );
+  if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee)) {
+    // geth derives it only from a parent: block 0 has none.
+    if (
+      isAbsent(env.parentBaseFee) ||
+      quantity(env.currentNumber, U64, sources.env, "currentNumber") === 0n
+    ) {
+      fail(
+        sources.env,
+        "currentBaseFee",
+        isAbsent(env.parentBaseFee)
+          ? "missing, and no parentBaseFee to derive it (EIP-1559 fork)"
+          : "missing, and block 0 has no parent to derive it from (EIP-1559 fork)",
+        T8N_EXIT_CONFIG,
+      );
+    }
   }
   checkForkEnv(env, sources.env, common);
   checkRequestContracts(input.alloc, sources.alloc, common);
@@ -68,9 +76,22 @@ function checkForkEnv(env: Record<string, unknown>, source: string, common: Comm
       "missing (Shanghai and later forks need the list, [] for none)",
     );
   }
-  if (!common.isActivatedEIP(4895) && !isAbsent(env.withdrawals)) {
-    // geth pays them on any fork; ethereumjs builds no pre-Shanghai block with them.
-    failConfig(source, "withdrawals", `not supported before Shanghai (fork ${common.hardfork()})`);
+  if (!common.gteHardfork(Hardfork.Paris) && isAbsent(env.currentDifficulty)) {
+    // geth derives it from the parent's (applyMergeChecks), or refuses.
+    if (isAbsent(env.parentDifficulty)) {
+      failConfig(source, "currentDifficulty", "missing, and no parentDifficulty to derive it");
+    }
+    const number = quantity(env.currentNumber, U64, source, "currentNumber");
+    if (number === 0n) failConfig(source, "currentDifficulty", "missing, needed for block 0");
+    const time = quantity(env.currentTimestamp, U64, source, "currentTimestamp");
+    const parentTime = optional(env.parentTimestamp, U64, source, "parentTimestamp") ?? 0n;
+    if (time <= parentTime) {
+      failConfig(
+        source,
+        "currentDifficulty",
+        `missing, and cannot be derived: currentTimestamp ${time} is not after parentTimestamp ${parentTime}`,
+      );
+    }
   }
   if (common.gteHardfork(Hardfork.Paris)) {
     if (isAbsent(env.currentRandom))
@@ -139,6 +160,7 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
   }
   for (const field of ENV_U64) optional(env[field], U64, source, field);
   for (const field of ENV_U256) optional(env[field], U256, source, field);
+  checkOmmers(env.ommers, source);
   const withdrawals = env.withdrawals;
   if (isAbsent(withdrawals)) return;
   if (!Array.isArray(withdrawals)) {
@@ -155,6 +177,25 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
     }
     if (fields.address !== undefined && !isHex(fields.address, 20)) {
       fail(source, `${at}.address`, `${describe(fields.address)} is not a 20-byte hex address`);
+    }
+  });
+}
+
+/** geth's ommer list: `{ delta: <JSON number>, address: <20-byte hex> }` each. */
+function checkOmmers(ommers: unknown, source: string): void {
+  if (isAbsent(ommers)) return;
+  if (!Array.isArray(ommers)) fail(source, "ommers", `expected an array, got ${describe(ommers)}`);
+  ommers.forEach((o: unknown, i: number) => {
+    const at = `ommers[${i}]`;
+    if (o === null || typeof o !== "object" || Array.isArray(o)) {
+      fail(source, at, `expected an object, got ${describe(o)}`);
+    }
+    const { delta, address } = o as Record<string, unknown>;
+    if (typeof delta !== "number" || !Number.isSafeInteger(delta) || delta < 0) {
+      fail(source, `${at}.delta`, `${describe(delta)} is not a non-negative integer`);
+    }
+    if (!isHex(address, 20)) {
+      fail(source, `${at}.address`, `${describe(address)} is not a 20-byte hex address`);
     }
   });
 }

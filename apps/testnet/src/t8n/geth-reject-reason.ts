@@ -186,7 +186,10 @@ function gethBlobOrLimitReason(
   if (/authorization list is empty/.test(message) && from !== undefined) {
     return `EIP-7702 transaction with empty auth list (sender ${from})`;
   }
-  if (/gasLimit \* maxFeePerGas cannot exceed MAX_INTEGER/.test(message) && from !== undefined) {
+  if (
+    /gas ?limit \* (maxFeePerGas|gasPrice) cannot exceed MAX_INTEGER/i.test(message) &&
+    from !== undefined
+  ) {
     return `insufficient funds for gas * price + value: address ${from} required balance exceeds 256 bits`;
   }
   return undefined;

@@ -1,5 +1,5 @@
 import type { KeyScheme } from "@bintrie/core";
-import { createBlock, createBlockHeader } from "@ethereumjs/block";
+import { createBlock, createBlockHeader, genWithdrawalsTrieRoot } from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
@@ -15,7 +15,10 @@ import {
   bigIntToHex,
   bytesToHex,
   createAddressFromString,
+  createWithdrawal,
+  equalsBytes,
   intToHex,
+  KECCAK256_RLP_ARRAY,
   privateToAddress,
   setLengthLeft,
   toChecksumAddress,
@@ -25,6 +28,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { callHistoryContract, withoutDirectHistoryWrite } from "../chain/history-contract-call.js";
 import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
+import { installSystemCallContext } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { applyAlloc } from "../fixtures/alloc.js";
@@ -40,6 +44,7 @@ import {
   replaceDirectBeaconRootWrite,
 } from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
+import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import { gethFirstChecksFailure, type PreCheckBlock } from "./geth-pre-check.js";
 import {
@@ -69,9 +74,9 @@ export interface T8nEnv {
   readonly currentRandom?: string | null;
   readonly currentBaseFee?: string;
   readonly currentExcessBlobGas?: string;
-  readonly previousHash?: string;
   readonly parentTimestamp?: string;
   readonly parentDifficulty?: string;
+  readonly parentUncleHash?: string;
   readonly parentBaseFee?: string;
   readonly parentGasUsed?: string;
   readonly parentGasLimit?: string;
@@ -79,6 +84,8 @@ export interface T8nEnv {
   readonly parentBlobGasUsed?: string;
   readonly parentBeaconBlockRoot?: string;
   readonly blockHashes?: Readonly<Record<string, string>>;
+  /** Pre-merge ommers: geth's reward step pays (or, with a reward of 0, touches) each. */
+  readonly ommers?: readonly { readonly delta: number; readonly address: string }[];
   readonly withdrawals?: readonly {
     readonly index: string;
     readonly validatorIndex: string;
@@ -177,6 +184,11 @@ export interface T8nOutput {
   readonly body: string;
 }
 
+/** EIP-1559's constants (from the EIP). */
+/** Wei per Gwei (withdrawal amounts are in Gwei). */
+const GWEI = 1_000_000_000n;
+const ELASTICITY_MULTIPLIER = 2n;
+const BASE_FEE_CHANGE_DENOMINATOR = 8n;
 const ZERO_HASH = new Uint8Array(32);
 
 /**
@@ -213,6 +225,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   const requestCalls = watchRequestSystemCalls(vm);
+  const systemCalls = installSystemCallContext(vm);
   vm.common.setHardforkBy({
     blockNumber: number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
@@ -232,10 +245,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         )
       : undefined;
   const parentBlock = createBlock(
-    { header: parentHeader(env, number, vm.common, sources.env) },
+    { header: parentHeader(env, number, vm.common) },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
-  const headerData = currentHeader(env, number, hashes, vm.common);
+  const headerData = currentHeader(env, number, hashes, vm.common, sources.env);
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
@@ -261,7 +274,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     buildBlock(vm, {
       parentBlock,
       headerData,
-      withdrawals,
+      // Before Shanghai the library builds no block with them: paid below, as geth pays them.
+      withdrawals: vm.common.isActivatedEIP(4895) ? withdrawals : undefined,
       blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
     }),
   );
@@ -273,6 +287,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { header: headerData },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
+  systemCalls.setBlock(context);
   if (beaconRoot !== undefined && beaconSlots !== undefined) {
     await replaceDirectBeaconRootWrite(vm, context, beaconRoot, beaconSlots);
   }
@@ -289,9 +304,16 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     }
   }
 
+  // geth hashes every log of the block in the order they were emitted, system calls' too.
+  const logsBeforeTxs = systemCalls.takeLogs();
   const rejected: { index: number; error: string }[] = [];
   const applied: { tx: TypedTransaction; result: RunTxResult }[] = [];
   const pendingFees = pendingBlockFees(builder, vm.common);
+  // The open checkpoints when the running transaction started (its own is the next one).
+  let txStartDepth: number | undefined;
+  vm.events.on("beforeTx", () => {
+    txStartDepth = state.checkpointDepth - 1;
+  });
   const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
@@ -301,6 +323,19 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // geth's t8n has no blob base fee then, and turns blob transactions away first.
     if (type === 3 && !blobGasKnown(env)) {
       rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
+      continue;
+    }
+    // geth recovers the sender with the fork's signer first: before EIP-155 (Spurious Dragon)
+    // a legacy v other than 27 or 28 recovers nothing, and geth's t8n signs a `secretKey`
+    // transaction with EIP-155's chain id unless it says `"protected": false`.
+    if (
+      !("error" in candidate) &&
+      candidate.tx.type === 0 &&
+      !vm.common.gteHardfork(Hardfork.SpuriousDragon) &&
+      ((json !== undefined && keySigns(json) && json.protected !== false) ||
+        (candidate.tx.v !== 27n && candidate.tx.v !== 28n))
+    ) {
+      rejected.push({ index, error: "invalid transaction v, r, s values" });
       continue;
     }
     const block = preCheckBlock(builder, vm.common, pendingFees);
@@ -328,20 +363,32 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       rejected.push({ index, error: first ?? candidate.error });
       continue;
     }
+    txStartDepth = undefined;
     try {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
+      // An error the EVM did not expect (not a refusal) leaves its frames' checkpoints open:
+      // close them, so the transaction leaves no state behind.
+      if (txStartDepth !== undefined) {
+        while (state.checkpointDepth > txStartDepth) await vm.evm.journal.revert();
+      }
       rejected.push({
         index,
         error: await gethRejectReason(candidate.tx, cause as Error, state, block),
       });
+      continue;
     }
+    // geth looks at a BLOCKHASH it could not answer (also one a system call asked) only once
+    // a transaction is included.
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
   if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
-  await touchCoinbaseWithReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n);
+  // Before EIP-158 (Spurious Dragon) an account the reward step touches stays, even empty.
+  const eip158 = vm.common.gteHardfork(Hardfork.SpuriousDragon);
+  await payBlockReward(state, headerData.coinbase as Uint8Array, env, input.reward ?? 0n, eip158);
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
+  else if (withdrawals !== undefined) await payWithdrawals(state, withdrawals, eip158);
   const { block, requests } = await builder.build();
   const queueFailure = requestCalls.take();
   if (queueFailure !== undefined) {
@@ -352,7 +399,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     );
   }
   const header = block.header;
-  let logIndex = 0;
+  // geth prints the root of the env's withdrawals whenever it gives them (any fork).
+  const withdrawalsRoot =
+    header.withdrawalsRoot ??
+    (withdrawals === undefined
+      ? undefined
+      : await genWithdrawalsTrieRoot(withdrawals.map((w) => createWithdrawal(w))));
+  let logIndex = logsBeforeTxs.length;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
     // geth's receipt JSON omits the type of a legacy transaction.
     ...(tx.type === 0 ? {} : { type: intToHex(tx.type) }),
@@ -391,7 +444,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     blockNumber: bigIntToHex(number),
     transactionIndex: intToHex(i),
   }));
-  const logs = applied.flatMap(({ result }) => result.receipt.logs);
+  const logs = [
+    ...logsBeforeTxs,
+    ...applied.flatMap(({ result }) => result.receipt.logs),
+    ...systemCalls.takeLogs(),
+  ];
   const result: T8nResult = {
     stateRoot: bytesToHex(header.stateRoot),
     txRoot: bytesToHex(header.transactionsTrie),
@@ -408,9 +465,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ...(header.baseFeePerGas !== undefined
       ? { currentBaseFee: bigIntToHex(header.baseFeePerGas) }
       : {}),
-    ...(header.withdrawalsRoot !== undefined
-      ? { withdrawalsRoot: bytesToHex(header.withdrawalsRoot) }
-      : {}),
+    ...(withdrawalsRoot !== undefined ? { withdrawalsRoot: bytesToHex(withdrawalsRoot) } : {}),
     // geth reports blob gas only when the env gives the excess blob gas or both parent fields.
     ...(header.excessBlobGas !== undefined && blobGasKnown(env)
       ? {
@@ -501,18 +556,66 @@ function preCheckBlock(
   };
 }
 
-/** geth t8n's reward step (`statedb.AddBalance(coinbase, reward)` before the withdrawals). */
-async function touchCoinbaseWithReward(
+/**
+ * geth t8n's reward step (before the withdrawals; none with a negative reward): each ommer gets
+ * (8 − delta) / 8 of the reward and the coinbase the reward plus 1/32 of it per ommer, through
+ * `AddBalance`, so a reward of 0 still touches them all (an empty account is deleted).
+ */
+async function payBlockReward(
   state: BinaryStateManager,
   coinbase: Uint8Array,
+  env: T8nEnv,
   reward: bigint,
+  eip158: boolean,
 ): Promise<void> {
   if (reward < 0n) return;
-  const address = new Address(coinbase);
-  const account = (await state.getAccount(address)) ?? new Account();
-  account.balance += reward;
-  if (account.isEmpty()) await state.deleteAccount(address);
-  else await state.putAccount(address, account);
+  let minerReward = reward;
+  for (const [i, ommer] of (env.ommers ?? []).entries()) {
+    minerReward += reward >> 5n;
+    const share = ((8n - BigInt(ommer.delta)) * reward) >> 3n;
+    if (share < 0n) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `env: ommers[${i}].delta: ${ommer.delta} is over 8, which makes the ommer's reward negative`,
+        { field: `ommers[${i}].delta` },
+      );
+    }
+    const address = hexToBytesLoose(ommer.address, `env.ommers[${i}].address`);
+    await addBalance(state, address, share, eip158);
+  }
+  await addBalance(state, coinbase, minerReward, eip158);
+}
+
+/**
+ * geth's t8n pays withdrawals on any fork (amounts in Gwei); before Shanghai the library's block
+ * builder has no such step, so they are paid here, one `AddBalance` each, in order.
+ */
+async function payWithdrawals(
+  state: BinaryStateManager,
+  withdrawals: readonly { readonly address: `0x${string}`; readonly amount: bigint }[],
+  eip158: boolean,
+): Promise<void> {
+  for (const w of withdrawals) {
+    const address = hexToBytesLoose(w.address, "withdrawal address");
+    await addBalance(state, address, w.amount * GWEI, eip158);
+  }
+}
+
+/**
+ * geth's `StateDB.AddBalance` at the block's end: even 0 touches, so with EIP-158 an empty
+ * account goes; before it, the touch leaves the account there (created, if it was absent).
+ */
+async function addBalance(
+  state: BinaryStateManager,
+  address: Uint8Array,
+  amount: bigint,
+  eip158: boolean,
+): Promise<void> {
+  const at = new Address(address);
+  const account = (await state.getAccount(at)) ?? new Account();
+  account.balance += amount;
+  if (eip158 && account.isEmpty()) await state.deleteAccount(at);
+  else await state.putAccount(at, account);
 }
 
 function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
@@ -523,13 +626,7 @@ function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
       padLeft(hexToBytesLoose(hash, "block hash"), 32, "block hash"),
     );
   }
-  const number = parseQuantity(env.currentNumber, "env.currentNumber");
-  if (env.previousHash !== undefined && number > 0n) {
-    map.set(
-      number - 1n,
-      padLeft(hexToBytesLoose(env.previousHash, "env.previousHash"), 32, "previousHash"),
-    );
-  }
+  // geth's t8n has no `previousHash`: the parent's hash comes from blockHashes alone.
   return map;
 }
 
@@ -545,32 +642,18 @@ function bytes32(value: string | null | undefined, what: string): Uint8Array | u
 }
 
 /** The parent header from the env's parent* fields (only what base fee and blob gas use). */
-function parentHeader(
-  env: T8nEnv,
-  number: bigint,
-  common: Common,
-  source: string,
-): Record<string, unknown> {
+function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<string, unknown> {
   // geth's t8n builds the parent from parentGasLimit as given: absent is 0, so a base fee is
   // derived unchanged from parentBaseFee (gas used equals the zero target).
   const gasLimit = optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ?? 0n;
-  let gasUsed = optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n;
-  if (gasUsed > gasLimit) {
-    // The library builds no such header; its gas only derives the base fee.
-    if (common.isActivatedEIP(1559) && isAbsent(env.currentBaseFee)) {
-      throw new TestnetError(
-        "INVALID_INPUT",
-        `${source}: parentGasUsed: ${gasUsed} exceeds parentGasLimit ${gasLimit}, from which the base fee is to be derived (give currentBaseFee)`,
-        { file: source, field: "parentGasUsed" },
-      );
-    }
-    gasUsed = gasLimit;
-  }
+  // The library builds no header with more gas used than its limit; the parent's gas only
+  // derives the base fee, which derivedBaseFee does from the env as given.
+  const gasUsed = optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n;
   const header: Record<string, unknown> = {
     number: number > 0n ? number - 1n : 0n,
     timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
     gasLimit,
-    gasUsed,
+    gasUsed: gasUsed > gasLimit ? gasLimit : gasUsed,
     difficulty: optionalQuantity(env.parentDifficulty, "env.parentDifficulty") ?? 0n,
   };
   if (common.isActivatedEIP(1559)) {
@@ -592,20 +675,25 @@ function currentHeader(
   number: bigint,
   hashes: Map<bigint, Uint8Array>,
   common: Common,
+  source: string,
 ): Record<string, unknown> {
   const header: Record<string, unknown> = {
     coinbase: padLeft(hexToBytesLoose(env.currentCoinbase, "env.currentCoinbase"), 20, "coinbase"),
     number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
     gasLimit: parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
-    difficulty: optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ?? 0n,
+    difficulty:
+      optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ??
+      (common.gteHardfork(Hardfork.Paris) ? 0n : derivedDifficulty(env, number, common)),
     // geth's uint64 arithmetic: block 0's parent is number 2^64 − 1.
     parentHash: hashes.get(BigInt.asUintN(64, number - 1n)) ?? ZERO_HASH,
   };
   const random = bytes32(env.currentRandom, "env.currentRandom");
   if (random !== undefined) header.mixHash = random;
-  const baseFee = optionalQuantity(env.currentBaseFee, "env.currentBaseFee");
-  if (baseFee !== undefined && common.isActivatedEIP(1559)) header.baseFeePerGas = baseFee;
+  if (common.isActivatedEIP(1559)) {
+    header.baseFeePerGas =
+      optionalQuantity(env.currentBaseFee, "env.currentBaseFee") ?? derivedBaseFee(env, source);
+  }
   const excess = optionalQuantity(env.currentExcessBlobGas, "env.currentExcessBlobGas");
   if (excess !== undefined && common.isActivatedEIP(4844)) header.excessBlobGas = excess;
   if (common.isActivatedEIP(4788)) {
@@ -613,6 +701,56 @@ function currentHeader(
       bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH;
   }
   return header;
+}
+
+/**
+ * The base fee geth's t8n derives from the parent fields (eip1559.CalcBaseFee; the checks
+ * have made sure there is a parentBaseFee and a parent): absent gas fields are 0, and gas used
+ * over the limit is taken as given (a zero gas target with gas used makes geth divide by zero:
+ * refused).
+ */
+function derivedBaseFee(env: T8nEnv, source: string): bigint {
+  const baseFee = parseQuantity(env.parentBaseFee, "env.parentBaseFee");
+  const gasLimit = optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ?? 0n;
+  const gasUsed = optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n;
+  const target = gasLimit / ELASTICITY_MULTIPLIER;
+  if (gasUsed === target) return baseFee;
+  if (target === 0n) {
+    throw new TestnetError(
+      "INVALID_INPUT",
+      `${source}: parentGasUsed: ${gasUsed} with a zero gas target (parentGasLimit ${gasLimit}), from which the base fee is to be derived (give currentBaseFee)`,
+      { file: source, field: "parentGasUsed" },
+    );
+  }
+  if (gasUsed > target) {
+    const delta = (baseFee * (gasUsed - target)) / target / BASE_FEE_CHANGE_DENOMINATOR;
+    return baseFee + (delta > 1n ? delta : 1n);
+  }
+  const delta = (baseFee * (target - gasUsed)) / target / BASE_FEE_CHANGE_DENOMINATOR;
+  return baseFee > delta ? baseFee - delta : 0n;
+}
+
+/**
+ * The difficulty geth's t8n derives before the merge when the env gives none (t8ntool
+ * calcDifficulty: ethash's rule for the fork, from the parent's difficulty, time and uncle hash,
+ * a zero uncle hash meaning none; the checks have refused block 0 and a parent time not before
+ * the block's).
+ */
+function derivedDifficulty(env: T8nEnv, number: bigint, common: Common): bigint {
+  const uncleHash = bytes32(env.parentUncleHash, "env.parentUncleHash");
+  return ethashDifficulty(
+    common,
+    number,
+    parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
+    {
+      difficulty: parseQuantity(env.parentDifficulty, "env.parentDifficulty"),
+      timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
+      hasUncles:
+        uncleHash !== undefined &&
+        !uncleHash.every((b) => b === 0) &&
+        !equalsBytes(uncleHash, KECCAK256_RLP_ARRAY),
+    },
+  );
 }
 
 type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };

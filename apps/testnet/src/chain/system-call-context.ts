@@ -1,0 +1,61 @@
+import type { Block } from "@ethereumjs/block";
+import { Hardfork } from "@ethereumjs/common";
+import type { VM } from "@ethereumjs/vm";
+import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
+
+/** geth's gas for every system call (core/state_processor.go `systemCallGasBudget`). */
+const SYSTEM_CALL_GAS = 30_000_000n;
+
+/** A log as the library keeps one: address, topics, data. */
+export type SystemCallLog = [Uint8Array, Uint8Array[], Uint8Array];
+
+interface CallOptions {
+  readonly message?: unknown;
+  readonly caller?: { toString(): string };
+  readonly block?: Block;
+  readonly gasLimit?: bigint;
+}
+
+/**
+ * System calls as geth makes them, also those the library starts itself (the EIP-7002/7251
+ * request queues at the block's end): in the block's context (the library passes none, so
+ * NUMBER, TIMESTAMP, COINBASE… read 0 and BASEFEE throws), with 30M gas (the library gives the
+ * queues 1M), and followed by geth's `Finalise` (EIP-161: a touched empty account goes).
+ * `setBlock` names the block the calls run in; `takeLogs` returns the logs the calls emitted
+ * since the last take (geth's state keeps them beside the transactions' and hashes them all).
+ */
+export function installSystemCallContext(vm: VM): {
+  setBlock(block: Block): void;
+  takeLogs(): SystemCallLog[];
+} {
+  const evm = vm.evm as unknown as { runCall(opts: CallOptions): Promise<unknown> };
+  const runCall = evm.runCall.bind(evm);
+  let current: Block | undefined;
+  let logs: SystemCallLog[] = [];
+  evm.runCall = async (opts: CallOptions) => {
+    if (
+      opts.message !== undefined ||
+      opts.caller?.toString().toLowerCase() !== `0x${SYSTEM_ADDRESS}`
+    )
+      return runCall(opts);
+    const result = (await runCall({
+      ...opts,
+      block: opts.block ?? current,
+      gasLimit: SYSTEM_CALL_GAS,
+    })) as { execResult: { logs?: SystemCallLog[] } };
+    // A call that failed has none (its logs went with its state).
+    logs.push(...(result.execResult.logs ?? []));
+    if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
+    return result;
+  };
+  return {
+    setBlock(block: Block) {
+      current = block;
+    },
+    takeLogs() {
+      const taken = logs;
+      logs = [];
+      return taken;
+    },
+  };
+}
