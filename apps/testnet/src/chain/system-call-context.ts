@@ -2,9 +2,7 @@ import type { Block } from "@ethereumjs/block";
 import { Hardfork } from "@ethereumjs/common";
 import type { VM } from "@ethereumjs/vm";
 import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
-
-/** geth's gas for every system call (core/state_processor.go `systemCallGasBudget`). */
-const SYSTEM_CALL_GAS = 30_000_000n;
+import { SYSTEM_CALL_GAS } from "./system-call.js";
 
 /** A log as the library keeps one: address, topics, data. */
 export type SystemCallLog = [Uint8Array, Uint8Array[], Uint8Array];

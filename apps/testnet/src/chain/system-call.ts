@@ -3,7 +3,8 @@ import { Address, hexToBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
 
-const SYSTEM_CALL_GAS = 30_000_000n;
+/** geth's gas for every system call (core/state_processor.go `systemCallGasBudget`). */
+export const SYSTEM_CALL_GAS = 30_000_000n;
 const SYSTEM = new Address(hexToBytes(`0x${SYSTEM_ADDRESS}`));
 
 /**

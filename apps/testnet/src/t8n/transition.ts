@@ -184,11 +184,12 @@ export interface T8nOutput {
   readonly body: string;
 }
 
-/** EIP-1559's constants (from the EIP). */
 /** Wei per Gwei (withdrawal amounts are in Gwei). */
 const GWEI = 1_000_000_000n;
+/** EIP-1559's constants (from the EIP). */
 const ELASTICITY_MULTIPLIER = 2n;
 const BASE_FEE_CHANGE_DENOMINATOR = 8n;
+const INITIAL_BASE_FEE = 1_000_000_000n;
 const ZERO_HASH = new Uint8Array(32);
 
 /**
@@ -386,7 +387,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
   // Before EIP-158 (Spurious Dragon) an account the reward step touches stays, even empty.
   const eip158 = vm.common.gteHardfork(Hardfork.SpuriousDragon);
-  await payBlockReward(state, headerData.coinbase as Uint8Array, env, input.reward ?? 0n, eip158);
+  await payBlockReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n, {
+    env,
+    source: sources.env,
+    eip158,
+  });
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
   else if (withdrawals !== undefined) await payWithdrawals(state, withdrawals, eip158);
   const { block, requests } = await builder.build();
@@ -559,14 +564,13 @@ function preCheckBlock(
 /**
  * geth t8n's reward step (before the withdrawals; none with a negative reward): each ommer gets
  * (8 − delta) / 8 of the reward and the coinbase the reward plus 1/32 of it per ommer, through
- * `AddBalance`, so a reward of 0 still touches them all (an empty account is deleted).
+ * `AddBalance`, so a reward of 0 still touches them all (see addBalance).
  */
 async function payBlockReward(
   state: BinaryStateManager,
   coinbase: Uint8Array,
-  env: T8nEnv,
   reward: bigint,
-  eip158: boolean,
+  { env, source, eip158 }: { env: T8nEnv; source: string; eip158: boolean },
 ): Promise<void> {
   if (reward < 0n) return;
   let minerReward = reward;
@@ -576,8 +580,8 @@ async function payBlockReward(
     if (share < 0n) {
       throw new TestnetError(
         "INVALID_INPUT",
-        `env: ommers[${i}].delta: ${ommer.delta} is over 8, which makes the ommer's reward negative`,
-        { field: `ommers[${i}].delta` },
+        `${source}: ommers[${i}].delta: ${ommer.delta} is over 8, which makes the ommer's reward negative`,
+        { file: source, field: `ommers[${i}].delta` },
       );
     }
     const address = hexToBytesLoose(ommer.address, `env.ommers[${i}].address`);
@@ -656,7 +660,7 @@ function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<strin
     gasUsed: gasUsed > gasLimit ? gasLimit : gasUsed,
     difficulty: optionalQuantity(env.parentDifficulty, "env.parentDifficulty") ?? 0n,
   };
-  if (common.isActivatedEIP(1559)) {
+  if (common.isActivatedEIP(1559) && londonAt(common, header.number as bigint)) {
     header.baseFeePerGas =
       optionalQuantity(env.parentBaseFee, "env.parentBaseFee") ??
       optionalQuantity(env.currentBaseFee, "env.currentBaseFee");
@@ -692,7 +696,8 @@ function currentHeader(
   if (random !== undefined) header.mixHash = random;
   if (common.isActivatedEIP(1559)) {
     header.baseFeePerGas =
-      optionalQuantity(env.currentBaseFee, "env.currentBaseFee") ?? derivedBaseFee(env, source);
+      optionalQuantity(env.currentBaseFee, "env.currentBaseFee") ??
+      derivedBaseFee(env, number, common, source);
   }
   const excess = optionalQuantity(env.currentExcessBlobGas, "env.currentExcessBlobGas");
   if (excess !== undefined && common.isActivatedEIP(4844)) header.excessBlobGas = excess;
@@ -709,7 +714,9 @@ function currentHeader(
  * over the limit is taken as given (a zero gas target with gas used makes geth divide by zero:
  * refused).
  */
-function derivedBaseFee(env: T8nEnv, source: string): bigint {
+function derivedBaseFee(env: T8nEnv, number: bigint, common: Common, source: string): bigint {
+  // The London block itself starts at the EIP's initial base fee (a parent before London).
+  if (!londonAt(common, number - 1n)) return INITIAL_BASE_FEE;
   const baseFee = parseQuantity(env.parentBaseFee, "env.parentBaseFee");
   const gasLimit = optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ?? 0n;
   const gasUsed = optionalQuantity(env.parentGasUsed, "env.parentGasUsed") ?? 0n;
@@ -728,6 +735,12 @@ function derivedBaseFee(env: T8nEnv, source: string): bigint {
   }
   const delta = (baseFee * (target - gasUsed)) / target / BASE_FEE_CHANGE_DENOMINATOR;
   return baseFee > delta ? baseFee - delta : 0n;
+}
+
+/** Whether block `number` is London's or later's (a transition network can start before it). */
+function londonAt(common: Common, number: bigint): boolean {
+  const london = common.hardforkBlock(Hardfork.London);
+  return london === null || number >= london;
 }
 
 /**
