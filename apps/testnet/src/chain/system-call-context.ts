@@ -14,6 +14,21 @@ interface CallOptions {
   readonly gasLimit?: bigint;
 }
 
+/** What `installSystemCallContext` returns. */
+export interface SystemCallContext {
+  /** Names the block the next system calls run in (and drops the logs not taken). */
+  setBlock(block: Block): void;
+  /** The logs the system calls emitted since the last take. */
+  takeLogs(): SystemCallLog[];
+}
+
+const installed = new WeakMap<VM, SystemCallContext>();
+
+/** The context `installSystemCallContext` put on `vm` (every VM of createExecutionVM has one). */
+export function systemCallContextOf(vm: VM): SystemCallContext | undefined {
+  return installed.get(vm);
+}
+
 /**
  * System calls as geth makes them, also those the library starts itself (the EIP-7002/7251
  * request queues at the block's end): in the block's context (the library passes none, so
@@ -22,10 +37,7 @@ interface CallOptions {
  * `setBlock` names the block the calls run in; `takeLogs` returns the logs the calls emitted
  * since the last take (geth's state keeps them beside the transactions' and hashes them all).
  */
-export function installSystemCallContext(vm: VM): {
-  setBlock(block: Block): void;
-  takeLogs(): SystemCallLog[];
-} {
+export function installSystemCallContext(vm: VM): SystemCallContext {
   const evm = vm.evm as unknown as { runCall(opts: CallOptions): Promise<unknown> };
   const runCall = evm.runCall.bind(evm);
   let current: Block | undefined;
@@ -46,9 +58,10 @@ export function installSystemCallContext(vm: VM): {
     if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
     return result;
   };
-  return {
+  const context: SystemCallContext = {
     setBlock(block: Block) {
       current = block;
+      logs = [];
     },
     takeLogs() {
       const taken = logs;
@@ -56,4 +69,6 @@ export function installSystemCallContext(vm: VM): {
       return taken;
     },
   };
+  installed.set(vm, context);
+  return context;
 }

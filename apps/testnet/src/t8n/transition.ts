@@ -28,7 +28,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { callHistoryContract, withoutDirectHistoryWrite } from "../chain/history-contract-call.js";
 import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
-import { installSystemCallContext } from "../chain/system-call-context.js";
+import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { applyAlloc } from "../fixtures/alloc.js";
@@ -226,7 +226,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   const requestCalls = watchRequestSystemCalls(vm);
-  const systemCalls = installSystemCallContext(vm);
+  const systemCalls = systemCallContextOf(vm)!;
   vm.common.setHardforkBy({
     blockNumber: number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),

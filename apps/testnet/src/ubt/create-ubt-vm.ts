@@ -12,6 +12,7 @@ import {
   type VM,
 } from "@ethereumjs/vm";
 import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
+import { installSystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { warmBeaconRoots } from "./rules/beacon-root-warmth.js";
 import { processParentBlockHash } from "./rules/history-system-call.js";
@@ -51,6 +52,7 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
     const vm = await createVM({ common, stateManager, blockchain: blockchain as Blockchain });
     withBlockParams(vm);
     installRipemdTouchRule(vm);
+    installSystemCallContext(vm);
     return { vm, ubt: undefined };
   }
   const ctx = new UbtContext((common as UbtCommon).ubtNetwork);
@@ -64,6 +66,7 @@ export async function createExecutionVM(options: ExecutionVMOptions): Promise<Ex
   withBlockParams(vm);
   const warm = installUbtWarmModel(vm);
   installRipemdTouchRule(vm);
+  installSystemCallContext(vm);
   ctx.onBeginBlock = () => warm.resetWarmSet();
   ctx.warmForBlock = warm.warmForBlock;
   vm.events.on("beforeTx", (tx: TypedTransaction, resolve?: (r?: unknown) => void) => {
@@ -100,13 +103,16 @@ function withBlockParams(vm: VM): void {
 /**
  * `runBlock` as geth's block import runs a UBT block: inside one journal checkpoint, the
  * EIP-2935 system call (`ProcessParentBlockHash`, `IsPrague || IsUBT`) and then the block; a
- * block that fails leaves no trace of either. Without a UBT context it is plain `runBlock`.
+ * block that fails leaves no trace of either. Without a UBT context it is plain `runBlock`. Its
+ * system calls run in the block's context (see installSystemCallContext).
  */
 export async function runBlockAsGeth(
   vm: VM,
   ubt: UbtContext | undefined,
   opts: RunBlockOpts & { block: Block },
 ): Promise<RunBlockResult> {
+  // System calls (the library's request queue calls among them) run in this block's context.
+  systemCallContextOf(vm)?.setBlock(opts.block);
   if (ubt === undefined) return runBlock(vm, opts);
   await vm.evm.journal.checkpoint();
   try {
