@@ -1,4 +1,5 @@
 import { type Common, Hardfork } from "@ethereumjs/common";
+import { TestnetError } from "../chain/testnet-error.js";
 
 /** Ethash's difficulty constants (the Yellow Paper; geth's params). */
 const MINIMUM_DIFFICULTY = 131_072n;
@@ -61,7 +62,18 @@ function atLeastMinimum(difficulty: bigint): bigint {
   return difficulty < MINIMUM_DIFFICULTY ? MINIMUM_DIFFICULTY : difficulty;
 }
 
+/** Beyond this many bits the ice age's term is not computed (geth spends minutes on it). */
+const MAX_BOMB_BITS = 1n << 20n;
+
 /** The ice age's term: 2^(periods − 2) once more than one period has passed. */
 function bomb(periods: bigint): bigint {
-  return periods > 1n ? 1n << (periods - 2n) : 0n;
+  if (periods <= 1n) return 0n;
+  if (periods - 2n > MAX_BOMB_BITS) {
+    throw new TestnetError(
+      "INVALID_INPUT",
+      `env: currentNumber: the ice age's term 2^${periods - 2n} at this block is beyond reach (give currentDifficulty)`,
+      { field: "currentNumber" },
+    );
+  }
+  return 1n << (periods - 2n);
 }

@@ -249,7 +249,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { header: parentHeader(env, number, vm.common) },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
-  const headerData = currentHeader(env, number, hashes, vm.common, sources.env);
+  // The block's difficulty: the env's, or before the merge derived from the parent's.
+  const difficulty =
+    optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ??
+    (vm.common.gteHardfork(Hardfork.Paris) ? 0n : derivedDifficulty(env, number, vm.common));
+  const headerData = currentHeader(env, number, hashes, vm.common, sources.env, difficulty);
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
@@ -463,9 +467,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     receipts,
     ...(rejected.length > 0 ? { rejected } : {}),
     // geth prints the env's difficulty before the merge, and none after it.
-    currentDifficulty: vm.common.gteHardfork(Hardfork.Paris)
-      ? null
-      : bigIntToHex(header.difficulty),
+    currentDifficulty: vm.common.gteHardfork(Hardfork.Paris) ? null : bigIntToHex(difficulty),
     gasUsed: bigIntToHex(header.gasUsed),
     ...(header.baseFeePerGas !== undefined
       ? { currentBaseFee: bigIntToHex(header.baseFeePerGas) }
@@ -680,15 +682,15 @@ function currentHeader(
   hashes: Map<bigint, Uint8Array>,
   common: Common,
   source: string,
+  difficulty: bigint,
 ): Record<string, unknown> {
   const header: Record<string, unknown> = {
     coinbase: padLeft(hexToBytesLoose(env.currentCoinbase, "env.currentCoinbase"), 20, "coinbase"),
     number,
     timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
     gasLimit: parseQuantity(env.currentGasLimit, "env.currentGasLimit"),
-    difficulty:
-      optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ??
-      (common.gteHardfork(Hardfork.Paris) ? 0n : derivedDifficulty(env, number, common)),
+    // geth's header holds any size; DIFFICULTY reads its low 256 bits (uint256 SetFromBig).
+    difficulty: BigInt.asUintN(256, difficulty),
     // geth's uint64 arithmetic: block 0's parent is number 2^64 − 1.
     parentHash: hashes.get(BigInt.asUintN(64, number - 1n)) ?? ZERO_HASH,
   };
