@@ -161,6 +161,7 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
   for (const field of ENV_U64) optional(env[field], U64, source, field);
   for (const field of ENV_U256) optional(env[field], U256, source, field);
   checkOmmers(env.ommers, source);
+  checkHashes(env, source);
   const withdrawals = env.withdrawals;
   if (isAbsent(withdrawals)) return;
   if (!Array.isArray(withdrawals)) {
@@ -179,6 +180,32 @@ function checkEnv(env: Record<string, unknown>, source: string): void {
       fail(source, `${at}.address`, `${describe(fields.address)} is not a 20-byte hex address`);
     }
   });
+}
+
+/**
+ * The env's 32-byte hashes as geth's `common.Hash` decodes them: `0x` and exactly 64 digits
+ * (`blockHashes` values, keyed by block numbers; `parentBeaconBlockRoot`).
+ */
+function checkHashes(env: Record<string, unknown>, source: string): void {
+  const isHash = (value: unknown) =>
+    typeof value === "string" && /^0[xX][0-9a-fA-F]{64}$/.test(value);
+  const blockHashes = env.blockHashes;
+  if (!isAbsent(blockHashes)) {
+    if (typeof blockHashes !== "object" || Array.isArray(blockHashes)) {
+      fail(source, "blockHashes", `expected an object, got ${describe(blockHashes)}`);
+    }
+    for (const [key, hash] of Object.entries(blockHashes as Record<string, unknown>)) {
+      // geth reads an empty key as block 0.
+      if (key !== "") quantity(key, U64, source, `blockHashes key ${JSON.stringify(key)}`);
+      if (!isHash(hash)) {
+        fail(source, `blockHashes[${key}]`, `${describe(hash)} is not a 32-byte 0x-hex hash`);
+      }
+    }
+  }
+  const root = env.parentBeaconBlockRoot;
+  if (!isAbsent(root) && !isHash(root)) {
+    fail(source, "parentBeaconBlockRoot", `${describe(root)} is not a 32-byte 0x-hex hash`);
+  }
 }
 
 /** geth's ommer list: `{ delta: <JSON number>, address: <20-byte hex> }` each. */
@@ -202,7 +229,7 @@ function checkOmmers(ommers: unknown, source: string): void {
 
 /** A hex or decimal quantity below 2^bits (geth's math.HexOrDecimal64 / 256). */
 function quantity(value: unknown, bits: number, source: string, field: string): bigint {
-  if (typeof value !== "string" || !/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(value)) {
+  if (typeof value !== "string" || !/^(0[xX][0-9a-fA-F]+|[0-9]+)$/.test(value)) {
     fail(source, field, `${describe(value)} is not a hex or decimal quantity`);
   }
   const n = BigInt(value);

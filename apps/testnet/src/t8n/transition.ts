@@ -642,6 +642,8 @@ function optionalQuantity(value: unknown, what: string): bigint | undefined {
 
 function bytes32(value: string | null | undefined, what: string): Uint8Array | undefined {
   if (value === undefined || value === null) return undefined;
+  // geth reads currentRandom as a quantity, whose prefix may be upper case.
+  if (value.startsWith("0X")) return bytes32(`0x${value.slice(2)}`, what);
   if (/^[0-9]+$/.test(value))
     return padLeft(hexToBytesLoose(quantityHex(BigInt(value)), what), 32, what);
   return padLeft(hexToBytesLoose(value, what), 32, what);
