@@ -1,6 +1,3 @@
-import type { VM } from "@ethereumjs/vm";
-import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
-
 /** The EIP-7002 and EIP-7251 request queue contracts, and geth's name for each queue. */
 export const REQUEST_CONTRACTS: readonly {
   readonly eip: number;
@@ -16,44 +13,16 @@ export const REQUEST_CONTRACTS: readonly {
 ];
 const QUEUES = new Map(REQUEST_CONTRACTS.map(({ address, queue }) => [address, queue]));
 
-interface WatchedMessage {
-  readonly depth: number;
-  readonly caller?: { toString(): string };
-  readonly to?: { toString(): string };
-}
-
 /**
  * geth's PostExecution (core/state_processor.go `ProcessWithdrawalQueue`,
- * `ProcessConsolidationQueue`): when the system call to a request queue contract fails, the
- * block is invalid ("system call failed to execute"). `@ethereumjs/vm` ignores the failure and
- * records no requests. This watches the VM's top-level messages and keeps the first such
- * failure, in geth's words, until `take()` returns it.
+ * `ProcessConsolidationQueue`): a system call to a request queue contract that fails makes the
+ * block invalid ("system call failed to execute"); `@ethereumjs/vm` ignores the failure and
+ * records no requests. The failure in geth's words, for a top-level system call to `to` that
+ * ended with `error`; undefined for a call to another contract.
  */
-export function watchRequestSystemCalls(vm: VM): { take(): string | undefined } {
-  const open: WatchedMessage[] = [];
-  let failure: string | undefined;
-  vm.evm.events!.on("beforeMessage", (message: WatchedMessage) => {
-    open.push(message);
-  });
-  vm.evm.events!.on(
-    "afterMessage",
-    (result: { execResult: { exceptionError?: { error: string } } }) => {
-      const message = open.pop();
-      const error = result.execResult.exceptionError;
-      if (message === undefined || message.depth !== 0 || error === undefined) return;
-      if (message.caller?.toString().toLowerCase() !== `0x${SYSTEM_ADDRESS}`) return;
-      const queue = QUEUES.get(message.to?.toString().toLowerCase() ?? "");
-      if (queue === undefined || failure !== undefined) return;
-      const why = error.error === "revert" ? "execution reverted" : error.error;
-      failure = `failed to process ${queue}: system call failed to execute: ${why}`;
-    },
-  );
-  return {
-    take() {
-      const taken = failure;
-      failure = undefined;
-      open.length = 0;
-      return taken;
-    },
-  };
+export function requestQueueFailure(to: string, error: string): string | undefined {
+  const queue = QUEUES.get(to.toLowerCase());
+  if (queue === undefined) return undefined;
+  const why = error === "revert" ? "execution reverted" : error;
+  return `failed to process ${queue}: system call failed to execute: ${why}`;
 }

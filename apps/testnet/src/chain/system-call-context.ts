@@ -2,6 +2,7 @@ import type { Block } from "@ethereumjs/block";
 import { Hardfork } from "@ethereumjs/common";
 import type { VM } from "@ethereumjs/vm";
 import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
+import { requestQueueFailure } from "./request-system-calls.js";
 import { SYSTEM_CALL_GAS } from "./system-call.js";
 
 /** A log as the library keeps one: address, topics, data. */
@@ -10,6 +11,7 @@ export type SystemCallLog = [Uint8Array, Uint8Array[], Uint8Array];
 interface CallOptions {
   readonly message?: unknown;
   readonly caller?: { toString(): string };
+  readonly to?: { toString(): string };
   readonly block?: Block;
   readonly gasLimit?: bigint;
 }
@@ -20,6 +22,8 @@ export interface SystemCallContext {
   setBlock(block: Block): void;
   /** The logs the system calls emitted since the last take. */
   takeLogs(): SystemCallLog[];
+  /** The first failed request queue call since the last take, in geth's words. */
+  takeQueueFailure(): string | undefined;
 }
 
 const installed = new WeakMap<VM, SystemCallContext>();
@@ -35,13 +39,15 @@ export function systemCallContextOf(vm: VM): SystemCallContext | undefined {
  * NUMBER, TIMESTAMP, COINBASE… read 0 and BASEFEE throws), with 30M gas (the library gives the
  * queues 1M), and followed by geth's `Finalise` (EIP-161: a touched empty account goes).
  * `setBlock` names the block the calls run in; `takeLogs` returns the logs the calls emitted
- * since the last take (geth's state keeps them beside the transactions' and hashes them all).
+ * since the last take (geth's state keeps them beside the transactions' and hashes them all);
+ * `takeQueueFailure` the first request queue call that failed (geth then refuses the block).
  */
 export function installSystemCallContext(vm: VM): SystemCallContext {
   const evm = vm.evm as unknown as { runCall(opts: CallOptions): Promise<unknown> };
   const runCall = evm.runCall.bind(evm);
   let current: Block | undefined;
   let logs: SystemCallLog[] = [];
+  let queueFailure: string | undefined;
   evm.runCall = async (opts: CallOptions) => {
     if (
       opts.message !== undefined ||
@@ -52,9 +58,13 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
       ...opts,
       block: opts.block ?? current,
       gasLimit: SYSTEM_CALL_GAS,
-    })) as { execResult: { logs?: SystemCallLog[] } };
+    })) as { execResult: { logs?: SystemCallLog[]; exceptionError?: { error: string } } };
     // A call that failed has none (its logs went with its state).
     logs.push(...(result.execResult.logs ?? []));
+    const error = result.execResult.exceptionError;
+    if (error !== undefined && opts.to !== undefined) {
+      queueFailure ??= requestQueueFailure(opts.to.toString(), error.error);
+    }
     if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
     return result;
   };
@@ -66,6 +76,11 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
     takeLogs() {
       const taken = logs;
       logs = [];
+      return taken;
+    },
+    takeQueueFailure() {
+      const taken = queueFailure;
+      queueFailure = undefined;
       return taken;
     },
   };

@@ -7,7 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
-import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
+import { type SystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
@@ -128,7 +128,8 @@ export async function executeChain(
     blockchain,
     stateManager: state,
   });
-  const requestCalls = watchRequestSystemCalls(vm);
+  // Every VM createExecutionVM makes carries one.
+  const systemCalls = systemCallContextOf(vm)!;
 
   const blocks: ExecutedBlock[] = [];
   const rejected: number[] = [];
@@ -138,7 +139,7 @@ export async function executeChain(
     const fixtureBlock = test.blocks[i]!;
     const label = `block ${i + 1}`;
     if (fixtureBlock.expectException !== undefined) {
-      if (await rejects(vm, ubtRules, requestCalls, fixtureBlock.rlp, checkRoots)) rejected.push(i);
+      if (await rejects(vm, ubtRules, systemCalls, fixtureBlock.rlp, checkRoots)) rejected.push(i);
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
     }
@@ -159,7 +160,7 @@ export async function executeChain(
     } finally {
       blockMilliseconds += performance.now() - started;
     }
-    const queueFailure = requestCalls.take();
+    const queueFailure = systemCalls.takeQueueFailure();
     if (queueFailure !== undefined) {
       // geth refuses the block (its PostExecution fails).
       failures.push(`${label}: ${queueFailure}`);
@@ -246,7 +247,7 @@ export function withHeaderFields(
 async function rejects(
   vm: Awaited<ReturnType<typeof createVM>>,
   ubt: UbtContext | undefined,
-  requestCalls: { take(): string | undefined },
+  systemCalls: SystemCallContext,
   rlp: string,
   checkStateRoot: boolean,
 ): Promise<boolean> {
@@ -264,10 +265,10 @@ async function rejects(
   try {
     const result = await runBlockAsGeth(vm, ubt, { block, generate: true, setHardfork: true });
     refused =
-      requestCalls.take() !== undefined ||
+      systemCalls.takeQueueFailure() !== undefined ||
       headerMismatches("", result, block.header, checkStateRoot).length > 0;
   } catch {
-    requestCalls.take();
+    systemCalls.takeQueueFailure();
     refused = true;
   }
   if (refused) await vm.evm.journal.revert();

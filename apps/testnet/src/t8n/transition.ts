@@ -27,7 +27,6 @@ import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { callHistoryContract, withoutDirectHistoryWrite } from "../chain/history-contract-call.js";
-import { watchRequestSystemCalls } from "../chain/request-system-calls.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
@@ -225,7 +224,6 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   });
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
-  const requestCalls = watchRequestSystemCalls(vm);
   const systemCalls = systemCallContextOf(vm)!;
   vm.common.setHardforkBy({
     blockNumber: number,
@@ -399,7 +397,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
   else if (withdrawals !== undefined) await payWithdrawals(state, withdrawals, eip158);
   const { block, requests } = await builder.build();
-  const queueFailure = requestCalls.take();
+  const queueFailure = systemCalls.takeQueueFailure();
   if (queueFailure !== undefined) {
     throw new TestnetError(
       "SYSTEM_CALL_FAILED",
