@@ -1,4 +1,4 @@
-import { MemoryStore } from "@bintrie/core";
+import { BinaryTree, MemoryStore } from "@bintrie/core";
 import { Account, Address, bytesToHex, hexToBytes, KECCAK256_RLP } from "@ethereumjs/util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -91,6 +91,40 @@ describe("BinaryStateManager: reads, writes and roots", () => {
     await state.putStorage(A, slot(2), hexToBytes("0x02"));
     await state.deleteAccount(A);
     expect(await state.getStateRoot()).toEqual(before);
+  });
+
+  it("geth-ubt: the absent system address writes its zero leaves only when touched outside a system call", async () => {
+    const SYSTEM = new Address(hexToBytes("0xfffffffffffffffffffffffffffffffffffffffe"));
+    const fresh = () => new BinaryStateManager({ writePolicy: "geth-ubt" });
+    // The two zero header leaves, written through the tree's own API.
+    const reference = new BinaryTree({ store: new MemoryStore() });
+    reference.deleteAccount(SYSTEM.bytes);
+    const zeroLeaves = reference.hash();
+    const empty = await fresh().getStateRoot();
+    expect(zeroLeaves).not.toEqual(empty);
+
+    // A touch (a zero withdrawal, a coinbase paid nothing).
+    const touched = fresh();
+    await touched.deleteAccount(SYSTEM);
+    expect(await touched.getStateRoot()).toEqual(zeroLeaves);
+
+    // A request call: its cleanup's deletion inside, the library's undo after it.
+    const called = fresh();
+    await called.runSystemCall(() => called.deleteAccount(SYSTEM), true);
+    await called.deleteAccount(SYSTEM);
+    expect(await called.getStateRoot()).toEqual(empty);
+    // One undo only: a later touch in the same block counts.
+    await called.runSystemCall(async () => {}, true);
+    await called.deleteAccount(SYSTEM);
+    await called.deleteAccount(SYSTEM);
+    expect(await called.getStateRoot()).toEqual(zeroLeaves);
+
+    // A touch in a reverted checkpoint is undone with it.
+    const reverted = fresh();
+    await reverted.checkpoint();
+    await reverted.deleteAccount(SYSTEM);
+    await reverted.revert();
+    expect(await reverted.getStateRoot()).toEqual(empty);
   });
 
   it("checkpoint/revert undoes accounts, storage, code and clears; commit keeps them", async () => {

@@ -1,6 +1,7 @@
 import type { Block } from "@ethereumjs/block";
 import { Hardfork } from "@ethereumjs/common";
 import type { VM } from "@ethereumjs/vm";
+import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
 import { requestQueueFailure } from "./request-system-calls.js";
 import { SYSTEM_CALL_GAS } from "./system-call.js";
@@ -14,6 +15,7 @@ interface CallOptions {
   readonly to?: { toString(): string };
   readonly block?: Block;
   readonly gasLimit?: bigint;
+  readonly delegatecall?: boolean;
 }
 
 /** What `installSystemCallContext` returns. */
@@ -54,18 +56,28 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
       opts.caller?.toString().toLowerCase() !== `0x${SYSTEM_ADDRESS}`
     )
       return runCall(opts);
-    const result = (await runCall({
-      ...opts,
-      block: opts.block ?? current,
-      gasLimit: SYSTEM_CALL_GAS,
-    })) as { execResult: { logs?: SystemCallLog[]; exceptionError?: { error: string } } };
+    const call = async () => {
+      const result = (await runCall({
+        ...opts,
+        block: opts.block ?? current,
+        gasLimit: SYSTEM_CALL_GAS,
+      })) as { execResult: { logs?: SystemCallLog[]; exceptionError?: { error: string } } };
+      if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
+      return result;
+    };
+    const state = vm.stateManager;
+    // The library's own system calls (the request queues) are the ones without the
+    // delegatecall flag of ours (system-call.ts); it undoes their touch of the caller after them.
+    const result =
+      state instanceof BinaryStateManager
+        ? await state.runSystemCall(call, opts.delegatecall !== true)
+        : await call();
     // A call that failed has none (its logs went with its state).
     logs.push(...(result.execResult.logs ?? []));
     const error = result.execResult.exceptionError;
     if (error !== undefined && opts.to !== undefined) {
       queueFailure ??= requestQueueFailure(opts.to.toString(), error.error);
     }
-    if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
     return result;
   };
   const context: SystemCallContext = {

@@ -171,6 +171,12 @@ export class BinaryStateManager implements StateManagerInterface {
    */
   #treeCheckpoint = false;
   #lastRoot: Uint8Array;
+  /** System calls under way (see `runSystemCall`). */
+  #systemCalls = 0;
+  /** A library request call is over: its undo of the system account is still to come. */
+  #systemUndoPending = false;
+  /** The system address was deleted outside a system call since the last commit (journaled). */
+  #systemAccountTouched = false;
 
   constructor(options: BinaryStateManagerOptions = {}) {
     assertKnownOptions(options, MANAGER_OPTION_KEYS, "BinaryStateManager", StateManagerError);
@@ -245,6 +251,7 @@ export class BinaryStateManager implements StateManagerInterface {
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address);
     const key = bytesToUnprefixedHex(address.bytes);
+    if (key === SYSTEM_ACCOUNT && this.#systemCalls === 0) this.#systemUndoPending = false;
     const previous = await this.#account(key, address.bytes);
     this.#setAccount(key, {
       nonce: account.nonce,
@@ -256,9 +263,31 @@ export class BinaryStateManager implements StateManagerInterface {
 
   async deleteAccount(address: Address): Promise<void> {
     const key = bytesToUnprefixedHex(address.bytes);
+    if (key === SYSTEM_ACCOUNT) this.#deletingSystemAccount();
     this.#setAccount(key, null);
     this.#wipeStorage(key);
     this.#setCode(key, undefined);
+  }
+
+  /**
+   * Runs `call`, a system call of the block (EIP-2935, 4788, 7002, 7251) with its cleanup.
+   * geth's system calls never touch the system address, so a deletion of it inside `call`
+   * writes nothing, and neither does the one that follows when `undoFollows`: the library's
+   * request calls (EIP-7002, 7251) undo their call's effect on the system account by deleting
+   * it again (or putting it back) once the call is over. Deleted by anything else (a zero
+   * withdrawal to it, or as a coinbase paid nothing), the absent system address gets geth's two
+   * zero header leaves like any other address. The VM runs one operation at a time: nothing
+   * else deletes accounts while `call` runs.
+   */
+  async runSystemCall<T>(call: () => Promise<T>, undoFollows: boolean): Promise<T> {
+    this.#systemCalls++;
+    this.#systemUndoPending = false;
+    try {
+      return await call();
+    } finally {
+      this.#systemCalls--;
+      this.#systemUndoPending = undoFollows;
+    }
   }
 
   async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
@@ -528,6 +557,20 @@ export class BinaryStateManager implements StateManagerInterface {
     });
   }
 
+  /** A deletion of the system address: a system call's, the library's undo of one, or a touch. */
+  #deletingSystemAccount(): void {
+    if (this.#systemCalls > 0) return;
+    if (this.#systemUndoPending) {
+      this.#systemUndoPending = false;
+      return;
+    }
+    if (this.#systemAccountTouched) return;
+    this.#systemAccountTouched = true;
+    this.#changed(() => {
+      this.#systemAccountTouched = false;
+    });
+  }
+
   #setCode(key: string, code: Uint8Array | undefined): void {
     const had = this.#code.has(key);
     const previous = this.#code.get(key);
@@ -557,6 +600,8 @@ export class BinaryStateManager implements StateManagerInterface {
     this.#accounts = new Map();
     this.#storage = new Map();
     this.#code = new Map();
+    this.#systemUndoPending = false;
+    this.#systemAccountTouched = false;
     this.#journal.clear();
     this.originalStorageCache.clear();
     this.#version++;
@@ -781,10 +826,10 @@ export class BinaryStateManager implements StateManagerInterface {
       }
       if (plan.header === null) {
         // geth's DeleteAccount writes both header leaves as zeros, present or not — except for
-        // the system address: geth's system calls never touch it, ethereumjs' request calls
-        // touch it and then delete it to undo that.
+        // the system address deleted only by system calls (see runSystemCall).
         const present = tree.getAccount(plan.address) !== undefined;
-        if (present || (this.writePolicy === "geth-ubt" && plan.account !== SYSTEM_ACCOUNT)) {
+        const touched = plan.account !== SYSTEM_ACCOUNT || this.#systemAccountTouched;
+        if (present || (this.writePolicy === "geth-ubt" && touched)) {
           tree.deleteAccount(plan.address);
         }
       } else if (plan.header !== undefined) {
@@ -835,6 +880,8 @@ export class BinaryStateManager implements StateManagerInterface {
     this.#accounts = new Map();
     this.#storage = new Map();
     this.#code = new Map();
+    this.#systemUndoPending = false;
+    this.#systemAccountTouched = false;
   }
 }
 
