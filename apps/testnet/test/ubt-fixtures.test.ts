@@ -200,6 +200,36 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     }
   });
 
+  it("system calls in the block's context and the system address touched: the fill geth's evm blocktest accepted", async () => {
+    // geth-ubt/system-calls-accepted: a Binary chain whose EIP-7002 queue code stores the block
+    // context it runs in, and whose blocks touch the absent system address (PROVENANCE.md).
+    const folder = "geth-ubt/system-calls-accepted";
+    const description = JSON.parse(
+      readFileSync(dataPath(`${folder}/chain.json`), "utf8"),
+    ) as UbtChainDescription;
+    const accepted = JSON.parse(readFileSync(dataPath(`${folder}/system-calls.json`), "utf8"));
+    const verdict = JSON.parse(readFileSync(dataPath(`${folder}/geth-verdict.json`), "utf8"));
+    const { fixture, stateRoots } = await fillUbtChain(description);
+    expect({ "system-calls": JSON.parse(JSON.stringify(fixture)) }).toEqual(accepted);
+    expect(verdict).toEqual([
+      { name: "system-calls", pass: true, stateRoot: stateRoots.at(-1), fork: "Binary" },
+    ]);
+    // What the queue call read, as geth's import re-derived it: block 3's number, timestamp,
+    // coinbase and base fee, and the gas left of geth's 30M system call budget.
+    const queue = accepted["system-calls"].postState["0x00000961ef480eb55e80d19ad83579a64c007002"];
+    expect(queue.storage).toEqual({
+      "0x00": "0x03",
+      "0x01": "0x1e",
+      "0x02": "0xdd",
+      "0x03": "0x27fb363f",
+      "0x04": "0x01c9754b",
+    });
+    // Block import of the same chain (run) checks every root geth accepted.
+    const [named] = await loadFixtures([dataPath(`${folder}/system-calls.json`)]);
+    const result = await runBlockchainTest(named!);
+    expect(result.failures).toEqual([]);
+  });
+
   it("fixtures geth's ubtchain made from seeds 101-103 pass run (every mix, system contracts, withdrawals)", async () => {
     // Vendored: `ubtchain -seed S -blocks 4 -txs 6` with the mixes PROVENANCE.md names.
     const made = await loadFixtures([dataPath("geth-ubt/fixtures-seeds-101-103")]);

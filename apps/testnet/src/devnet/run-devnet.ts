@@ -7,6 +7,7 @@ import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
@@ -116,20 +117,9 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       },
       blockOpts: { putBlockIntoBlockchain: true },
     });
+    const context = enterBuilderBlock(vm, builder);
     if (ubt !== undefined) {
       // geth's block processing under UBT: the EIP-2935 system call before the transactions.
-      const context = createBlock(
-        {
-          header: {
-            number: parent.header.number + 1n,
-            parentHash: parent.hash(),
-            timestamp: parent.header.timestamp + SLOT_SECONDS,
-            coinbase: COINBASE,
-            gasLimit: parent.header.gasLimit,
-          },
-        },
-        { common: vm.common, setHardfork: true },
-      );
       ubt.beginBlock(context.header.coinbase);
       await processParentBlockHash(vm, ubt, context);
       await warmBeaconRoots(vm, ubt, context);

@@ -2,6 +2,7 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
 import { bytesToHex } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
+import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
@@ -144,7 +145,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       withdrawals: withdrawals ?? (common.isActivatedEIP(4895) ? [] : undefined),
       blockOpts: { putBlockIntoBlockchain: false },
     });
-    const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
+    const context = enterBuilderBlock(vm, builder);
     ubt!.beginBlock(context.header.coinbase);
     await processParentBlockHash(vm, ubt!, context);
     await warmBeaconRoots(vm, ubt!, context);
