@@ -200,34 +200,56 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     }
   });
 
-  it("system calls in the block's context and the system address touched: the fill geth's evm blocktest accepted", async () => {
-    // geth-ubt/system-calls-accepted: a Binary chain whose EIP-7002 queue code stores the block
-    // context it runs in, and whose blocks touch the absent system address (PROVENANCE.md).
-    const folder = "geth-ubt/system-calls-accepted";
+  // geth-ubt/system-calls-accepted (PROVENANCE.md): Binary chains whose system contracts run
+  // other code, each filled here and imported by geth's evm blocktest (geth-verdicts.json).
+  const systemCalls = "geth-ubt/system-calls-accepted";
+  const systemCallChain = async (name: string) => {
     const description = JSON.parse(
-      readFileSync(dataPath(`${folder}/chain.json`), "utf8"),
+      readFileSync(dataPath(`${systemCalls}/${name}.chain.json`), "utf8"),
     ) as UbtChainDescription;
-    const accepted = JSON.parse(readFileSync(dataPath(`${folder}/system-calls.json`), "utf8"));
-    const verdict = JSON.parse(readFileSync(dataPath(`${folder}/geth-verdict.json`), "utf8"));
+    const accepted = JSON.parse(readFileSync(dataPath(`${systemCalls}/${name}.json`), "utf8"));
+    const verdicts = JSON.parse(
+      readFileSync(dataPath(`${systemCalls}/geth-verdicts.json`), "utf8"),
+    ) as Record<string, unknown>;
     const { fixture, stateRoots } = await fillUbtChain(description);
-    expect({ "system-calls": JSON.parse(JSON.stringify(fixture)) }).toEqual(accepted);
-    expect(verdict).toEqual([
-      { name: "system-calls", pass: true, stateRoot: stateRoots.at(-1), fork: "Binary" },
+    expect({ [name]: JSON.parse(JSON.stringify(fixture)) }).toEqual(accepted);
+    expect(verdicts[`${name}.json`]).toEqual([
+      { name, pass: true, stateRoot: stateRoots.at(-1), fork: "Binary" },
     ]);
+    // Block import of the same chain (run) checks every root geth accepted.
+    const [named] = await loadFixtures([dataPath(`${systemCalls}/${name}.json`)]);
+    const result = await runBlockchainTest(named!);
+    expect(result.failures).toEqual([]);
+    return accepted[name].postState as Record<string, { storage: Record<string, string> }>;
+  };
+
+  it("request queue calls in the block's context, the system address touched: geth's blocktest accepted the fill", async () => {
+    const post = await systemCallChain("system-calls");
     // What the queue call read, as geth's import re-derived it: block 3's number, timestamp,
     // coinbase and base fee, and the gas left of geth's 30M system call budget.
-    const queue = accepted["system-calls"].postState["0x00000961ef480eb55e80d19ad83579a64c007002"];
-    expect(queue.storage).toEqual({
+    expect(post["0x00000961ef480eb55e80d19ad83579a64c007002"]!.storage).toEqual({
       "0x00": "0x03",
       "0x01": "0x1e",
       "0x02": "0xdd",
       "0x03": "0x27fb363f",
       "0x04": "0x01c9754b",
     });
-    // Block import of the same chain (run) checks every root geth accepted.
-    const [named] = await loadFixtures([dataPath(`${folder}/system-calls.json`)]);
-    const result = await runBlockchainTest(named!);
-    expect(result.failures).toEqual([]);
+  });
+
+  it("beacon-root and history contracts with other code run as geth calls them: geth's blocktest accepted the fill", async () => {
+    const post = await systemCallChain("beacon-history");
+    const system = "0xfffffffffffffffffffffffffffffffffffffffe";
+    const beacon = post["0x000f3df6d732807ef1319fb7b8bb8522d0beac02"]!.storage;
+    // Called by the system address with the (zero) root as 32 bytes of calldata, in block 3.
+    expect([beacon["0x0100"], beacon["0x0104"], beacon["0x0107"]]).toEqual([
+      system,
+      "0x03",
+      "0x20",
+    ]);
+    // A transaction's SLOAD of the slot the system call wrote in its block is warm (UBT).
+    expect(beacon["0x0121"]).toBe("0x0133");
+    const history = post["0x0000f90827f1c53a10cb7a02335b175320002935"]!.storage;
+    expect(history["0x01"]).toBe(system);
   });
 
   it("fixtures geth's ubtchain made from seeds 101-103 pass run (every mix, system contracts, withdrawals)", async () => {

@@ -7,8 +7,10 @@ import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { callBlockStartContracts } from "../chain/block-start-calls.js";
 import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -16,8 +18,6 @@ import type { BlockchainTest, FixtureHeader } from "../fixtures/blockchain-test.
 import { quantityHex } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
-import { warmBeaconRoots } from "../ubt/rules/beacon-root-warmth.js";
-import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
 import { type DevAccount, devAccount } from "./dev-accounts.js";
@@ -106,24 +106,23 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
   let parent = genesisBlock;
   const started = performance.now();
   for (let n = 1; n <= blockCount; n++) {
-    const builder = await buildBlock(vm, {
-      parentBlock: parent,
-      headerData: {
-        timestamp: parent.header.timestamp + SLOT_SECONDS,
-        coinbase: COINBASE,
-        gasLimit: parent.header.gasLimit,
-        mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
-        parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-      },
-      blockOpts: { putBlockIntoBlockchain: true },
-    });
+    const builder = await withoutDirectSystemWrites(vm, () =>
+      buildBlock(vm, {
+        parentBlock: parent,
+        headerData: {
+          timestamp: parent.header.timestamp + SLOT_SECONDS,
+          coinbase: COINBASE,
+          gasLimit: parent.header.gasLimit,
+          mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
+          parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+        },
+        blockOpts: { putBlockIntoBlockchain: true },
+      }),
+    );
     const context = enterBuilderBlock(vm, builder);
-    if (ubt !== undefined) {
-      // geth's block processing under UBT: the EIP-2935 system call before the transactions.
-      ubt.beginBlock(context.header.coinbase);
-      await processParentBlockHash(vm, ubt, context);
-      await warmBeaconRoots(vm, ubt, context);
-    }
+    // geth's block processing: its system calls before the transactions.
+    ubt?.beginBlock(context.header.coinbase);
+    await callBlockStartContracts(vm, ubt, context);
     const planned = planBlock(workload, n, random);
     for (const tx of planned) {
       const result = await builder.addTransaction(sign(tx, vm.common));

@@ -2,8 +2,10 @@ import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
 import { bytesToHex } from "@ethereumjs/util";
 import { buildBlock } from "@ethereumjs/vm";
+import { callBlockStartContracts } from "../chain/block-start-calls.js";
 import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -13,8 +15,6 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import type { T8nAccount, T8nTxJson } from "../t8n/transition.js";
 import { transactionFromJson } from "../t8n/transition.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
-import { warmBeaconRoots } from "../ubt/rules/beacon-root-warmth.js";
-import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 
 /**
@@ -139,16 +139,17 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       address: w.address as `0x${string}`,
       amount: parseQuantity(w.amount, "withdrawal amount"),
     }));
-    const builder = await buildBlock(vm, {
-      parentBlock: parent,
-      headerData,
-      withdrawals: withdrawals ?? (common.isActivatedEIP(4895) ? [] : undefined),
-      blockOpts: { putBlockIntoBlockchain: false },
-    });
+    const builder = await withoutDirectSystemWrites(vm, () =>
+      buildBlock(vm, {
+        parentBlock: parent,
+        headerData,
+        withdrawals: withdrawals ?? (common.isActivatedEIP(4895) ? [] : undefined),
+        blockOpts: { putBlockIntoBlockchain: false },
+      }),
+    );
     const context = enterBuilderBlock(vm, builder);
     ubt!.beginBlock(context.header.coinbase);
-    await processParentBlockHash(vm, ubt!, context);
-    await warmBeaconRoots(vm, ubt!, context);
+    await callBlockStartContracts(vm, ubt, context);
     const gas: bigint[] = [];
     receiptGas.push(gas);
     for (const [t, json] of (described.transactions ?? []).entries()) {

@@ -25,8 +25,10 @@ import {
 } from "@ethereumjs/util";
 import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "../chain/beacon-root-call.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
-import { callHistoryContract, withoutDirectHistoryWrite } from "../chain/history-contract-call.js";
+import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
+import { callHistoryContract } from "../chain/history-contract-call.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
@@ -37,11 +39,6 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
-import {
-  BEACON_ROOTS_ADDRESS,
-  directWriteSlots,
-  replaceDirectBeaconRootWrite,
-} from "./beacon-root-call.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
@@ -234,15 +231,6 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const beaconRoot = vm.common.isActivatedEIP(4788)
     ? (bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH)
     : undefined;
-  const beaconSlots =
-    beaconRoot !== undefined && (await state.getCode(BEACON_ROOTS_ADDRESS)).length > 0
-      ? await Promise.all(
-          directWriteSlots(vm, timestamp).map(async (slot) => ({
-            slot,
-            value: await state.getStorage(BEACON_ROOTS_ADDRESS, slot),
-          })),
-        )
-      : undefined;
   const parentBlock = createBlock(
     { header: parentHeader(env, number, vm.common) },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
@@ -273,7 +261,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     amount: parseQuantity(w.amount, "withdrawal amount"),
   }));
   // The parent hash goes in through the EIP-2935 contract below, as geth's t8n writes it.
-  const builder = await withoutDirectHistoryWrite(state, () =>
+  const builder = await withoutDirectSystemWrites(vm, () =>
     buildBlock(vm, {
       parentBlock,
       headerData,
@@ -291,9 +279,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   systemCalls.setBlock(context);
-  if (beaconRoot !== undefined && beaconSlots !== undefined) {
-    await replaceDirectBeaconRootWrite(vm, context, beaconRoot, beaconSlots);
-  }
+  // geth's t8n: the EIP-4788 call whenever the fork has it (an absent contract runs nothing).
+  if (beaconRoot !== undefined) await callBeaconRootContract(vm, context, beaconRoot);
   // geth's t8n: the EIP-2935 call after the beacon root's, only when the env gives block hashes
   // (the hash of block number − 1 in uint64, zero when not given); a failing call panics geth.
   if (vm.common.isActivatedEIP(2935) && !isAbsent(env.blockHashes)) {

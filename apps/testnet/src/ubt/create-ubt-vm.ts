@@ -11,11 +11,11 @@ import {
   runBlock,
   type VM,
 } from "@ethereumjs/vm";
+import { callBlockStartContracts } from "../chain/block-start-calls.js";
+import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
 import { installSystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { warmBeaconRoots } from "./rules/beacon-root-warmth.js";
-import { processParentBlockHash } from "./rules/history-system-call.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
 import { installUbtWarmModel } from "./rules/warm-set.js";
@@ -101,25 +101,32 @@ function withBlockParams(vm: VM): void {
 }
 
 /**
- * `runBlock` as geth's block import runs a UBT block: inside one journal checkpoint, the
- * EIP-2935 system call (`ProcessParentBlockHash`, `IsPrague || IsUBT`) and then the block; a
- * block that fails leaves no trace of either. Without a UBT context it is plain `runBlock`. Its
- * system calls run in the block's context (see installSystemCallContext).
+ * `runBlock` as geth's block import runs a block: inside one journal checkpoint, geth's system
+ * calls before the transactions (the EIP-4788 beacon root, the EIP-2935 parent hash: the
+ * contracts' own code runs, see block-start-calls.ts) and then the block; a block that fails
+ * leaves no trace of either. Its system calls run in the block's context (see
+ * installSystemCallContext).
  */
 export async function runBlockAsGeth(
   vm: VM,
   ubt: UbtContext | undefined,
   opts: RunBlockOpts & { block: Block },
 ): Promise<RunBlockResult> {
+  const { block } = opts;
+  // The calls below run before runBlock, which would set the block's fork only then.
+  if (opts.setHardfork === true) {
+    vm.common.setHardforkBy({
+      blockNumber: block.header.number,
+      timestamp: block.header.timestamp,
+    });
+  }
   // System calls (the library's request queue calls among them) run in this block's context.
-  systemCallContextOf(vm)?.setBlock(opts.block);
-  if (ubt === undefined) return runBlock(vm, opts);
+  systemCallContextOf(vm)?.setBlock(block);
   await vm.evm.journal.checkpoint();
   try {
-    ubt.beginBlock(opts.block.header.coinbase);
-    await processParentBlockHash(vm, ubt, opts.block);
-    await warmBeaconRoots(vm, ubt, opts.block);
-    const result = await runBlock(vm, opts);
+    ubt?.beginBlock(block.header.coinbase);
+    await callBlockStartContracts(vm, ubt, block);
+    const result = await withoutDirectSystemWrites(vm, () => runBlock(vm, opts));
     await vm.evm.journal.commit();
     return result;
   } catch (cause) {
