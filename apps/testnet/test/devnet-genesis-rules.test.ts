@@ -6,6 +6,7 @@ import { TestnetError } from "../src/chain/testnet-error.js";
 import { DEFAULT_DEVNET_GENESIS, readDevnetGenesis } from "../src/devnet/devnet-genesis.js";
 import { produceDevnet } from "../src/devnet/run-devnet.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
+import { readDataJson } from "./test-data.js";
 
 /**
  * A devnet genesis whose `config` makes it UBT (ubtTime 0, or enableUBTAtGenesis alone, as the
@@ -15,24 +16,39 @@ import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-devnet-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function genesisWith(name: string, change: (config: Record<string, unknown>) => void): string {
+// The Prague system contracts, as geth's devnet genesis for the Binary network has them: every
+// Prague block calls the two request queues, and geth refuses a block without them.
+const binaryGenesis = readDataJson<{ alloc: Record<string, unknown> }>(
+  "geth-ubt/devnet-accepted/binary-chain1.genesis.json",
+);
+const SYSTEM_CONTRACTS = Object.fromEntries(
+  Object.entries(binaryGenesis.alloc).filter(([address]) => address.startsWith("0x0000")),
+);
+
+function genesisWith(
+  name: string,
+  change: (config: Record<string, unknown>) => void,
+  alloc: Record<string, unknown> = {},
+): string {
   const genesis = JSON.parse(readFileSync(DEFAULT_DEVNET_GENESIS, "utf8"));
   change(genesis.config);
+  Object.assign(genesis.alloc, alloc);
   const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(genesis));
   return path;
 }
 
-const VARIANTS: readonly [string, (c: Record<string, unknown>) => void, string][] = [
+const PRAGUE = (c: Record<string, unknown>) => Object.assign(c, { cancunTime: 0, pragueTime: 0 });
+const VARIANTS: readonly [string, (c: Record<string, unknown>) => void, string, object?][] = [
   ["cancun", (c) => Object.assign(c, { cancunTime: 0 }), "Cancun"],
-  ["prague", (c) => Object.assign(c, { cancunTime: 0, pragueTime: 0 }), "Prague"],
+  ["prague", PRAGUE, "Prague", SYSTEM_CONTRACTS],
   ["enableUBTAtGenesis only", (c) => delete c.ubtTime, "Verkle"],
 ];
 
 describe("devnet fixtures of UBT genesis variants re-execute under the same rules", () => {
-  for (const [name, change, network] of VARIANTS) {
+  for (const [name, change, network, alloc] of VARIANTS) {
     it(name, async () => {
-      const genesisPath = genesisWith(name.replace(/ /g, "-"), change);
+      const genesisPath = genesisWith(name.replace(/ /g, "-"), change, { ...alloc });
       const devnet = await produceDevnet({ genesisPath, blocks: 2 });
       expect(devnet.fixture.network).toBe(network);
       const config = devnet.fixture.config as Record<string, unknown>;
@@ -42,6 +58,16 @@ describe("devnet fixtures of UBT genesis variants re-execute under the same rule
       expect(result.blockRoots).toEqual(devnet.blocks.map((b) => b.root));
     }, 30_000);
   }
+});
+
+describe("a devnet genesis whose blocks geth would refuse", () => {
+  it("Prague without the request queue contracts: an error naming geth's reason and the genesis", async () => {
+    const genesisPath = genesisWith("prague-no-queues", PRAGUE);
+    await expect(produceDevnet({ genesisPath, blocks: 1 })).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: `devnet block 1: failed to process withdrawal queue: empty system contract: no code at 0x00000961Ef480Eb55e80D19ad83579A64c007002 (geth refuses the block; genesis ${genesisPath})`,
+    });
+  });
 });
 
 describe("a malformed devnet genesis is one coded error naming the file and field", () => {

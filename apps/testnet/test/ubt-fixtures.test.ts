@@ -337,4 +337,38 @@ describe("a block whose request queue call fails is refused, as geth's PostExecu
     expect(result.failures).toEqual([]);
     expect(result.passed).toBe(true);
   });
+
+  it("a queue contract without code: run fails the block in geth's words (no-code.json)", async () => {
+    const [named] = await load("no-code.json");
+    const result = await runBlockchainTest(named!);
+    expect(result.failures).toEqual([
+      "block 1: failed to process withdrawal queue: empty system contract: no code at 0x00000961Ef480Eb55e80D19ad83579A64c007002",
+    ]);
+  });
+
+  it("fill refuses to build a block geth would refuse: no queue contract, or one that reverts", async () => {
+    const present = JSON.parse(
+      readFileSync(dataPath("geth-ubt/beacon-root-warm/present-chain.json"), "utf8"),
+    ) as UbtChainDescription;
+    const withQueue = (code: string | undefined): UbtChainDescription => {
+      const queue = "0x00000961ef480eb55e80d19ad83579a64c007002";
+      const alloc = Object.fromEntries(
+        Object.entries(present.genesis.alloc).filter(([key]) => key.toLowerCase() !== queue),
+      );
+      if (code !== undefined) alloc[queue] = { balance: "0x0", nonce: "0x1", code };
+      return { ...present, genesis: { ...present.genesis, alloc } };
+    };
+    await expect(fillUbtChain(withQueue(undefined))).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining(
+        "block 1: failed to process withdrawal queue: empty system contract: no code at 0x00000961Ef480Eb55e80D19ad83579A64c007002",
+      ),
+    });
+    await expect(fillUbtChain(withQueue("0x5f5ffd"))).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringContaining(
+        "block 1: failed to process withdrawal queue: system call failed to execute: execution reverted",
+      ),
+    });
+  });
 });

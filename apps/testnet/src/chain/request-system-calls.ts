@@ -1,3 +1,6 @@
+import { createAddressFromString, toChecksumAddress } from "@ethereumjs/util";
+import type { VM } from "@ethereumjs/vm";
+
 /** The EIP-7002 and EIP-7251 request queue contracts, and geth's name for each queue. */
 export const REQUEST_CONTRACTS: readonly {
   readonly eip: number;
@@ -25,4 +28,20 @@ export function requestQueueFailure(to: string, error: string): string | undefin
   if (queue === undefined) return undefined;
   const why = error === "revert" ? "execution reverted" : error;
   return `failed to process ${queue}: system call failed to execute: ${why}`;
+}
+
+/**
+ * geth's PostExecution also refuses a block whose request queue contract has no code ("empty
+ * system contract"); `@ethereumjs/vm` skips an absent contract and calls one without code. The
+ * first such queue of the VM's fork, in geth's words; undefined when every one has code.
+ */
+export async function missingRequestContract(vm: VM): Promise<string | undefined> {
+  for (const { eip, address, queue } of REQUEST_CONTRACTS) {
+    if (!vm.common.isActivatedEIP(eip)) continue;
+    const code = await vm.stateManager.getCode(createAddressFromString(address));
+    if (code.length === 0) {
+      return `failed to process ${queue}: empty system contract: no code at ${toChecksumAddress(address)}`;
+    }
+  }
+  return undefined;
 }

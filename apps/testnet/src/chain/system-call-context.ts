@@ -26,6 +26,8 @@ export interface SystemCallContext {
   takeLogs(): SystemCallLog[];
   /** The first failed request queue call since the last take, in geth's words. */
   takeQueueFailure(): string | undefined;
+  /** Records a request queue failure found outside a call (a queue contract without code). */
+  failQueue(message: string): void;
 }
 
 const installed = new WeakMap<VM, SystemCallContext>();
@@ -94,6 +96,9 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
       const taken = queueFailure;
       queueFailure = undefined;
       return taken;
+    },
+    failQueue(message: string) {
+      queueFailure ??= message;
     },
   };
   installed.set(vm, context);

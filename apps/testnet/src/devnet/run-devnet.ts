@@ -11,6 +11,8 @@ import { callBlockStartContracts } from "../chain/block-start-calls.js";
 import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
+import { missingRequestContract } from "../chain/request-system-calls.js";
+import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -21,7 +23,12 @@ import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
 import { type DevAccount, devAccount } from "./dev-accounts.js";
-import { type DevnetGenesis, RULE_CONFIG_KEYS, readDevnetGenesis } from "./devnet-genesis.js";
+import {
+  DEFAULT_DEVNET_GENESIS,
+  type DevnetGenesis,
+  RULE_CONFIG_KEYS,
+  readDevnetGenesis,
+} from "./devnet-genesis.js";
 import { createRandom, type PlannedTx, planBlock, type WorkloadState } from "./workload.js";
 
 export interface DevnetOptions {
@@ -121,6 +128,9 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     );
     const context = enterBuilderBlock(vm, builder);
     // geth's block processing: its system calls before the transactions.
+    const systemCalls = systemCallContextOf(vm)!;
+    const missing = await missingRequestContract(vm);
+    if (missing !== undefined) systemCalls.failQueue(missing);
     ubt?.beginBlock(context.header.coinbase);
     await callBlockStartContracts(vm, ubt, context);
     const planned = planBlock(workload, n, random);
@@ -134,6 +144,14 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       }
     }
     const { block } = await builder.build();
+    const queueFailure = systemCalls.takeQueueFailure();
+    if (queueFailure !== undefined) {
+      // geth's import refuses such a block (its PostExecution fails).
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `devnet block ${n}: ${queueFailure} (geth refuses the block; genesis ${options.genesisPath ?? DEFAULT_DEVNET_GENESIS})`,
+      );
+    }
     const info: ProducedBlock = {
       number: n,
       root: bytesToHex(block.header.stateRoot),

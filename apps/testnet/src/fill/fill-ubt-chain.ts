@@ -6,6 +6,8 @@ import { callBlockStartContracts } from "../chain/block-start-calls.js";
 import { enterBuilderBlock } from "../chain/builder-context.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
+import { missingRequestContract } from "../chain/request-system-calls.js";
+import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -148,6 +150,9 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       }),
     );
     const context = enterBuilderBlock(vm, builder);
+    const systemCalls = systemCallContextOf(vm)!;
+    const missing = await missingRequestContract(vm);
+    if (missing !== undefined) systemCalls.failQueue(missing);
     ubt!.beginBlock(context.header.coinbase);
     await callBlockStartContracts(vm, ubt, context);
     const gas: bigint[] = [];
@@ -165,6 +170,14 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
     }
     if (common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
     const { block } = await builder.build();
+    const queueFailure = systemCalls.takeQueueFailure();
+    if (queueFailure !== undefined) {
+      // geth's import refuses such a block (its PostExecution fails).
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `block ${i + 1}: ${queueFailure} (geth refuses the block)`,
+      );
+    }
     await blockchain.putBlock(block);
     blocks.push(block);
     parent = block;

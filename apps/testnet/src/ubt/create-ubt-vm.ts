@@ -13,6 +13,7 @@ import {
 } from "@ethereumjs/vm";
 import { callBlockStartContracts } from "../chain/block-start-calls.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
+import { missingRequestContract } from "../chain/request-system-calls.js";
 import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
 import { installSystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
@@ -121,7 +122,11 @@ export async function runBlockAsGeth(
     });
   }
   // System calls (the library's request queue calls among them) run in this block's context.
-  systemCallContextOf(vm)?.setBlock(block);
+  const systemCalls = systemCallContextOf(vm);
+  systemCalls?.setBlock(block);
+  // A queue contract cannot gain or lose its code within a block: checked at its start.
+  const missing = await missingRequestContract(vm);
+  if (missing !== undefined) systemCalls?.failQueue(missing);
   await vm.evm.journal.checkpoint();
   try {
     ubt?.beginBlock(block.header.coinbase);
