@@ -41,7 +41,8 @@ export function systemCallContextOf(vm: VM): SystemCallContext | undefined {
  * System calls as geth makes them, also those the library starts itself (the EIP-7002/7251
  * request queues at the block's end): in the block's context (the library passes none, so
  * NUMBER, TIMESTAMP, COINBASE… read 0 and BASEFEE throws), with 30M gas (the library gives the
- * queues 1M), and followed by geth's `Finalise` (EIP-161: a touched empty account goes).
+ * queues 1M), and followed by geth's `Finalise` (EIP-161: a touched empty account goes; what the
+ * call wrote is the original value a later SSTORE prices against).
  * `setBlock` names the block the calls run in; `takeLogs` returns the logs the calls emitted
  * since the last take (geth's state keeps them beside the transactions' and hashes them all);
  * `takeQueueFailure` the first request queue call that failed (geth then refuses the block).
@@ -65,6 +66,9 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
         gasLimit: SYSTEM_CALL_GAS,
       })) as { execResult: { logs?: SystemCallLog[]; exceptionError?: { error: string } } };
       if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
+      // geth's Finalise makes the call's writes the committed state the next transaction's
+      // SSTORE prices against; the library clears its original values only after a transaction.
+      vm.stateManager.originalStorageCache.clear();
       return result;
     };
     const state = vm.stateManager;
