@@ -5,14 +5,9 @@ import { createBlockchain } from "@ethereumjs/blockchain";
 import type { Common } from "@ethereumjs/common";
 import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import { buildBlock } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { callBlockStartContracts } from "../chain/block-start-calls.js";
-import { enterBuilderBlock } from "../chain/builder-context.js";
+import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
-import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { missingRequestContract } from "../chain/request-system-calls.js";
-import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -113,26 +108,18 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
   let parent = genesisBlock;
   const started = performance.now();
   for (let n = 1; n <= blockCount; n++) {
-    const builder = await withoutDirectSystemWrites(vm, () =>
-      buildBlock(vm, {
-        parentBlock: parent,
-        headerData: {
-          timestamp: parent.header.timestamp + SLOT_SECONDS,
-          coinbase: COINBASE,
-          gasLimit: parent.header.gasLimit,
-          mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
-          parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-        },
-        blockOpts: { putBlockIntoBlockchain: true },
-      }),
-    );
-    const context = enterBuilderBlock(vm, builder);
     // geth's block processing: its system calls before the transactions.
-    const systemCalls = systemCallContextOf(vm)!;
-    const missing = await missingRequestContract(vm);
-    if (missing !== undefined) systemCalls.failQueue(missing);
-    ubt?.beginBlock(context.header.coinbase);
-    await callBlockStartContracts(vm, ubt, context);
+    const { builder } = await openBlockAsGeth(vm, ubt, {
+      parentBlock: parent,
+      headerData: {
+        timestamp: parent.header.timestamp + SLOT_SECONDS,
+        coinbase: COINBASE,
+        gasLimit: parent.header.gasLimit,
+        mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
+        parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+      },
+      blockOpts: { putBlockIntoBlockchain: true },
+    });
     const planned = planBlock(workload, n, random);
     for (const tx of planned) {
       const result = await builder.addTransaction(sign(tx, vm.common));
@@ -143,13 +130,11 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
         );
       }
     }
-    const { block } = await builder.build();
-    const queueFailure = systemCalls.takeQueueFailure();
-    if (queueFailure !== undefined) {
-      // geth's import refuses such a block (its PostExecution fails).
+    const { block, refusal } = await sealBlockAsGeth(vm, builder);
+    if (refusal !== undefined) {
       throw new TestnetError(
         "INVALID_INPUT",
-        `devnet block ${n}: ${queueFailure} (geth refuses the block; genesis ${options.genesisPath ?? DEFAULT_DEVNET_GENESIS})`,
+        `devnet block ${n}: ${refusal} (geth refuses the block; genesis ${options.genesisPath ?? DEFAULT_DEVNET_GENESIS})`,
       );
     }
     const info: ProducedBlock = {

@@ -1,13 +1,8 @@
 import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
 import { bytesToHex } from "@ethereumjs/util";
-import { buildBlock } from "@ethereumjs/vm";
-import { callBlockStartContracts } from "../chain/block-start-calls.js";
-import { enterBuilderBlock } from "../chain/builder-context.js";
+import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
-import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { missingRequestContract } from "../chain/request-system-calls.js";
-import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -141,20 +136,12 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       address: w.address as `0x${string}`,
       amount: parseQuantity(w.amount, "withdrawal amount"),
     }));
-    const builder = await withoutDirectSystemWrites(vm, () =>
-      buildBlock(vm, {
-        parentBlock: parent,
-        headerData,
-        withdrawals: withdrawals ?? (common.isActivatedEIP(4895) ? [] : undefined),
-        blockOpts: { putBlockIntoBlockchain: false },
-      }),
-    );
-    const context = enterBuilderBlock(vm, builder);
-    const systemCalls = systemCallContextOf(vm)!;
-    const missing = await missingRequestContract(vm);
-    if (missing !== undefined) systemCalls.failQueue(missing);
-    ubt!.beginBlock(context.header.coinbase);
-    await callBlockStartContracts(vm, ubt, context);
+    const { builder } = await openBlockAsGeth(vm, ubt, {
+      parentBlock: parent,
+      headerData,
+      withdrawals: withdrawals ?? (common.isActivatedEIP(4895) ? [] : undefined),
+      blockOpts: { putBlockIntoBlockchain: false },
+    });
     const gas: bigint[] = [];
     receiptGas.push(gas);
     for (const [t, json] of (described.transactions ?? []).entries()) {
@@ -169,13 +156,11 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       }
     }
     if (common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
-    const { block } = await builder.build();
-    const queueFailure = systemCalls.takeQueueFailure();
-    if (queueFailure !== undefined) {
-      // geth's import refuses such a block (its PostExecution fails).
+    const { block, refusal } = await sealBlockAsGeth(vm, builder);
+    if (refusal !== undefined) {
       throw new TestnetError(
         "INVALID_INPUT",
-        `block ${i + 1}: ${queueFailure} (geth refuses the block)`,
+        `block ${i + 1}: ${refusal} (geth refuses the block)`,
       );
     }
     await blockchain.putBlock(block);

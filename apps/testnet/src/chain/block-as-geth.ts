@@ -1,0 +1,55 @@
+import { type Block, createBlock, type HeaderData } from "@ethereumjs/block";
+import { type BlockBuilder, type BuildBlockOpts, buildBlock, type VM } from "@ethereumjs/vm";
+import type { UbtContext } from "../ubt/ubt-context.js";
+import { callBlockStartContracts } from "./block-start-calls.js";
+import { withoutDirectSystemWrites } from "./direct-system-writes.js";
+import { missingRequestContract } from "./request-system-calls.js";
+import { systemCallContextOf } from "./system-call-context.js";
+
+/** A block `openBlockAsGeth` opened: the library's builder and the block as its calls see it. */
+export interface OpenedBlock {
+  readonly builder: BlockBuilder;
+  /**
+   * The header the builder completed from its options and the parent (number, timestamp,
+   * coinbase, base fee, excess blob gas…), without the roots it does not know yet.
+   */
+  readonly context: Block;
+}
+
+/**
+ * `buildBlock` as geth's block processing starts a block (the fill and the devnet build their
+ * chains with it): the library's direct writes of the EIP-4788 and EIP-2935 slots are off and
+ * the contracts are called instead (block-start-calls.ts), and every system call of the block,
+ * the library's request queue calls at `build()` among them, runs in the block's context (the
+ * library passes none). A fork's request queue contract without code is noted as geth's reason
+ * to refuse the block (see `sealBlockAsGeth`).
+ */
+export async function openBlockAsGeth(
+  vm: VM,
+  ubt: UbtContext | undefined,
+  opts: BuildBlockOpts,
+): Promise<OpenedBlock> {
+  const builder = await withoutDirectSystemWrites(vm, () => buildBlock(vm, opts));
+  const headerData = (builder as unknown as { readonly headerData: HeaderData }).headerData;
+  const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
+  const systemCalls = systemCallContextOf(vm);
+  systemCalls?.setBlock(context);
+  // A queue contract cannot gain or lose its code within a block: checked at its start.
+  const missing = await missingRequestContract(vm);
+  if (missing !== undefined) systemCalls?.failQueue(missing);
+  ubt?.beginBlock(context.header.coinbase);
+  await callBlockStartContracts(vm, ubt, context);
+  return { builder, context };
+}
+
+/**
+ * Seals a block `openBlockAsGeth` opened. `refusal`: geth's reason to refuse it, in its words
+ * (a request queue contract without code, or whose call failed: its PostExecution fails).
+ */
+export async function sealBlockAsGeth(
+  vm: VM,
+  builder: BlockBuilder,
+): Promise<{ block: Block; refusal: string | undefined }> {
+  const { block } = await builder.build();
+  return { block, refusal: systemCallContextOf(vm)?.takeQueueFailure() };
+}
