@@ -236,6 +236,17 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     });
   });
 
+  it("withdrawals are paid after the request queue calls, as geth's import pays them: geth's blocktest accepted the fill", async () => {
+    const post = await systemCallChain("withdrawal-order");
+    // Block 2's queue call read the system address's balance after block 1's withdrawal of 1
+    // gwei and before its own 2.
+    const queue = post["0x0000bbddc7ce488642fb579f8b00f3a590007251"]!.storage;
+    expect([queue["0x0104"], queue["0x0109"]]).toEqual(["0x02", "0x3b9aca00"]);
+    expect(post["0xfffffffffffffffffffffffffffffffffffffffe"]).toMatchObject({
+      balance: "0xb2d05e00",
+    });
+  });
+
   it("beacon-root and history contracts with other code run as geth calls them: geth's blocktest accepted the fill", async () => {
     const post = await systemCallChain("beacon-history");
     const system = "0xfffffffffffffffffffffffffffffffffffffffe";

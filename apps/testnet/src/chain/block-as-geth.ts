@@ -5,6 +5,12 @@ import { callBlockStartContracts } from "./block-start-calls.js";
 import { withoutDirectSystemWrites } from "./direct-system-writes.js";
 import { missingRequestContract } from "./request-system-calls.js";
 import { systemCallContextOf } from "./system-call-context.js";
+import {
+  type PaidWithdrawal,
+  paysWithdrawalsAfterRequests,
+  payWithdrawals,
+  withWithdrawalsAfterRequests,
+} from "./withdrawals-after-requests.js";
 
 /** A block `openBlockAsGeth` opened: the library's builder and the block as its calls see it. */
 export interface OpenedBlock {
@@ -30,6 +36,9 @@ export async function openBlockAsGeth(
   opts: BuildBlockOpts,
 ): Promise<OpenedBlock> {
   const builder = await withoutDirectSystemWrites(vm, () => buildBlock(vm, opts));
+  // Paid by sealBlockAsGeth, in geth's import order.
+  (builder as unknown as { processWithdrawals(): Promise<void> }).processWithdrawals =
+    async () => {};
   const headerData = (builder as unknown as { readonly headerData: HeaderData }).headerData;
   const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
   const systemCalls = systemCallContextOf(vm);
@@ -43,13 +52,25 @@ export async function openBlockAsGeth(
 }
 
 /**
- * Seals a block `openBlockAsGeth` opened. `refusal`: geth's reason to refuse it, in its words
- * (a request queue contract without code, or whose call failed: its PostExecution fails).
+ * Seals a block `openBlockAsGeth` opened, paying its withdrawals as geth's import does: from
+ * Prague on after the request queue calls, before them otherwise (the order cannot be seen
+ * then), every one touching its account (the library's builder skips zero amounts). `refusal`:
+ * geth's reason to refuse the block, in its words (a request queue contract without code, or
+ * whose call failed: its PostExecution fails).
  */
 export async function sealBlockAsGeth(
   vm: VM,
   builder: BlockBuilder,
 ): Promise<{ block: Block; refusal: string | undefined }> {
-  const { block } = await builder.build();
+  const withdrawals = (builder as unknown as { readonly withdrawals?: PaidWithdrawal[] })
+    .withdrawals;
+  const build = async () => (await builder.build()).block;
+  let block: Block;
+  if (paysWithdrawalsAfterRequests(vm, withdrawals)) {
+    block = await withWithdrawalsAfterRequests(vm, withdrawals!, build);
+  } else {
+    await payWithdrawals(vm, withdrawals ?? []);
+    block = await build();
+  }
   return { block, refusal: systemCallContextOf(vm)?.takeQueueFailure() };
 }

@@ -4,7 +4,6 @@ import { bytesToHex } from "@ethereumjs/util";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest, FixtureAlloc, FixtureHeader } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity } from "../fixtures/hex.js";
@@ -155,7 +154,6 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
         );
       }
     }
-    if (common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
     const { block, refusal } = await sealBlockAsGeth(vm, builder);
     if (refusal !== undefined) {
       throw new TestnetError(

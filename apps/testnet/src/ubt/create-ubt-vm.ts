@@ -1,5 +1,5 @@
 import { assertKnownOptions } from "@bintrie/codec";
-import { type Block, paramsBlock } from "@ethereumjs/block";
+import { type Block, createBlock, paramsBlock } from "@ethereumjs/block";
 import type { Blockchain } from "@ethereumjs/blockchain";
 import type { StateManagerInterface } from "@ethereumjs/common";
 import type { EVMMockBlockchainInterface } from "@ethereumjs/evm";
@@ -17,6 +17,10 @@ import { missingRequestContract } from "../chain/request-system-calls.js";
 import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
 import { installSystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
+import {
+  paysWithdrawalsAfterRequests,
+  withWithdrawalsAfterRequests,
+} from "../chain/withdrawals-after-requests.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
 import { installUbtWarmModel } from "./rules/warm-set.js";
@@ -131,11 +135,48 @@ export async function runBlockAsGeth(
   try {
     ubt?.beginBlock(block.header.coinbase);
     await callBlockStartContracts(vm, ubt, block);
-    const result = await withoutDirectSystemWrites(vm, () => runBlock(vm, opts));
+    const result = await withoutDirectSystemWrites(vm, () => runBlockInGethOrder(vm, opts));
     await vm.evm.journal.commit();
     return result;
   } catch (cause) {
     await vm.evm.journal.revert();
     throw cause;
   }
+}
+
+/**
+ * `runBlock`, with a Prague-or-later block's withdrawals paid after its request queue calls, as
+ * geth's import pays them (see withdrawals-after-requests.ts): the block is validated whole, as
+ * runBlock would, then run as a copy without withdrawals whose root is taken once they are paid.
+ */
+async function runBlockInGethOrder(
+  vm: VM,
+  opts: RunBlockOpts & { block: Block },
+): Promise<RunBlockResult> {
+  const { block } = opts;
+  if (!paysWithdrawalsAfterRequests(vm, block.withdrawals)) return runBlock(vm, opts);
+  if (opts.skipBlockValidation !== true) {
+    if (block.header.gasLimit >= 0x8000000000000000n) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `block ${block.header.number}: gas limit ${block.header.gasLimit} is over 2^63 - 1`,
+      );
+    }
+    if (opts.skipHeaderValidation !== true) {
+      await (vm.blockchain as Blockchain).validateHeader(block.header);
+    }
+    await block.validateData(false, true, opts.validateBlockSize ?? false);
+  }
+  const withoutWithdrawals = createBlock(
+    {
+      header: block.header,
+      transactions: block.transactions,
+      uncleHeaders: block.uncleHeaders,
+      withdrawals: [],
+    },
+    { common: block.common },
+  );
+  return withWithdrawalsAfterRequests(vm, block.withdrawals!, () =>
+    runBlock(vm, { ...opts, block: withoutWithdrawals, skipBlockValidation: true }),
+  );
 }
