@@ -10,7 +10,7 @@ import {
   paysWithdrawalsAfterRequests,
   payWithdrawals,
   withWithdrawalsAfterRequests,
-} from "./withdrawals-after-requests.js";
+} from "./withdrawal-payment.js";
 
 /** A block `openBlockAsGeth` opened: the library's builder and the block as its calls see it. */
 export interface OpenedBlock {

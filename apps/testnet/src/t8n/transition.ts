@@ -31,7 +31,7 @@ import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { touchZeroWithdrawals } from "../chain/zero-withdrawals.js";
+import { payWithdrawals } from "../chain/withdrawal-payment.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
@@ -180,8 +180,6 @@ export interface T8nOutput {
   readonly body: string;
 }
 
-/** Wei per Gwei (withdrawal amounts are in Gwei). */
-const GWEI = 1_000_000_000n;
 /** EIP-1559's constants (from the EIP). */
 const ELASTICITY_MULTIPLIER = 2n;
 const BASE_FEE_CHANGE_DENOMINATOR = 8n;
@@ -265,7 +263,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     buildBlock(vm, {
       parentBlock,
       headerData,
-      // Before Shanghai the library builds no block with them: paid below, as geth pays them.
+      // In the block (its root) from Shanghai on; paid below on any fork, as geth pays them.
       withdrawals: vm.common.isActivatedEIP(4895) ? withdrawals : undefined,
       blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
     }),
@@ -273,6 +271,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   // geth's t8n pays only its own --state.reward (touchCoinbaseWithReward), never the ethash
   // block reward the library's builder adds to pre-merge blocks.
   (builder as unknown as { rewardMiner: () => Promise<void> }).rewardMiner = async () => {};
+  (builder as unknown as { processWithdrawals: () => Promise<void> }).processWithdrawals =
+    async () => {};
 
   const context = createBlock(
     { header: headerData },
@@ -381,8 +381,14 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     source: sources.env,
     eip158,
   });
-  if (vm.common.isActivatedEIP(4895)) await touchZeroWithdrawals(state, withdrawals);
-  else if (withdrawals !== undefined) await payWithdrawals(state, withdrawals, eip158);
+  // geth's t8n pays the withdrawals here on any fork, before the request queue calls.
+  await payWithdrawals(
+    vm,
+    (withdrawals ?? []).map((w) => ({
+      address: createAddressFromString(w.address),
+      amount: w.amount,
+    })),
+  );
   const { block, requests } = await builder.build();
   const queueFailure = systemCalls.takeQueueFailure();
   if (queueFailure !== undefined) {
@@ -575,21 +581,6 @@ async function payBlockReward(
     await addBalance(state, address, share, eip158);
   }
   await addBalance(state, coinbase, minerReward, eip158);
-}
-
-/**
- * geth's t8n pays withdrawals on any fork (amounts in Gwei); before Shanghai the library's block
- * builder has no such step, so they are paid here, one `AddBalance` each, in order.
- */
-async function payWithdrawals(
-  state: BinaryStateManager,
-  withdrawals: readonly { readonly address: `0x${string}`; readonly amount: bigint }[],
-  eip158: boolean,
-): Promise<void> {
-  for (const w of withdrawals) {
-    const address = hexToBytesLoose(w.address, "withdrawal address");
-    await addBalance(state, address, w.amount * GWEI, eip158);
-  }
 }
 
 /**

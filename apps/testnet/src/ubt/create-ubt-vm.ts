@@ -20,7 +20,7 @@ import { TestnetError } from "../chain/testnet-error.js";
 import {
   paysWithdrawalsAfterRequests,
   withWithdrawalsAfterRequests,
-} from "../chain/withdrawals-after-requests.js";
+} from "../chain/withdrawal-payment.js";
 import { ubtPrecompiles } from "./rules/precompile-set.js";
 import { beginTransaction, touchCoinbaseAfterFee } from "./rules/transaction-events.js";
 import { installUbtWarmModel } from "./rules/warm-set.js";
@@ -146,7 +146,7 @@ export async function runBlockAsGeth(
 
 /**
  * `runBlock`, with a Prague-or-later block's withdrawals paid after its request queue calls, as
- * geth's import pays them (see withdrawals-after-requests.ts): the block is validated whole, as
+ * geth's import pays them (see withdrawal-payment.ts): the block is validated whole, as
  * runBlock would, then run as a copy without withdrawals whose root is taken once they are paid.
  */
 async function runBlockInGethOrder(
