@@ -15,9 +15,9 @@ const out = mkdtempSync(join(tmpdir(), "bintrie-testnet-fill-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("the MPT blockchain-test corpus on binary-tree state", () => {
-  it("has the 12 vendored cases of 12 files (test/data/mpt/PROVENANCE.md)", () => {
-    expect(tests.length).toBe(12);
-    expect(new Set(tests.map((t) => t.file)).size).toBe(12);
+  it("has the 13 vendored cases of 13 files (test/data/mpt/PROVENANCE.md)", () => {
+    expect(tests.length).toBe(13);
+    expect(new Set(tests.map((t) => t.file)).size).toBe(13);
   });
 
   it("every case passes run: blocks, lastblockhash and the exact post state", async () => {
@@ -32,10 +32,10 @@ describe("the MPT blockchain-test corpus on binary-tree state", () => {
 
   it("every case fills a binary fixture that passes run with every binary root checked", async () => {
     const summary = await fillFiles([corpus], out);
-    expect(summary).toMatchObject({ filled: 12, failed: 0 });
-    expect(summary.files.length).toBe(12);
+    expect(summary).toMatchObject({ filled: 13, failed: 0 });
+    expect(summary.files.length).toBe(13);
     const filled = await loadFixtures([out]);
-    expect(filled.length).toBe(12);
+    expect(filled.length).toBe(13);
     const failed: string[] = [];
     for (const named of filled) {
       const result = await runBlockchainTest(named);
