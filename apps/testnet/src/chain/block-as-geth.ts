@@ -1,9 +1,8 @@
 import { type Block, createBlock, type HeaderData } from "@ethereumjs/block";
 import { type BlockBuilder, type BuildBlockOpts, buildBlock, type VM } from "@ethereumjs/vm";
 import type { UbtContext } from "../ubt/ubt-context.js";
-import { callBlockStartContracts } from "./block-start-calls.js";
+import { startBlockAsGeth } from "./block-start-calls.js";
 import { withoutDirectSystemWrites } from "./direct-system-writes.js";
-import { missingRequestContract } from "./request-system-calls.js";
 import { systemCallContextOf } from "./system-call-context.js";
 import {
   type PaidWithdrawal,
@@ -24,11 +23,9 @@ export interface OpenedBlock {
 
 /**
  * `buildBlock` as geth's block processing starts a block (the fill and the devnet build their
- * chains with it): the library's direct writes of the EIP-4788 and EIP-2935 slots are off and
- * the contracts are called instead (block-start-calls.ts), and every system call of the block,
- * the library's request queue calls at `build()` among them, runs in the block's context (the
- * library passes none). A fork's request queue contract without code is noted as geth's reason
- * to refuse the block (see `sealBlockAsGeth`).
+ * chains with it): the library's direct writes of the EIP-4788 and EIP-2935 slots are off, and
+ * the block starts as block import starts one (`startBlockAsGeth`: the system calls' context,
+ * the queue contracts' check, whose failure `sealBlockAsGeth` returns, the contract calls).
  */
 export async function openBlockAsGeth(
   vm: VM,
@@ -41,13 +38,7 @@ export async function openBlockAsGeth(
     async () => {};
   const headerData = (builder as unknown as { readonly headerData: HeaderData }).headerData;
   const context = createBlock({ header: headerData }, { common: vm.common, setHardfork: true });
-  const systemCalls = systemCallContextOf(vm);
-  systemCalls?.setBlock(context);
-  // A queue contract cannot gain or lose its code within a block: checked at its start.
-  const missing = await missingRequestContract(vm);
-  if (missing !== undefined) systemCalls?.failQueue(missing);
-  ubt?.beginBlock(context.header.coinbase);
-  await callBlockStartContracts(vm, ubt, context);
+  await startBlockAsGeth(vm, ubt, context);
   return { builder, context };
 }
 

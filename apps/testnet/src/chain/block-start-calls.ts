@@ -4,6 +4,8 @@ import { processParentBlockHash } from "../ubt/rules/history-system-call.js";
 import { addressKey, type UbtContext } from "../ubt/ubt-context.js";
 import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "./beacon-root-call.js";
 import { callHistoryContract } from "./history-contract-call.js";
+import { missingRequestContract } from "./request-system-calls.js";
+import { systemCallContextOf } from "./system-call-context.js";
 
 const BEACON_ROOTS = addressKey(BEACON_ROOTS_ADDRESS.bytes);
 
@@ -34,4 +36,24 @@ export async function callBlockStartContracts(
     // geth panics when the call fails: nothing to match (the block is run on).
     await callHistoryContract(vm, block, block.header.parentHash);
   }
+}
+
+/**
+ * A block's start as geth's block processing makes it (block import, and the fill and devnet
+ * builders): every system call of the block, the library's request queue calls at its end among
+ * them, runs in `block`'s context; a fork's request queue contract without code is noted as
+ * geth's reason to refuse the block (it cannot gain or lose its code within a block, so it is
+ * checked here); then the calls before the transactions (`callBlockStartContracts`).
+ */
+export async function startBlockAsGeth(
+  vm: VM,
+  ubt: UbtContext | undefined,
+  block: Block,
+): Promise<void> {
+  const systemCalls = systemCallContextOf(vm);
+  systemCalls?.setBlock(block);
+  const missing = await missingRequestContract(vm);
+  if (missing !== undefined) systemCalls?.failQueue(missing);
+  ubt?.beginBlock(block.header.coinbase);
+  await callBlockStartContracts(vm, ubt, block);
 }

@@ -1,5 +1,6 @@
 import { createAddressFromString, toChecksumAddress } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
+import { gethCallError } from "./system-call.js";
 
 /** The EIP-7002 and EIP-7251 request queue contracts, and geth's name for each queue. */
 export const REQUEST_CONTRACTS: readonly {
@@ -26,8 +27,7 @@ const QUEUES = new Map(REQUEST_CONTRACTS.map(({ address, queue }) => [address, q
 export function requestQueueFailure(to: string, error: string): string | undefined {
   const queue = QUEUES.get(to.toLowerCase());
   if (queue === undefined) return undefined;
-  const why = error === "revert" ? "execution reverted" : error;
-  return `failed to process ${queue}: system call failed to execute: ${why}`;
+  return `failed to process ${queue}: system call failed to execute: ${gethCallError(error)}`;
 }
 
 /**

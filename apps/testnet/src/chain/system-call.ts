@@ -30,6 +30,10 @@ export async function systemCall(
     delegatecall: true,
   } as never);
   const error = result.execResult.exceptionError?.error;
-  if (error === undefined) return undefined;
+  return error === undefined ? undefined : gethCallError(error);
+}
+
+/** A failed call's error as geth words it (the library's "revert" is geth's "execution reverted"). */
+export function gethCallError(error: string): string {
   return error === "revert" ? "execution reverted" : error;
 }

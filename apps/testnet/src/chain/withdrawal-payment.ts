@@ -15,7 +15,10 @@ const GWEI = 1_000_000_000n;
  * The library pays them before (runBlock's applyBlock, BlockBuilder.build), as geth's t8n does;
  * only forks with EIP-7685 requests can tell the two apart.
  */
-export function paysWithdrawalsAfterRequests(vm: VM, withdrawals: readonly unknown[] | undefined) {
+export function paysWithdrawalsAfterRequests(
+  vm: VM,
+  withdrawals: readonly unknown[] | undefined,
+): boolean {
   return vm.common.isActivatedEIP(7685) && withdrawals !== undefined && withdrawals.length > 0;
 }
 
@@ -55,10 +58,25 @@ export async function payWithdrawals(
   vm: VM,
   withdrawals: readonly PaidWithdrawal[],
 ): Promise<void> {
-  if (withdrawals.length === 0) return;
-  for (const { address, amount } of withdrawals) {
+  await creditAccounts(
+    vm,
+    withdrawals.map(({ address, amount }) => ({ address, wei: amount * GWEI })),
+  );
+}
+
+/**
+ * geth's `StateDB.AddBalance` for each credit, then its `Finalise`: every credit touches its
+ * account, 0 too; from EIP-158 (Spurious Dragon) on the touched empty accounts then go, before
+ * it they stay (created, if absent). Withdrawals and t8n's block reward are paid this way.
+ */
+export async function creditAccounts(
+  vm: VM,
+  credits: readonly { readonly address: Address; readonly wei: bigint }[],
+): Promise<void> {
+  if (credits.length === 0) return;
+  for (const { address, wei } of credits) {
     const account = (await vm.stateManager.getAccount(address)) ?? new Account();
-    account.balance += amount * GWEI;
+    account.balance += wei;
     await vm.evm.journal.putAccount(address, account);
   }
   await vm.evm.journal.cleanup();

@@ -9,7 +9,6 @@ import {
   type TypedTxData,
 } from "@ethereumjs/tx";
 import {
-  Account,
   Address,
   bigIntToBytes,
   bigIntToHex,
@@ -23,7 +22,7 @@ import {
   setLengthLeft,
   toChecksumAddress,
 } from "@ethereumjs/util";
-import { buildBlock, type RunTxResult } from "@ethereumjs/vm";
+import { buildBlock, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "../chain/beacon-root-call.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
@@ -31,7 +30,7 @@ import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { payWithdrawals } from "../chain/withdrawal-payment.js";
+import { creditAccounts, payWithdrawals } from "../chain/withdrawal-payment.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
@@ -220,12 +219,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   const systemCalls = systemCallContextOf(vm)!;
-  vm.common.setHardforkBy({
-    blockNumber: number,
-    timestamp: parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
-  });
-
   const timestamp = parseQuantity(env.currentTimestamp, "env.currentTimestamp");
+  vm.common.setHardforkBy({ blockNumber: number, timestamp });
+
   const beaconRoot = vm.common.isActivatedEIP(4788)
     ? (bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH)
     : undefined;
@@ -236,7 +232,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   // The block's difficulty: the env's, or before the merge derived from the parent's.
   const difficulty =
     optionalQuantity(env.currentDifficulty, "env.currentDifficulty") ??
-    (vm.common.gteHardfork(Hardfork.Paris) ? 0n : derivedDifficulty(env, number, vm.common));
+    (vm.common.gteHardfork(Hardfork.Paris)
+      ? 0n
+      : derivedDifficulty(env, number, timestamp, vm.common));
   const headerData = currentHeader(env, number, hashes, vm.common, sources.env, difficulty);
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
@@ -374,12 +372,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
   if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
-  // Before EIP-158 (Spurious Dragon) an account the reward step touches stays, even empty.
-  const eip158 = vm.common.gteHardfork(Hardfork.SpuriousDragon);
-  await payBlockReward(state, headerData.coinbase as Uint8Array, input.reward ?? 0n, {
+  await payBlockReward(vm, headerData.coinbase as Uint8Array, input.reward ?? 0n, {
     env,
     source: sources.env,
-    eip158,
   });
   // geth's t8n pays the withdrawals here on any fork, before the request queue calls.
   await payWithdrawals(
@@ -557,15 +552,16 @@ function preCheckBlock(
 /**
  * geth t8n's reward step (before the withdrawals; none with a negative reward): each ommer gets
  * (8 − delta) / 8 of the reward and the coinbase the reward plus 1/32 of it per ommer, through
- * `AddBalance`, so a reward of 0 still touches them all (see addBalance).
+ * `AddBalance`, so a reward of 0 still touches them all (see creditAccounts).
  */
 async function payBlockReward(
-  state: BinaryStateManager,
+  vm: VM,
   coinbase: Uint8Array,
   reward: bigint,
-  { env, source, eip158 }: { env: T8nEnv; source: string; eip158: boolean },
+  { env, source }: { env: T8nEnv; source: string },
 ): Promise<void> {
   if (reward < 0n) return;
+  const credits: { address: Address; wei: bigint }[] = [];
   let minerReward = reward;
   for (const [i, ommer] of (env.ommers ?? []).entries()) {
     minerReward += reward >> 5n;
@@ -578,26 +574,10 @@ async function payBlockReward(
       );
     }
     const address = hexToBytesLoose(ommer.address, `env.ommers[${i}].address`);
-    await addBalance(state, address, share, eip158);
+    credits.push({ address: new Address(address), wei: share });
   }
-  await addBalance(state, coinbase, minerReward, eip158);
-}
-
-/**
- * geth's `StateDB.AddBalance` at the block's end: even 0 touches, so with EIP-158 an empty
- * account goes; before it, the touch leaves the account there (created, if it was absent).
- */
-async function addBalance(
-  state: BinaryStateManager,
-  address: Uint8Array,
-  amount: bigint,
-  eip158: boolean,
-): Promise<void> {
-  const at = new Address(address);
-  const account = (await state.getAccount(at)) ?? new Account();
-  account.balance += amount;
-  if (eip158 && account.isEmpty()) await state.deleteAccount(at);
-  else await state.putAccount(at, account);
+  credits.push({ address: new Address(coinbase), wei: minerReward });
+  await creditAccounts(vm, credits);
 }
 
 function blockHashes(env: T8nEnv): Map<bigint, Uint8Array> {
@@ -729,21 +709,16 @@ function londonAt(common: Common, number: bigint): boolean {
  * a zero uncle hash meaning none; the checks have refused block 0 and a parent time not before
  * the block's).
  */
-function derivedDifficulty(env: T8nEnv, number: bigint, common: Common): bigint {
+function derivedDifficulty(env: T8nEnv, number: bigint, timestamp: bigint, common: Common): bigint {
   const uncleHash = bytes32(env.parentUncleHash, "env.parentUncleHash");
-  return ethashDifficulty(
-    common,
-    number,
-    parseQuantity(env.currentTimestamp, "env.currentTimestamp"),
-    {
-      difficulty: parseQuantity(env.parentDifficulty, "env.parentDifficulty"),
-      timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
-      hasUncles:
-        uncleHash !== undefined &&
-        !uncleHash.every((b) => b === 0) &&
-        !equalsBytes(uncleHash, KECCAK256_RLP_ARRAY),
-    },
-  );
+  return ethashDifficulty(common, number, timestamp, {
+    difficulty: parseQuantity(env.parentDifficulty, "env.parentDifficulty"),
+    timestamp: optionalQuantity(env.parentTimestamp, "env.parentTimestamp") ?? 0n,
+    hasUncles:
+      uncleHash !== undefined &&
+      !uncleHash.every((b) => b === 0) &&
+      !equalsBytes(uncleHash, KECCAK256_RLP_ARRAY),
+  });
 }
 
 type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };

@@ -11,11 +11,10 @@ import {
   runBlock,
   type VM,
 } from "@ethereumjs/vm";
-import { callBlockStartContracts } from "../chain/block-start-calls.js";
+import { startBlockAsGeth } from "../chain/block-start-calls.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { missingRequestContract } from "../chain/request-system-calls.js";
 import { installRipemdTouchRule } from "../chain/ripemd-touch.js";
-import { installSystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
+import { installSystemCallContext } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import {
   paysWithdrawalsAfterRequests,
@@ -125,16 +124,9 @@ export async function runBlockAsGeth(
       timestamp: block.header.timestamp,
     });
   }
-  // System calls (the library's request queue calls among them) run in this block's context.
-  const systemCalls = systemCallContextOf(vm);
-  systemCalls?.setBlock(block);
-  // A queue contract cannot gain or lose its code within a block: checked at its start.
-  const missing = await missingRequestContract(vm);
-  if (missing !== undefined) systemCalls?.failQueue(missing);
   await vm.evm.journal.checkpoint();
   try {
-    ubt?.beginBlock(block.header.coinbase);
-    await callBlockStartContracts(vm, ubt, block);
+    await startBlockAsGeth(vm, ubt, block);
     const result = await withoutDirectSystemWrites(vm, () => runBlockInGethOrder(vm, opts));
     await vm.evm.journal.commit();
     return result;
