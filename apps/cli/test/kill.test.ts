@@ -100,8 +100,10 @@ describe("a SIGKILLed build leaves the store at a committed root with every node
       const db = join(dir, `kill-${name.replace(/\W+/g, "-")}-${round}`);
       if (base.length > 0) await cp(seed, db, { recursive: true });
       const delay = Math.floor(Math.random() * duration);
+      // A SIGKILLed build cannot remove its sort directory: keep it under this test's own
+      // directory (removed after the file), not the OS temp directory.
       const outcome = await buildAndKill(
-        [file, "--db", db, "--commit-every", String(COMMIT_EVERY)],
+        [file, "--db", db, "--commit-every", String(COMMIT_EVERY), "--tmp-dir", dir],
         delay,
         env,
       );
