@@ -12,6 +12,7 @@ import {
   Address,
   bigIntToBytes,
   bigIntToHex,
+  bytesToBigInt,
   bytesToHex,
   createAddressFromString,
   createWithdrawal,
@@ -455,8 +456,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // geth prints the env's difficulty before the merge, and none after it.
     currentDifficulty: vm.common.gteHardfork(Hardfork.Paris) ? null : bigIntToHex(difficulty),
     gasUsed: bigIntToHex(header.gasUsed),
-    ...(header.baseFeePerGas !== undefined
-      ? { currentBaseFee: bigIntToHex(header.baseFeePerGas) }
+    // geth prints a given currentBaseFee before London too (its block context keeps it).
+    ...(header.baseFeePerGas !== undefined || !isAbsent(env.currentBaseFee)
+      ? {
+          currentBaseFee: bigIntToHex(
+            header.baseFeePerGas ?? parseQuantity(env.currentBaseFee, "env.currentBaseFee"),
+          ),
+        }
       : {}),
     ...(withdrawalsRoot !== undefined ? { withdrawalsRoot: bytesToHex(withdrawalsRoot) } : {}),
     // geth reports blob gas only when the env gives the excess blob gas or both parent fields.
@@ -653,7 +659,15 @@ function currentHeader(
     parentHash: hashes.get(BigInt.asUintN(64, number - 1n)) ?? ZERO_HASH,
   };
   const random = bytes32(env.currentRandom, "env.currentRandom");
-  if (random !== undefined) header.mixHash = random;
+  if (random !== undefined) {
+    header.mixHash = random;
+    // geth's t8n takes a given currentRandom as the merge from London on (its rules' IsMerge
+    // is `Random != nil && IsLondon`), so on London too DIFFICULTY reads currentRandom: the
+    // header the EVM sees carries it (the result still prints the env's difficulty).
+    if (common.isActivatedEIP(1559) && !common.isActivatedEIP(4399)) {
+      header.difficulty = bytesToBigInt(random);
+    }
+  }
   if (common.isActivatedEIP(1559)) {
     header.baseFeePerGas =
       optionalQuantity(env.currentBaseFee, "env.currentBaseFee") ??
