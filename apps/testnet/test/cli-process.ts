@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The built command line the `bintrie-testnet` bin loads. */
-export const MAIN = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+/** The built command line the `bintrie-testnet` bin loads (one bundle with its dependencies). */
+export const MAIN = fileURLToPath(new URL("../dist/cli/bintrie-testnet.mjs", import.meta.url));
 
 /** A vendored file of these tests (see cli-fixtures/PROVENANCE.md). */
 export function cliFixture(relative: string): string {

@@ -77,7 +77,7 @@ export function prepareBlocks(
   const binDir = join(dir, "bin");
   for (const [name, main] of [
     ["bintrie", "apps/cli/dist/main.js"],
-    ["bintrie-testnet", "apps/testnet/dist/cli/main.js"],
+    ["bintrie-testnet", "apps/testnet/dist/cli/bintrie-testnet.mjs"],
   ] as const) {
     const shim = join(binDir, name);
     writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(repoRoot, main)}" "$@"\n`);
