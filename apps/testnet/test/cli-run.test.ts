@@ -116,9 +116,24 @@ describe("bintrie-testnet run (built CLI)", () => {
         (t.genesisBlockHeader as Json).stateRoot = OTHER_ROOT;
       }),
     };
-    writeFileSync(broken, JSON.stringify({ ...cases, anArray: [1, 2] }));
+    // Tests of a fixtures release's other formats (the fields that tell them, as EEST writes
+    // them), and its index in a hidden folder, which a run does not read.
+    const otherFormats = {
+      engineTest: {
+        network: "Cancun",
+        genesisBlockHeader: {},
+        engineNewPayloads: [],
+        pre: {},
+        postState: {},
+        lastblockhash: `0x${"00".repeat(32)}`,
+      },
+      stateTest: { env: {}, pre: {}, transaction: {}, post: { Cancun: [] } },
+    };
+    writeFileSync(broken, JSON.stringify({ ...cases, ...otherFormats, anArray: [1, 2] }));
     writeFileSync(good, readFileSync(SIMPLE));
     writeFileSync(notJson, "{ this is not JSON");
+    mkdirSync(join(mixed, ".meta"));
+    writeFileSync(join(mixed, ".meta", "index.json"), JSON.stringify({ test_count: 1 }));
     const firstAddress = Object.keys(simpleTest().pre as Json)[0]!;
 
     /** Each failure line, as `run` prints it under a test's FAIL line. */
@@ -132,6 +147,8 @@ describe("bintrie-testnet run (built CLI)", () => {
       hugeNonce: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: hugeNonce: pre["${firstAddress}"].nonce must be below 2^64, got 0x10000000000000000`,
       hugeChainId: `[invalid fixture: FIXTURE_FIELD_INVALID]\n    ${broken} :: hugeChainId: config.chainid must be below 2^64, got 0x1${"0".repeat(20)}`,
       anArray: `[invalid fixture: INVALID_FIXTURE]\n    ${broken} :: anArray: is not a blockchain test (expected an object, got an array)`,
+      engineTest: `[invalid fixture: FIXTURE_OTHER_FORMAT]\n    ${broken} :: engineTest: an engine API test (blockchain_tests_engine: engineNewPayloads, no block RLPs), not a blockchain test; run and fill take blockchain tests (genesisRLP and blocks[].rlp: a fixtures release's blockchain_tests)`,
+      stateTest: `[invalid fixture: FIXTURE_OTHER_FORMAT]\n    ${broken} :: stateTest: a state test (state_tests: one transaction, post states by fork), not a blockchain test; run and fill take blockchain tests (genesisRLP and blocks[].rlp: a fixtures release's blockchain_tests)`,
     };
 
     it("text: one FAIL block per broken test, the good file passes, exit 1, no raw TypeError", () => {
@@ -158,14 +175,15 @@ describe("bintrie-testnet run (built CLI)", () => {
       );
       expect(stdout).toMatch(new RegExp(`PASS  ${escapeRegExp(good)} :: SimpleTx_Cancun  `));
       const lines = stdout.trim().split("\n");
-      expect(lines.filter((l) => l.startsWith("FAIL")).length).toBe(12);
-      expect(lines.at(-1)).toBe("1 passed, 12 failed");
+      // 14: the .meta folder's index is not read.
+      expect(lines.filter((l) => l.startsWith("FAIL")).length).toBe(14);
+      expect(lines.at(-1)).toBe("1 passed, 14 failed");
     });
 
     it("--json: the error code and field of each broken test", () => {
       const { status, stdout, stderr } = runBuilt(["run", mixed, "--json"]);
       expect(status).toBe(1);
-      expect(stderr).toBe("1 passed, 12 failed\n");
+      expect(stderr).toBe("1 passed, 14 failed\n");
       const rows = stdout
         .trim()
         .split("\n")
@@ -191,7 +209,8 @@ describe("bintrie-testnet run (built CLI)", () => {
         field: "genesisBlockHeader",
       });
       expect(byName.get("SimpleTx_Cancun")?.passed).toBe(true);
-      expect((rows.at(-1)!.summary as Json).failed).toBe(12);
+      expect(byName.get("engineTest")?.error).toEqual({ code: "FIXTURE_OTHER_FORMAT" });
+      expect((rows.at(-1)!.summary as Json).failed).toBe(14);
     });
 
     it("--filter picks tests of the broken file; a file that is not JSON always counts", () => {
