@@ -29,8 +29,9 @@ const ENV_U256 = ["currentDifficulty", "currentBaseFee", "parentBaseFee", "paren
  * Refuses the t8n inputs geth's `evm t8n` refuses (its JSON decoding of alloc, env and txs, and
  * the config checks before the transition), instead of reading them leniently: a missing
  * balance, odd-length hex, a 39-digit address, a number over 64 bits, a missing required env
- * field, an unknown transaction type, a Prague block without the request contracts… Each fault
- * is a TestnetError naming the source and the field.
+ * field, an unknown transaction type… Each fault is a TestnetError naming the source and the
+ * field. (A Prague block without the request contracts is refused later, as geth refuses it:
+ * checkRequestContracts.)
  */
 export function checkT8nInput(
   input: { readonly alloc: unknown; readonly env: unknown; readonly txs: unknown },
@@ -61,7 +62,6 @@ export function checkT8nInput(
     }
   }
   checkForkEnv(env, sources.env, common);
-  checkRequestContracts(input.alloc, sources.alloc, common);
 }
 
 /**
@@ -122,7 +122,12 @@ function checkAlloc(alloc: unknown, source: string): void {
   }
 }
 
-function checkRequestContracts(alloc: unknown, source: string, common: Common): void {
+/**
+ * Refuses a block of a fork with EIP-7002/7251 whose alloc has no code for a request contract.
+ * geth finds it when the block's requests are processed, after the transactions (so a
+ * BLOCKHASH it could not answer is refused first): the transition calls this there.
+ */
+export function checkRequestContracts(alloc: unknown, source: string, common: Common): void {
   const accounts = (alloc ?? {}) as Record<string, unknown>;
   // geth's Prague block processing calls each request contract, so needs its code.
   for (const { eip, address, queue } of REQUEST_CONTRACTS) {

@@ -39,7 +39,7 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
-import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
+import { checkRequestContracts, checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import { gethFirstChecksFailure, type PreCheckBlock } from "./geth-pre-check.js";
@@ -372,6 +372,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // a transaction is included.
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
+  // geth meets a request contract without code when the block's requests are processed.
+  checkRequestContracts(input.alloc, sources.alloc, common);
   if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
   await payBlockReward(vm, headerData.coinbase as Uint8Array, input.reward ?? 0n, {
     env,
