@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pnpm links bins at install time, before `pnpm build` has written dist/: this committed file
 // is what it links, and it loads the built command line: one bundle with its dependencies
-// (scripts/bundle-bin.mjs; it starts in about half the time of dist/cli/main.js and its imports).
+// (scripts/bundle-bin.mjs; it starts in about 0.6 of the time of dist/cli/main.js and its files).
 try {
   await import("../dist/cli/bintrie-testnet.mjs");
 } catch (error) {
