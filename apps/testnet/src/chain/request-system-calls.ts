@@ -22,12 +22,16 @@ const QUEUES = new Map(REQUEST_CONTRACTS.map(({ address, queue }) => [address, q
  * `ProcessConsolidationQueue`): a system call to a request queue contract that fails makes the
  * block invalid ("system call failed to execute"); `@ethereumjs/vm` ignores the failure and
  * records no requests. The failure in geth's words, for a top-level system call to `to` that
- * ended with `error`; undefined for a call to another contract.
+ * ended with `error` at `opcode`; undefined for a call to another contract.
  */
-export function requestQueueFailure(to: string, error: string): string | undefined {
+export function requestQueueFailure(
+  to: string,
+  error: string,
+  opcode?: number,
+): string | undefined {
   const queue = QUEUES.get(to.toLowerCase());
   if (queue === undefined) return undefined;
-  return `failed to process ${queue}: system call failed to execute: ${gethCallError(error)}`;
+  return `failed to process ${queue}: system call failed to execute: ${gethCallError(error, opcode)}`;
 }
 
 /**

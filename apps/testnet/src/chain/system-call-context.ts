@@ -4,7 +4,7 @@ import type { VM } from "@ethereumjs/vm";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
 import { requestQueueFailure } from "./request-system-calls.js";
-import { SYSTEM_CALL_GAS } from "./system-call.js";
+import { failedOpcode, SYSTEM_CALL_GAS } from "./system-call.js";
 
 /** A log as the library keeps one: address, topics, data. */
 export type SystemCallLog = [Uint8Array, Uint8Array[], Uint8Array];
@@ -64,7 +64,13 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
         ...opts,
         block: opts.block ?? current,
         gasLimit: SYSTEM_CALL_GAS,
-      })) as { execResult: { logs?: SystemCallLog[]; exceptionError?: { error: string } } };
+      })) as {
+        execResult: {
+          logs?: SystemCallLog[];
+          exceptionError?: { error: string };
+          runState?: unknown;
+        };
+      };
       if (vm.common.gteHardfork(Hardfork.SpuriousDragon)) await vm.evm.journal.cleanup();
       // geth's Finalise makes the call's writes the committed state the next transaction's
       // SSTORE prices against; the library clears its original values only after a transaction.
@@ -82,7 +88,11 @@ export function installSystemCallContext(vm: VM): SystemCallContext {
     logs.push(...(result.execResult.logs ?? []));
     const error = result.execResult.exceptionError;
     if (error !== undefined && opts.to !== undefined) {
-      queueFailure ??= requestQueueFailure(opts.to.toString(), error.error);
+      queueFailure ??= requestQueueFailure(
+        opts.to.toString(),
+        error.error,
+        failedOpcode(result.execResult),
+      );
     }
     return result;
   };

@@ -30,10 +30,22 @@ export async function systemCall(
     delegatecall: true,
   } as never);
   const error = result.execResult.exceptionError?.error;
-  return error === undefined ? undefined : gethCallError(error);
+  return error === undefined ? undefined : gethCallError(error, failedOpcode(result.execResult));
 }
 
-/** A failed call's error as geth words it (the library's "revert" is geth's "execution reverted"). */
-export function gethCallError(error: string): string {
-  return error === "revert" ? "execution reverted" : error;
+/** The opcode a failed call stopped at, where the library's result says. */
+export function failedOpcode(execResult: { readonly runState?: unknown }): number | undefined {
+  const opcode = (execResult.runState as { opCode?: unknown } | undefined)?.opCode;
+  return typeof opcode === "number" ? opcode : undefined;
+}
+
+/**
+ * A failed call's error as geth words it (core/vm/errors.go), where the library's differs:
+ * "revert", "invalid JUMP at <location>" and, at 0xfe, "invalid opcode". Others pass as they are.
+ */
+export function gethCallError(error: string, opcode?: number): string {
+  if (error === "revert") return "execution reverted";
+  if (error.startsWith("invalid JUMP")) return "invalid jump destination";
+  if (error === "invalid opcode" && opcode === 0xfe) return "invalid opcode: INVALID";
+  return error;
 }
