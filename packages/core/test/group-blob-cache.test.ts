@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { BinaryTree, MemoryStore, type NodeSet, openTree } from "../src/index.js";
 import type { DeletionMode } from "../src/tree/binary-tree.js";
 import { filledValueArb, keyArbAt } from "./helpers/key-arbitraries.js";
+import { writesDigest } from "./helpers/node-set-digest.js";
 import { readTestdata } from "./helpers/shared.js";
 
 const keyArb = keyArbAt({
@@ -285,14 +286,6 @@ function randomBlocksInputs(): [Uint8Array, Uint8Array][][] {
     commits.push(block);
   }
   return commits;
-}
-
-/** sha256 over the writes sorted by path, as `0x<path>=0x<blob>\n` (the vector's digest). */
-function writesDigest(set: NodeSet): string {
-  const lines = set.writes
-    .map((w) => `0x${hex(w.path)}=0x${hex(w.blob)}\n`)
-    .sort((a, b) => (a.split("=")[0]! < b.split("=")[0]! ? -1 : 1));
-  return `0x${hex(sha(new TextEncoder().encode(lines.join(""))))}`;
 }
 
 interface MultiCommitVector {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   applyGenesisAlloc,
   BinaryTree,
@@ -14,6 +15,7 @@ import { hex } from "./helpers/bytes.js";
 import {
   blockchainTestAllocs,
   gethBinaryGenesis,
+  gethRandomGenesis,
   networkGenesis,
   type PublishedAlloc,
 } from "./helpers/fixtures.js";
@@ -105,6 +107,32 @@ describe("real genesis allocs: MPT base root, conversion, binary root", () => {
     // Every 7th account is read back (all of them in the smaller allocs above).
     await checkAlloc(source, 6_000, 7);
   }, 120_000);
+
+  it("a random alloc: converted at group depths 1..8, the store holds geth's genesis nodes", async () => {
+    // Code past 128 chunks, header, main and hashed slots, zero values, extreme nonce and
+    // balance: the nodes after a conversion in steps of 5 leaves are those geth commits.
+    const { alloc, groupDepths } = gethRandomGenesis();
+    for (const [g, expected] of Object.entries(groupDepths)) {
+      const store = new MemoryStore();
+      const { root } = await buildMptBase(store, alloc);
+      const t = await TransitionState.open(store, {
+        baseRoot: root,
+        preimages: preimagesFromAlloc(alloc),
+        groupDepth: Number(g),
+      });
+      await t.convertAll({ leavesPerStep: 5 });
+      const lines: string[] = [];
+      // Overlay nodes are "vA" + path: in key order, so in path order.
+      const range = { gte: Uint8Array.of(0x76, 0x41), lt: Uint8Array.of(0x76, 0x42) };
+      for await (const [key, blob] of store.entries(range)) {
+        lines.push(`0x${hex(key.subarray(2))}=0x${hex(blob)}\n`);
+      }
+      const nodesDigest = `0x${createHash("sha256").update(lines.join("")).digest("hex")}`;
+      expect({ root: `0x${hex(t.hash())}`, nodes: lines.length, nodesDigest }, `g=${g}`).toEqual(
+        expected,
+      );
+    }
+  });
 
   it("TestBinaryGenesisCommit: MPT → binary conversion reaches go-ethereum's binary root", async () => {
     const { alloc, binaryRoot } = gethBinaryGenesis();

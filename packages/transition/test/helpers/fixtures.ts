@@ -50,6 +50,17 @@ export function gethBinaryGenesis(): { alloc: GenesisAlloc; binaryRoot: string }
   return { alloc: g.alloc, binaryRoot: g.expectedStateRoot };
 }
 
+/**
+ * A random alloc (testdata/geth/geth-random-genesis.json) and, per group depth 1..8, go-ethereum's
+ * binary genesis root, number of stored nodes and digest of them (`0x<path>=0x<blob>\n` sorted).
+ */
+export function gethRandomGenesis(): {
+  alloc: GenesisAlloc;
+  groupDepths: Record<string, { root: string; nodes: number; nodesDigest: string }>;
+} {
+  return readTestdata("geth/geth-random-genesis.json");
+}
+
 /** A public network's genesis alloc (@ethereumjs/genesis) and root (@ethereumjs/common). */
 export function networkGenesis(chainId: 1 | 11155111 | 17000 | 560048): PublishedAlloc {
   const state = getGenesis(chainId);
