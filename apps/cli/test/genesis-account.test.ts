@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -43,6 +44,33 @@ describe("genesis", () => {
     // The group depth changes the stored blobs, never the root.
     const flat = await runCli(["genesis", GETH_GENESIS, "--store", "memory", "--group-depth", "0"]);
     expect(flat.stdout).toBe(`${GETH_ROOT}\n`);
+  });
+
+  it("a random alloc into LevelDB at group depths 1, 5 and 8: geth's stored nodes", async () => {
+    // testdata/geth/geth-random-genesis.json: geth's root, node count and digest per depth.
+    const vector = JSON.parse(
+      readFileSync(testdataPath("geth/geth-random-genesis.json"), "utf8"),
+    ) as {
+      alloc: GenesisAlloc;
+      groupDepths: Record<string, { root: string; nodes: number; nodesDigest: string }>;
+    };
+    const file = join(dir, "random-genesis.json");
+    await writeFile(file, JSON.stringify({ alloc: vector.alloc }));
+    for (const g of ["1", "5", "8"]) {
+      const db = join(dir, `random-g${g}`);
+      const built = await runCli(["genesis", file, "--db", db, "--group-depth", g]);
+      expect(built.code, built.stderr).toBe(0);
+      const nodes = lines((await runCli(["nodes", "--db", db, "--json"])).stdout).map(
+        (line) => JSON.parse(line) as { path: string; blob: string },
+      );
+      // `nodes` lists them sorted by path, as the digest sorts them.
+      const text = nodes.map((n) => `${n.path}=${n.blob}\n`).join("");
+      expect({
+        root: built.stdout.trim(),
+        nodes: nodes.length,
+        nodesDigest: `0x${createHash("sha256").update(text).digest("hex")}`,
+      }).toEqual(vector.groupDepths[g]);
+    }
   });
 
   it("refuses a database that already holds a tree (exit 2, unchanged)", async () => {
