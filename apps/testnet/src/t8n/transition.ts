@@ -227,7 +227,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ? (bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH)
     : undefined;
   const parentBlock = createBlock(
-    { header: parentHeader(env, number, vm.common) },
+    { header: parentHeader(env, number, vm.common, sources.env) },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   // The block's difficulty: the env's, or before the merge derived from the parent's.
@@ -614,7 +614,12 @@ function bytes32(value: string | null | undefined, what: string): Uint8Array | u
 }
 
 /** The parent header from the env's parent* fields (only what base fee and blob gas use). */
-function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<string, unknown> {
+function parentHeader(
+  env: T8nEnv,
+  number: bigint,
+  common: Common,
+  source: string,
+): Record<string, unknown> {
   // geth's t8n builds the parent from parentGasLimit as given: absent is 0, so a base fee is
   // derived unchanged from parentBaseFee (gas used equals the zero target).
   const gasLimit = optionalQuantity(env.parentGasLimit, "env.parentGasLimit") ?? 0n;
@@ -637,8 +642,32 @@ function parentHeader(env: T8nEnv, number: bigint, common: Common): Record<strin
     header.excessBlobGas =
       optionalQuantity(env.parentExcessBlobGas, "env.parentExcessBlobGas") ?? 0n;
     header.blobGasUsed = optionalQuantity(env.parentBlobGasUsed, "env.parentBlobGasUsed") ?? 0n;
+    refuseReservePriceWithoutParentBaseFee(env, header, common, source);
   }
   return header;
+}
+
+/**
+ * EIP-7918 (Osaka on) derives the excess blob gas, above the target, by comparing the blob price
+ * with the parent's base fee. geth's t8n takes that from parentBaseFee alone and panics without
+ * it; the library would take the current base fee instead: a guess, so the input is refused.
+ */
+function refuseReservePriceWithoutParentBaseFee(
+  env: T8nEnv,
+  parent: Record<string, unknown>,
+  common: Common,
+  source: string,
+): void {
+  if (!common.isActivatedEIP(7918) || !isAbsent(env.parentBaseFee)) return;
+  // Derived only when the env gives the parent's two fields and not the current value.
+  if (!isAbsent(env.currentExcessBlobGas) || !blobGasKnown(env)) return;
+  const excess = (parent.excessBlobGas as bigint) + (parent.blobGasUsed as bigint);
+  if (excess < common.getBlobGasSchedule().targetBlobGasPerBlock) return;
+  throw new TestnetError(
+    "INVALID_INPUT",
+    `${source}: parentBaseFee: missing, and EIP-7918 needs it to derive the excess blob gas from parentExcessBlobGas and parentBlobGasUsed (give parentBaseFee, or currentExcessBlobGas)`,
+    { file: source, field: "parentBaseFee" },
+  );
 }
 
 /** The header fields of the block being built. */
