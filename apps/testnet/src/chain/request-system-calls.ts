@@ -2,12 +2,15 @@ import { createAddressFromString, toChecksumAddress } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { gethCallError } from "./system-call.js";
 
-/** The EIP-7002 and EIP-7251 request queue contracts, and geth's name for each queue. */
-export const REQUEST_CONTRACTS: readonly {
+/** A request queue contract: its EIP, address and geth's name for its queue. */
+export interface RequestContract {
   readonly eip: number;
   readonly address: string;
   readonly queue: string;
-}[] = [
+}
+
+/** The EIP-7002 and EIP-7251 request queue contracts. */
+export const REQUEST_CONTRACTS: readonly RequestContract[] = [
   { eip: 7002, address: "0x00000961ef480eb55e80d19ad83579a64c007002", queue: "withdrawal queue" },
   {
     eip: 7251,
@@ -37,15 +40,21 @@ export function requestQueueFailure(
 /**
  * geth's PostExecution also refuses a block whose request queue contract has no code ("empty
  * system contract"); `@ethereumjs/vm` skips an absent contract and calls one without code. The
- * first such queue of the VM's fork, in geth's words; undefined when every one has code.
+ * first such contract of the VM's fork, as the state holds it; undefined when every one has code.
  */
-export async function missingRequestContract(vm: VM): Promise<string | undefined> {
-  for (const { eip, address, queue } of REQUEST_CONTRACTS) {
-    if (!vm.common.isActivatedEIP(eip)) continue;
-    const code = await vm.stateManager.getCode(createAddressFromString(address));
-    if (code.length === 0) {
-      return `failed to process ${queue}: empty system contract: no code at ${toChecksumAddress(address)}`;
-    }
+export async function requestContractWithoutCode(vm: VM): Promise<RequestContract | undefined> {
+  for (const contract of REQUEST_CONTRACTS) {
+    if (!vm.common.isActivatedEIP(contract.eip)) continue;
+    const code = await vm.stateManager.getCode(createAddressFromString(contract.address));
+    if (code.length === 0) return contract;
   }
   return undefined;
+}
+
+/** `requestContractWithoutCode`'s contract as geth's reason to refuse the block, in its words. */
+export async function missingRequestContract(vm: VM): Promise<string | undefined> {
+  const contract = await requestContractWithoutCode(vm);
+  return contract === undefined
+    ? undefined
+    : `failed to process ${contract.queue}: empty system contract: no code at ${toChecksumAddress(contract.address)}`;
 }

@@ -1,9 +1,8 @@
 import { type GenesisAllocInput, GenesisError, parseGenesisAlloc } from "@bintrie/core";
 import { type Common, Hardfork } from "@ethereumjs/common";
-import { REQUEST_CONTRACTS } from "../chain/request-system-calls.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { checkT8nTx } from "./check-t8n-tx.js";
-import { T8N_EXIT_CONFIG, T8N_EXIT_EVM } from "./t8n-exit-codes.js";
+import { T8N_EXIT_CONFIG } from "./t8n-exit-codes.js";
 import { describe, fail, isAbsent, isHex } from "./t8n-input-fault.js";
 
 /** Where each input came from, for messages: a file path or `stdin`. */
@@ -30,8 +29,8 @@ const ENV_U256 = ["currentDifficulty", "currentBaseFee", "parentBaseFee", "paren
  * the config checks before the transition), instead of reading them leniently: a missing
  * balance, odd-length hex, a 39-digit address, a number over 64 bits, a missing required env
  * field, an unknown transaction type… Each fault is a TestnetError naming the source and the
- * field. (A Prague block without the request contracts is refused later, as geth refuses it:
- * checkRequestContracts.)
+ * field. (A Prague block without the request contracts is refused later, after the
+ * transactions, as geth refuses it: see `transition`.)
  */
 export function checkT8nInput(
   input: { readonly alloc: unknown; readonly env: unknown; readonly txs: unknown },
@@ -119,31 +118,6 @@ function checkAlloc(alloc: unknown, source: string): void {
   } catch (error) {
     if (!(error instanceof GenesisError)) throw error;
     throw new TestnetError("INVALID_INPUT", `${source}: ${error.message}`, { file: source });
-  }
-}
-
-/**
- * Refuses a block of a fork with EIP-7002/7251 whose alloc has no code for a request contract.
- * geth finds it when the block's requests are processed, after the transactions (so a
- * BLOCKHASH it could not answer is refused first): the transition calls this there.
- */
-export function checkRequestContracts(alloc: unknown, source: string, common: Common): void {
-  const accounts = (alloc ?? {}) as Record<string, unknown>;
-  // geth's Prague block processing calls each request contract, so needs its code.
-  for (const { eip, address, queue } of REQUEST_CONTRACTS) {
-    const what = `EIP-${eip} ${queue}`;
-    if (!common.isActivatedEIP(eip)) continue;
-    const entry = Object.entries(accounts).find(([key]) => withPrefix(key) === address)?.[1];
-    const code = (entry as { code?: unknown } | undefined)?.code;
-    if (typeof code !== "string" || code.length <= 2) {
-      fail(
-        source,
-        `account ${address}`,
-        `empty system contract: no code for the ${what}, which every ${common.hardfork()} block calls`,
-        // geth finds it when the block's requests are processed: ErrorEVM.
-        T8N_EXIT_EVM,
-      );
-    }
   }
 }
 
@@ -244,9 +218,4 @@ function quantity(value: unknown, bits: number, source: string, field: string): 
 
 function optional(value: unknown, bits: number, source: string, field: string): bigint | undefined {
   return isAbsent(value) ? undefined : quantity(value, bits, source, field);
-}
-
-function withPrefix(address: string): string {
-  const lower = address.toLowerCase();
-  return lower.startsWith("0x") ? lower : `0x${lower}`;
 }

@@ -29,6 +29,7 @@ import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "../chain/beacon-ro
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
+import { requestContractWithoutCode } from "../chain/request-system-calls.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { creditAccounts, payWithdrawals } from "../chain/withdrawal-payment.js";
@@ -39,7 +40,7 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
-import { checkRequestContracts, checkT8nInput, type T8nSources } from "./check-t8n-input.js";
+import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
 import { gethFirstChecksFailure, type PreCheckBlock } from "./geth-pre-check.js";
@@ -50,7 +51,7 @@ import {
   gethRejectReason,
 } from "./geth-reject-reason.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
-import { isAbsent } from "./t8n-input-fault.js";
+import { fail, isAbsent } from "./t8n-input-fault.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -372,8 +373,17 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // a transaction is included.
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
-  // geth meets a request contract without code when the block's requests are processed.
-  checkRequestContracts(input.alloc, sources.alloc, common);
+  // geth meets a request contract without code when the block's requests are processed (the
+  // state's account: of an address the alloc spells twice, the last spelling, as geth reads it).
+  const codeless = await requestContractWithoutCode(vm);
+  if (codeless !== undefined) {
+    fail(
+      sources.alloc,
+      `account ${codeless.address}`,
+      `empty system contract: no code for the EIP-${codeless.eip} ${codeless.queue}, which every ${common.hardfork()} block calls`,
+      T8N_EXIT_EVM,
+    );
+  }
   if (ubtNetwork !== undefined) await intermediateRoot(vm, builder, state);
   await payBlockReward(vm, headerData.coinbase as Uint8Array, input.reward ?? 0n, {
     env,
