@@ -2,7 +2,7 @@ import type { Block } from "@ethereumjs/block";
 import { Hardfork } from "@ethereumjs/common";
 import type { VM } from "@ethereumjs/vm";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
-import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
+import { SYSTEM_ADDRESS } from "../state/system-address.js";
 import { requestQueueFailure } from "./request-system-calls.js";
 import { failedOpcode, SYSTEM_CALL_GAS } from "./system-call.js";
 

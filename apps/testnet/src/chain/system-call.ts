@@ -1,7 +1,7 @@
 import type { Block } from "@ethereumjs/block";
 import { Address, hexToBytes } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { SYSTEM_ADDRESS } from "../ubt/ubt-context.js";
+import { SYSTEM_ADDRESS } from "../state/system-address.js";
 
 /** geth's gas for every system call (core/state_processor.go `systemCallGasBudget`). */
 export const SYSTEM_CALL_GAS = 30_000_000n;

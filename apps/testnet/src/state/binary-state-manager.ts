@@ -24,6 +24,7 @@ import {
 import { CopyOnWriteStore } from "./copy-on-write-store.js";
 import { StateIndex } from "./state-index.js";
 import { StateManagerError } from "./state-manager-error.js";
+import { SYSTEM_ADDRESS } from "./system-address.js";
 import { UndoJournal } from "./undo-journal.js";
 
 export interface BinaryStateManagerOptions {
@@ -96,8 +97,6 @@ interface StorageOverlay {
 }
 
 const EMPTY_BYTES = new Uint8Array(0);
-/** EIP-4788/2935/7002's system caller (unprefixed, as the cache keys it). */
-const SYSTEM_ACCOUNT = "fffffffffffffffffffffffffffffffffffffffe";
 const ZERO32 = new Uint8Array(32);
 const EMPTY_ACCOUNT: AccountEntry = {
   nonce: 0n,
@@ -251,7 +250,7 @@ export class BinaryStateManager implements StateManagerInterface {
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address);
     const key = bytesToUnprefixedHex(address.bytes);
-    if (key === SYSTEM_ACCOUNT && this.#systemCalls === 0) this.#systemUndoPending = false;
+    if (key === SYSTEM_ADDRESS && this.#systemCalls === 0) this.#systemUndoPending = false;
     const previous = await this.#account(key, address.bytes);
     this.#setAccount(key, {
       nonce: account.nonce,
@@ -263,7 +262,7 @@ export class BinaryStateManager implements StateManagerInterface {
 
   async deleteAccount(address: Address): Promise<void> {
     const key = bytesToUnprefixedHex(address.bytes);
-    if (key === SYSTEM_ACCOUNT) this.#deletingSystemAccount();
+    if (key === SYSTEM_ADDRESS) this.#deletingSystemAccount();
     this.#setAccount(key, null);
     this.#wipeStorage(key);
     this.#setCode(key, undefined);
@@ -828,7 +827,7 @@ export class BinaryStateManager implements StateManagerInterface {
         // geth's DeleteAccount writes both header leaves as zeros, present or not — except for
         // the system address deleted only by system calls (see runSystemCall).
         const present = tree.getAccount(plan.address) !== undefined;
-        const touched = plan.account !== SYSTEM_ACCOUNT || this.#systemAccountTouched;
+        const touched = plan.account !== SYSTEM_ADDRESS || this.#systemAccountTouched;
         if (present || (this.writePolicy === "geth-ubt" && touched)) {
           tree.deleteAccount(plan.address);
         }

@@ -3,11 +3,10 @@ import type { Address } from "@ethereumjs/util";
 import { AccessEvents } from "./access-events.js";
 import type { UbtNetwork } from "./ubt-network.js";
 
-/** EIP-2935's history contract and the system caller (params/protocol_params.go). */
+/** EIP-2935's history contract (params/protocol_params.go). */
 export const HISTORY_STORAGE_ADDRESS = "0000f90827f1c53a10cb7a02335b175320002935";
 /** The length of the EIP-2935 contract's ring buffer of block hashes. */
 export const HISTORY_SERVE_WINDOW = 8191n;
-export const SYSTEM_ADDRESS = "fffffffffffffffffffffffffffffffffffffffe";
 
 /**
  * What the UBT rules share while a VM runs: the network, the current transaction's access
