@@ -1,5 +1,10 @@
 import type { KeyScheme } from "@bintrie/core";
-import { createBlock, createBlockHeader, genWithdrawalsTrieRoot } from "@ethereumjs/block";
+import {
+  createBlock,
+  createBlockHeader,
+  genWithdrawalsTrieRoot,
+  type HeaderData,
+} from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
@@ -274,8 +279,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   (builder as unknown as { processWithdrawals: () => Promise<void> }).processWithdrawals =
     async () => {};
 
+  // The system calls' block: the header the builder completed from the env and the parent (the
+  // excess blob gas it derived among them: BLOBBASEFEE in a system call reads it).
+  const completed = (builder as unknown as { readonly headerData: HeaderData }).headerData;
   const context = createBlock(
-    { header: headerData },
+    { header: completed },
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   systemCalls.setBlock(context);
