@@ -383,3 +383,72 @@ describe("a block whose request queue call fails is refused, as geth's PostExecu
     });
   });
 });
+
+describe("fill refuses a transaction the block cannot include, as geth's t8n rejects it", () => {
+  it("fill names a transaction the block cannot include in geth's words", async () => {
+    // Expected reasons: geth's `evm t8n` (02b73d4) rejecting the same transaction on the Binary
+    // fork with the same base fee (875000000, block 1 of a fill), its `rejected[].error`.
+    const sender = "0x71562b71999873db5b286df957af199ec94617f7";
+    const transfer = {
+      type: "0x2",
+      chainId: "0x1",
+      nonce: "0x0",
+      gas: "0x5208",
+      maxFeePerGas: "0x12a05f200",
+      maxPriorityFeePerGas: "0x1",
+      value: "0x1",
+      input: "0x",
+      to: "0xdddddddddddddddddddddddddddddddddddddddd",
+      accessList: [],
+      v: "0x0",
+      r: "0x0",
+      s: "0x0",
+      secretKey: "0xb71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291",
+    };
+    const cases: [Record<string, unknown>[], string][] = [
+      [
+        [{ ...transfer, nonce: "0x3" }],
+        "transaction 0 cannot be included: nonce too high: address 0x71562b71999873DB5b286dF957af199Ec94617F7, tx: 3 state: 0",
+      ],
+      [
+        [transfer, transfer],
+        "transaction 1 cannot be included: nonce too low: address 0x71562b71999873DB5b286dF957af199Ec94617F7, tx: 0 state: 1",
+      ],
+      [
+        [{ ...transfer, value: "0xc9f2c9cd04674edea40000000" }],
+        "transaction 0 cannot be included: insufficient funds for gas * price + value: address 0x71562b71999873DB5b286dF957af199Ec94617F7 have 1000000000000000000 want 1000000000000000105000000000000",
+      ],
+      [
+        [{ ...transfer, maxFeePerGas: "0x1" }],
+        "transaction 0 cannot be included: max fee per gas less than block base fee: address 0x71562b71999873DB5b286dF957af199Ec94617F7, maxFeePerGas: 1, baseFee: 875000000",
+      ],
+      [
+        [{ ...transfer, maxPriorityFeePerGas: "0x165a0bc00" }],
+        "transaction 0 cannot be included: max priority fee per gas higher than max fee per gas: address 0x71562b71999873DB5b286dF957af199Ec94617F7, maxPriorityFeePerGas: 6000000000, maxFeePerGas: 5000000000",
+      ],
+      [
+        [{ ...transfer, gas: "0x5f5e100" }],
+        "transaction 0 cannot be included: transaction gas limit too high (cap: 16777216, tx: 100000000)",
+      ],
+      [
+        [{ ...transfer, input: "0x01" }],
+        "transaction 0 cannot be included: intrinsic gas too low: have 21000, want 21016",
+      ],
+      [
+        [{ ...transfer, input: "0x01", gas: "0x521c" }],
+        "transaction 0 cannot be included: insufficient gas for floor data gas cost: have 21020, want 21040",
+      ],
+    ];
+    for (const [transactions, reason] of cases) {
+      const description = {
+        network: "Binary",
+        genesis: { alloc: { [sender]: { balance: "0xde0b6b3a7640000" } } },
+        blocks: [{ transactions }],
+      } as unknown as UbtChainDescription;
+      await expect(fillUbtChain(description)).rejects.toMatchObject({
+        code: "INVALID_INPUT",
+        message: `block 1 ${reason}`,
+      });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { type Block, createBlock } from "@ethereumjs/block";
 import { createBlockchain } from "@ethereumjs/blockchain";
+import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
@@ -8,8 +9,10 @@ import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest, FixtureAlloc, FixtureHeader } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { gethDecodeRejectReason, gethRejectReason } from "../t8n/geth-reject-reason.js";
+import { pendingBlockFees, preCheckBlock } from "../t8n/pending-block.js";
 import type { T8nAccount, T8nTxJson } from "../t8n/transition.js";
-import { transactionFromJson } from "../t8n/transition.js";
+import { decodedFields, transactionFromJson } from "../t8n/transition.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 
@@ -144,13 +147,30 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
     const gas: bigint[] = [];
     receiptGas.push(gas);
     for (const [t, json] of (described.transactions ?? []).entries()) {
-      const tx = transactionFromJson(json, vm.common);
+      let tx: TypedTransaction;
+      try {
+        tx = transactionFromJson(json, vm.common);
+      } catch (cause) {
+        // A transaction the library will not build: geth's reason, as t8n gives it.
+        const reason = gethDecodeRejectReason(
+          (cause as Error).message,
+          vm.common.chainId(),
+          decodedFields(json),
+        );
+        throw new TestnetError(
+          "INVALID_INPUT",
+          `block ${i + 1} transaction ${t} cannot be included: ${reason}`,
+        );
+      }
       try {
         gas.push((await builder.addTransaction(tx)).totalGasSpent);
       } catch (cause) {
+        // In geth's words, as t8n rejects it (the library's message names its whole context).
+        const block = preCheckBlock(builder, vm.common, pendingBlockFees(builder, vm.common));
+        const reason = await gethRejectReason(tx, cause as Error, state, block);
         throw new TestnetError(
           "INVALID_INPUT",
-          `block ${i + 1} transaction ${t} cannot be included: ${(cause as Error).message}`,
+          `block ${i + 1} transaction ${t} cannot be included: ${reason}`,
         );
       }
     }

@@ -1,10 +1,5 @@
 import type { KeyScheme } from "@bintrie/core";
-import {
-  createBlock,
-  createBlockHeader,
-  genWithdrawalsTrieRoot,
-  type HeaderData,
-} from "@ethereumjs/block";
+import { createBlock, genWithdrawalsTrieRoot, type HeaderData } from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
@@ -48,13 +43,14 @@ import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ub
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
-import { gethFirstChecksFailure, type PreCheckBlock } from "./geth-pre-check.js";
+import { gethFirstChecksFailure } from "./geth-pre-check.js";
 import {
   blockBlobGasOver,
   type DecodedFields,
   gethDecodeRejectReason,
   gethRejectReason,
 } from "./geth-reject-reason.js";
+import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
 
@@ -528,54 +524,6 @@ async function intermediateRoot(
 }
 
 /**
- * The base fee and blob base fee of the block the builder makes (derived from the parent where
- * the env does not give them), for geth's pre-check of a refused transaction.
- */
-function pendingBlockFees(
-  builder: object,
-  common: Common,
-): { baseFee?: bigint; blobBaseFee?: bigint } {
-  const headerData = (builder as { headerData: Record<string, unknown> }).headerData;
-  try {
-    const header = createBlockHeader(headerData, {
-      common,
-      setHardfork: true,
-      skipConsensusFormatValidation: true,
-    });
-    return {
-      ...(header.baseFeePerGas === undefined ? {} : { baseFee: header.baseFeePerGas }),
-      ...(header.excessBlobGas === undefined ? {} : { blobBaseFee: header.getBlobGasPrice() }),
-    };
-  } catch {
-    // A header the library cannot make: the library's own reasons stand.
-    return {};
-  }
-}
-
-/**
- * What geth's pre-check of the next transaction reads of the block: its fees, the gas and blob
- * gas its transactions left.
- */
-function preCheckBlock(
-  builder: object,
-  common: Common,
-  fees: { baseFee?: bigint; blobBaseFee?: bigint },
-): PreCheckBlock {
-  const { gasUsed, blobGasUsed, headerData } = builder as {
-    gasUsed: bigint;
-    blobGasUsed: bigint;
-    headerData: { gasLimit: bigint };
-  };
-  return {
-    ...fees,
-    gasLeft: BigInt(headerData.gasLimit) - gasUsed,
-    ...(common.isActivatedEIP(4844)
-      ? { blobGas: { used: blobGasUsed, limit: common.getBlobGasSchedule().maxBlobGasPerBlock } }
-      : {}),
-  };
-}
-
-/**
  * geth t8n's reward step (before the withdrawals; none with a negative reward): each ommer gets
  * (8 − delta) / 8 of the reward and the coinbase the reward plus 1/32 of it per ommer, through
  * `AddBalance`, so a reward of 0 still touches them all (see creditAccounts).
@@ -862,7 +810,7 @@ function decodeTransactions(
 }
 
 /** The fields geth's reasons name, read from a transaction ethereumjs would not build. */
-function decodedFields(json: T8nTxJson): DecodedFields | undefined {
+export function decodedFields(json: T8nTxJson): DecodedFields | undefined {
   const fields = json as Record<string, unknown>;
   try {
     const quantity = (value: unknown) => BigInt(value as string);
