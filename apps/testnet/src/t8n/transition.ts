@@ -422,7 +422,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // geth's receipt JSON omits the type of a legacy transaction.
     ...(tx.type === 0 ? {} : { type: intToHex(tx.type) }),
     root: "0x",
-    status: "status" in result.receipt && result.receipt.status === 0 ? "0x0" : "0x1",
+    // geth sets the status on every fork, before Byzantium (whose receipts carry a root) too.
+    status: result.execResult.exceptionError === undefined ? "0x1" : "0x0",
     cumulativeGasUsed: gasHex(result.receipt.cumulativeBlockGasUsed),
     logsBloom: bytesToHex(result.receipt.bitvector),
     // geth's log JSON (core/types/gen_log_json.go): the log's position fields included.
@@ -891,9 +892,11 @@ function unprotectedLegacy(
   key: Uint8Array,
   common: Common,
 ): TypedTransaction {
-  const homestead = common.copy();
-  homestead.setHardfork(Hardfork.Homestead);
-  const signed = createTx(data as TypedTxData, { common: homestead }).sign(key);
+  // Before EIP-155 the fork's own signer makes that signature (and a Frontier chain has no
+  // Homestead to switch to); from Spurious Dragon on, Homestead's signer makes it.
+  const unprotected = common.gteHardfork(Hardfork.SpuriousDragon) ? common.copy() : common;
+  if (unprotected !== common) unprotected.setHardfork(Hardfork.Homestead);
+  const signed = createTx(data as TypedTxData, { common: unprotected }).sign(key);
   return createTx({ ...data, v: signed.v, r: signed.r, s: signed.s } as TypedTxData, { common });
 }
 
