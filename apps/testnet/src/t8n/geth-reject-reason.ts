@@ -4,6 +4,12 @@ import type { BinaryStateManager } from "../state/binary-state-manager.js";
 import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
 
 /**
+ * geth's reason for a transaction type the fork does not have: its signer refuses the type while
+ * recovering the sender, before the pre-check (nonce, balance, fees) looks at the transaction.
+ */
+export const TX_TYPE_NOT_SUPPORTED = "transaction type not supported";
+
+/**
  * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
  * `preCheck`/`execute`, core/gaspool.go): t8n's block blob gas check, then the first of geth's
  * pre-checks the transaction fails (geth-pre-check.ts), then geth's words for what ethereumjs
@@ -177,7 +183,7 @@ function gethBlobOrLimitReason(
     return "blob tx used but field env.ExcessBlobGas missing";
   }
   if (/EIP-(?:2930|1559|7702) not enabled on Common/.test(message)) {
-    return "transaction type not supported";
+    return TX_TYPE_NOT_SUPPORTED;
   }
   const nonceMax = /nonce cannot equal or exceed MAX_UINT64 \(2\^64-1\), given (\d+)/.exec(message);
   if (nonceMax !== null && from !== undefined) {

@@ -49,6 +49,7 @@ import {
   type DecodedFields,
   gethDecodeRejectReason,
   gethRejectReason,
+  TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
@@ -333,6 +334,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       continue;
     }
     const block = preCheckBlock(builder, vm.common, pendingFees);
+    if ("error" in candidate && candidate.error === TX_TYPE_NOT_SUPPORTED) {
+      rejected.push({ index, error: candidate.error });
+      continue;
+    }
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
