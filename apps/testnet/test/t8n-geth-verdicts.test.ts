@@ -35,8 +35,8 @@ const CASES = readCliFixture<Record<string, GethCase>>("t8n/geth-cases.json");
 const UBT_FORKS = new Set(["Verkle", "Binary"]);
 /** Forks whose receipts hold a state root instead of a status (in geth's JSON, both). */
 const PRE_BYZANTIUM = new Set(["Frontier", "Homestead", "EIP150", "EIP158"]);
-/** geth accepts a truncated txs.rlp as no transactions; we refuse it (see the test below). */
-const REFUSED_HERE = new Set(["txs_rlp_truncated"]);
+/** Inputs geth gives a result for and we refuse (each has its own test below). */
+const REFUSED_HERE = new Set(["txs_rlp_truncated", "tx_value_call_mints_gas_after_burn"]);
 
 const dir = mkdtempSync(join(tmpdir(), "bintrie-testnet-geth-cases-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -134,6 +134,21 @@ describe("t8n at the edges: geth's verdicts (geth-cases.json)", () => {
       for (const word of c.mentions) expect(ours.err.toLowerCase()).toContain(word.toLowerCase());
     });
   }
+
+  it("a transaction that mints gas (EIP-4762 value call) and pays a tip is refused where geth wraps its gas used around 2^64 and pays the tip on it", async () => {
+    const c = CASES.tx_value_call_mints_gas_after_burn!;
+    // What geth printed: the second transaction's gas used wrapped (0xffffffffffde364b), and
+    // the coinbase paid 999999993 wei per gas of it (the same block with no tip is a verdict
+    // above, tx_value_call_mints_gas_no_tip_after_burn, which ours equals).
+    const receipts = (c.geth.result as { receipts: { gasUsed: string }[] }).receipts;
+    expect(BigInt(receipts[1]!.gasUsed)).toBeGreaterThan(2n ** 63n);
+    const ours = await runOurs("tx_value_call_mints_gas_after_burn", c);
+    expect(ours.status).toBe(2);
+    expect(ours.out).toBe("");
+    expect(ours.err).toMatch(
+      /^bintrie-testnet t8n: [^\n]*-txs\.json: tx 1: [^\n]*minted 2235325 gas[^\n]*tip of 999999993 wei[^\n]*\n$/,
+    );
+  });
 
   it("a truncated txs.rlp is refused naming the file (geth reads it as no transactions)", async () => {
     const ours = await runOurs("txs_rlp_truncated", CASES.txs_rlp_truncated!);

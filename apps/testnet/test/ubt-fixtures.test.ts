@@ -451,4 +451,43 @@ describe("fill refuses a transaction the block cannot include, as geth's t8n rej
       });
     }
   });
+
+  it("a transaction whose EIP-4762 value calls mint gas stops the fill (geth panics on it)", async () => {
+    // c2 calls itself with 1 wei and all its gas: each unspent 2300 stipend comes back minted
+    // (geth's evm t8n on this transaction: "panic: gas used underflow", geth-cases.json
+    // tx_value_call_mints_gas and _no_tip).
+    const sender = "0x71562b71999873db5b286df957af199ec94617f7";
+    const c2 = "0x00000000000000000000000000000000000000c2";
+    const call = {
+      type: "0x0",
+      nonce: "0x0",
+      to: c2,
+      gas: "0xa038",
+      value: "0x1",
+      input: "0x",
+      v: "0x0",
+      r: "0x0",
+      s: "0x0",
+      secretKey: "0xb71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291",
+    };
+    for (const [gasPrice, words] of [
+      ["0x12a05f200", "tip of 4125000000 wei per gas"],
+      ["0x342770c0", "the block's gas used is -2214325"],
+    ] as const) {
+      const description = {
+        network: "Verkle",
+        genesis: {
+          alloc: {
+            [sender]: { balance: "0xde0b6b3a7640000" },
+            [c2]: { balance: "0x1", nonce: "0x1", code: "0x60006000600060006001305af100" },
+          },
+        },
+        blocks: [{ transactions: [{ ...call, gasPrice }] }],
+      } as unknown as UbtChainDescription;
+      await expect(fillUbtChain(description)).rejects.toMatchObject({
+        code: "GAS_RETURNED_OVER_LIMIT",
+        message: expect.stringContaining(words),
+      });
+    }
+  });
 });

@@ -12,7 +12,8 @@ export type TestnetErrorCode =
   | "FIXTURE_NOT_FOUND"
   | "INVALID_OUTPUT"
   | "INVALID_OPTION"
-  | "SYSTEM_CALL_FAILED";
+  | "SYSTEM_CALL_FAILED"
+  | "GAS_RETURNED_OVER_LIMIT";
 
 /** Where in a fixture (or tool input) the fault is; each part is set when known. */
 export interface TestnetErrorContext {

@@ -164,7 +164,19 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       }
       try {
         gas.push((await builder.addTransaction(tx)).totalGasSpent);
+        // geth's chain maker reads the block's gas used after each transaction: its gas pool
+        // panics on a negative one (what gas minted by EIP-4762 value calls can leave).
+        const blockGasUsed = (builder as unknown as { gasUsed: bigint }).gasUsed;
+        if (blockGasUsed < 0n) {
+          throw new TestnetError(
+            "GAS_RETURNED_OVER_LIMIT",
+            `block ${i + 1} transaction ${t}: the block's gas used is ${blockGasUsed}: its calls returned more gas than they were given (EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend); geth's chain maker panics here (gas used underflow)`,
+          );
+        }
       } catch (cause) {
+        if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
+          throw new TestnetError(cause.code, `block ${i + 1} transaction ${t}: ${cause.message}`);
+        }
         // In geth's words, as t8n rejects it (the library's message names its whole context).
         const block = preCheckBlock(builder, vm.common, pendingBlockFees(builder, vm.common));
         const reason = await gethRejectReason(tx, cause as Error, state, block);

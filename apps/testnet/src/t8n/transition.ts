@@ -367,6 +367,13 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
+      if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
+        // geth panics on it: no result, its exit code.
+        throw new TestnetError(cause.code, `${sources.txs}: tx ${index}: ${cause.message}`, {
+          file: sources.txs,
+          gethExitCode: T8N_EXIT_EVM,
+        });
+      }
       // An error the EVM did not expect (not a refusal) leaves its frames' checkpoints open:
       // close them, so the transaction leaves no state behind.
       if (txStartDepth !== undefined) {
@@ -381,6 +388,15 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // geth looks at a BLOCKHASH it could not answer (also one a system call asked) only once
     // a transaction is included.
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
+  }
+  // geth's gas pool panics on a negative gas used for the block (what minted gas can leave).
+  const blockGasUsed = (builder as unknown as { gasUsed: bigint }).gasUsed;
+  if (blockGasUsed < 0n) {
+    throw new TestnetError(
+      "GAS_RETURNED_OVER_LIMIT",
+      `${sources.txs}: the block's gas used is ${blockGasUsed}: its transactions' calls returned more gas than they were given (EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend); geth panics here (gas used underflow)`,
+      { file: sources.txs, gethExitCode: T8N_EXIT_EVM },
+    );
   }
   // geth meets a request contract without code when the block's requests are processed (the
   // state's account: of an address the alloc spells twice, the last spelling, as geth reads it).

@@ -19,6 +19,7 @@ import {
   generateAddress2,
   KECCAK256_NULL,
 } from "@ethereumjs/util";
+import { TestnetError } from "../chain/testnet-error.js";
 import { implicitStopChunkGas, isSystemCaller } from "./rules/code-chunk-gas.js";
 import {
   absentCalleeGas,
@@ -108,7 +109,40 @@ export class UbtEVM extends EVM {
       account.nonce = 1n;
       await this.journal.putAccount(created, account);
     }
+    if (opts.message === undefined) this.#refuseMintedGasGethWraps(opts, result);
     return result;
+  }
+
+  /**
+   * A transaction's call that gives back more gas than it was given. Under EIP-4762 a value
+   * CALL pays no transfer gas, yet its callee still gets the 2300 stipend, which comes back to
+   * the caller unspent: each such call mints gas, in geth too, whose gas used is then a uint64
+   * wrapped around 2^64. The library's bigint arithmetic agrees with geth's only where the
+   * wrapped figure enters nothing but the receipt: no priority fee (geth pays the coinbase the
+   * tip on the wrapped gas used), no refund (geth caps it by the wrapped gas used) and no
+   * EIP-7623 floor (the library raises a negative gas used to it; geth's wrapped one passes).
+   * Elsewhere it is an error rather than another result (geth's panic exit code, 2).
+   */
+  #refuseMintedGasGethWraps(opts: EVMRunCallOpts, result: EVMResult): void {
+    const used = result.execResult.executionGasUsed;
+    const given = opts.gasLimit;
+    if (used >= 0n || given === undefined || opts.caller === undefined) return;
+    if (isSystemCaller(opts.caller.bytes)) return;
+    const baseFee = opts.block?.header.baseFeePerGas ?? 0n;
+    const tip = (opts.gasPrice ?? 0n) - baseFee;
+    const refund = result.execResult.gasRefund ?? 0n;
+    const floor = this.common.isActivatedEIP(7623);
+    if (tip <= 0n && refund === 0n && !floor) return;
+    const differs = [
+      ...(tip > 0n ? [`pays the coinbase a tip of ${tip} wei per gas on it`] : []),
+      ...(refund > 0n ? [`refunds ${refund} gas against it`] : []),
+      ...(floor ? ["checks EIP-7623's calldata floor against it"] : []),
+    ].join(" and ");
+    throw new TestnetError(
+      "GAS_RETURNED_OVER_LIMIT",
+      `the call returned ${given - used} gas of the ${given} it was given: EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
+      { gethExitCode: 2 },
+    );
   }
 
   protected override async _executeCreate(message: Message): Promise<EVMResult> {
