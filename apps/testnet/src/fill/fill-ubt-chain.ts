@@ -4,6 +4,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest, FixtureAlloc, FixtureHeader } from "../fixtures/blockchain-test.js";
@@ -164,15 +165,6 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       }
       try {
         gas.push((await builder.addTransaction(tx)).totalGasSpent);
-        // geth's chain maker reads the block's gas used after each transaction: its gas pool
-        // panics on a negative one (what gas minted by EIP-4762 value calls can leave).
-        const blockGasUsed = (builder as unknown as { gasUsed: bigint }).gasUsed;
-        if (blockGasUsed < 0n) {
-          throw new TestnetError(
-            "GAS_RETURNED_OVER_LIMIT",
-            `block ${i + 1} transaction ${t}: the block's gas used is ${blockGasUsed}: its calls returned more gas than they were given (EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend); geth's chain maker panics here (gas used underflow)`,
-          );
-        }
       } catch (cause) {
         if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
           throw new TestnetError(cause.code, `block ${i + 1} transaction ${t}: ${cause.message}`);
@@ -185,6 +177,8 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
           `block ${i + 1} transaction ${t} cannot be included: ${reason}`,
         );
       }
+      // geth's chain maker reads its gas pool after each transaction.
+      refuseNegativeBlockGas(builder, `block ${i + 1} transaction ${t}`);
     }
     const { block, refusal } = await sealBlockAsGeth(vm, builder);
     if (refusal !== undefined) {

@@ -29,6 +29,7 @@ import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "../chain/beacon-ro
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
+import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
 import { requestContractWithoutCode } from "../chain/request-system-calls.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
@@ -389,15 +390,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     // a transaction is included.
     if (missingHash !== undefined) throw missingBlockHash(missingHash, index, env, sources.env);
   }
-  // geth's gas pool panics on a negative gas used for the block (what minted gas can leave).
-  const blockGasUsed = (builder as unknown as { gasUsed: bigint }).gasUsed;
-  if (blockGasUsed < 0n) {
-    throw new TestnetError(
-      "GAS_RETURNED_OVER_LIMIT",
-      `${sources.txs}: the block's gas used is ${blockGasUsed}: its transactions' calls returned more gas than they were given (EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend); geth panics here (gas used underflow)`,
-      { file: sources.txs, gethExitCode: T8N_EXIT_EVM },
-    );
-  }
+  // geth's t8n reads its gas pool once the transactions have run.
+  refuseNegativeBlockGas(builder, sources.txs, { file: sources.txs, gethExitCode: T8N_EXIT_EVM });
   // geth meets a request contract without code when the block's requests are processed (the
   // state's account: of an address the alloc spells twice, the last spelling, as geth reads it).
   const codeless = await requestContractWithoutCode(vm);

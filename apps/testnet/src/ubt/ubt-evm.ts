@@ -19,6 +19,7 @@ import {
   generateAddress2,
   KECCAK256_NULL,
 } from "@ethereumjs/util";
+import { MINTED_GAS_CAUSE } from "../chain/minted-gas.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { implicitStopChunkGas, isSystemCaller } from "./rules/code-chunk-gas.js";
 import {
@@ -140,7 +141,7 @@ export class UbtEVM extends EVM {
     ].join(" and ");
     throw new TestnetError(
       "GAS_RETURNED_OVER_LIMIT",
-      `the call returned ${given - used} gas of the ${given} it was given: EIP-4762 charges a value call no transfer gas but still gives the callee its 2300 stipend, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
+      `the call returned ${given - used} gas of the ${given} it was given: ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
       { gethExitCode: 2 },
     );
   }
