@@ -53,6 +53,7 @@ import {
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
+import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
 
@@ -223,6 +224,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   });
   await applyAlloc(state, input.alloc as FixtureAlloc);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
+  // geth's commit checks, on MPT state from Cancun on, that no account with storage went.
+  const deleted =
+    ubtNetwork === undefined && common.gteHardfork(Hardfork.Cancun)
+      ? recordDeletions(state)
+      : undefined;
   const systemCalls = systemCallContextOf(vm)!;
   const timestamp = parseQuantity(env.currentTimestamp, "env.currentTimestamp");
   vm.common.setHardforkBy({ blockNumber: number, timestamp });
@@ -425,6 +431,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       { file: sources.alloc, gethExitCode: T8N_EXIT_EVM },
     );
   }
+  // geth commits the state last.
+  if (deleted !== undefined)
+    refuseStorageWiping(deleted, input.alloc as FixtureAlloc, sources.alloc);
   const header = block.header;
   // geth prints the root of the env's withdrawals whenever it gives them (any fork).
   const withdrawalsRoot =
