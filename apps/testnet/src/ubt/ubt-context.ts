@@ -21,6 +21,11 @@ export class UbtContext {
   blockWitness = new AccessEvents();
   /** The block's fee recipient, for geth's coinbase touch after the fee. */
   coinbase: string | undefined;
+  /**
+   * The running transaction's gas limit, and whether it carries EIP-7702 authorizations (whose
+   * refunds join the transaction's): what a transaction's gas used is reckoned against.
+   */
+  transaction: { gasLimit: bigint; authorizations: boolean } | undefined;
   /** Answers whether an address (unprefixed hex) is an active precompile. */
   isPrecompile: (address: string) => boolean = () => false;
   /** A state read that failed inside an event hook, thrown by the next frame (see UbtEVM). */

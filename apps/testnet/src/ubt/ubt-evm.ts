@@ -115,33 +115,38 @@ export class UbtEVM extends EVM {
   }
 
   /**
-   * A transaction's call that gives back more gas than it was given. Under EIP-4762 a value
-   * CALL pays no transfer gas, yet its callee still gets the 2300 stipend, which comes back to
-   * the caller unspent: each such call mints gas, in geth too, whose gas used is then a uint64
-   * wrapped around 2^64. The library's bigint arithmetic agrees with geth's only where the
-   * wrapped figure enters nothing but the receipt: no priority fee (geth pays the coinbase the
-   * tip on the wrapped gas used), no refund (geth caps it by the wrapped gas used) and no
-   * EIP-7623 floor (the library raises a negative gas used to it; geth's wrapped one passes).
-   * Elsewhere it is an error rather than another result (geth's panic exit code, 2).
+   * A transaction whose call gives back more gas than the whole transaction was given. Under
+   * EIP-4762 a value CALL pays no transfer gas, yet its callee still gets the 2300 stipend, which
+   * comes back to the caller unspent: each such call mints gas, in geth too. While the
+   * transaction's gas used (intrinsic gas plus the call's) stays at zero or above, geth's uint64
+   * arithmetic and the library's bigint agree; below zero geth's wraps around 2^64, which only
+   * the receipt shows as long as nothing else reads it: no priority fee (geth pays the coinbase
+   * the tip on the wrapped figure), no refund (geth caps it by the wrapped figure) and no EIP-7623
+   * floor (the library raises a negative gas used to it; geth's wrapped one passes). Where one of
+   * them would, it is an error here rather than another state (geth's panic exit code, 2).
    */
   #refuseMintedGasGethWraps(opts: EVMRunCallOpts, result: EVMResult): void {
     const used = result.execResult.executionGasUsed;
     const given = opts.gasLimit;
+    const transaction = this.ubt.transaction;
     if (used >= 0n || given === undefined || opts.caller === undefined) return;
-    if (isSystemCaller(opts.caller.bytes)) return;
+    if (transaction === undefined || isSystemCaller(opts.caller.bytes)) return;
+    const transactionGasUsed = transaction.gasLimit - (given - used);
+    if (transactionGasUsed >= 0n) return;
     const baseFee = opts.block?.header.baseFeePerGas ?? 0n;
     const tip = (opts.gasPrice ?? 0n) - baseFee;
     const refund = result.execResult.gasRefund ?? 0n;
     const floor = this.common.isActivatedEIP(7623);
-    if (tip <= 0n && refund === 0n && !floor) return;
+    if (tip <= 0n && refund === 0n && !transaction.authorizations && !floor) return;
     const differs = [
       ...(tip > 0n ? [`pays the coinbase a tip of ${tip} wei per gas on it`] : []),
       ...(refund > 0n ? [`refunds ${refund} gas against it`] : []),
+      ...(transaction.authorizations ? ["refunds its EIP-7702 authorizations against it"] : []),
       ...(floor ? ["checks EIP-7623's calldata floor against it"] : []),
     ].join(" and ");
     throw new TestnetError(
       "GAS_RETURNED_OVER_LIMIT",
-      `the call returned ${given - used} gas of the ${given} it was given: ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
+      `the call returned ${given - used} gas of the ${given} it was given: ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas, more than the transaction's whole gas limit of ${transaction.gasLimit} (gas used ${transactionGasUsed}); geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
       { gethExitCode: 2 },
     );
   }

@@ -13,6 +13,7 @@ export function beginTransaction(
   destinationExists: boolean,
 ): void {
   const events = ctx.beginMessage();
+  ctx.transaction = { gasLimit: tx.gasLimit, authorizations: tx.type === 4 };
   events.addTxOrigin(addressKey(tx.getSenderAddress().bytes));
   if (tx.to !== undefined) {
     events.addTxDestination(addressKey(tx.to.bytes), tx.value !== 0n, !destinationExists);
