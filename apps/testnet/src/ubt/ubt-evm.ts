@@ -146,7 +146,7 @@ export class UbtEVM extends EVM {
     ].join(" and ");
     throw new TestnetError(
       "GAS_RETURNED_OVER_LIMIT",
-      `the call returned ${given - used} gas of the ${given} it was given: ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas, more than the transaction's whole gas limit of ${transaction.gasLimit} (gas used ${transactionGasUsed}); geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
+      `the call returned ${given - used} gas of the ${given} it was given, more than the transaction's whole gas limit of ${transaction.gasLimit} (its gas used is ${transactionGasUsed}): ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
       { gethExitCode: 2 },
     );
   }
