@@ -31,10 +31,17 @@ export function parseRegExp(text: string): string {
   return text;
 }
 
-/** `--state.reward`: binary-tree forks are proof of stake, so only "no reward" is supported. */
-export function parseReward(text: string): number {
-  if (text !== "0" && text !== "-1") {
-    throw new InvalidArgumentError("only 0 or -1 (no block reward) are supported.");
+/**
+ * `--state.reward`: wei, geth's int64 flag (decimal or 0x hex); a negative one skips the reward
+ * step. Kept as a bigint: a proof-of-work reward (2·10^18, 5·10^18) is past 2^53.
+ */
+export function parseReward(text: string): bigint {
+  const match = /^(-?)(0[xX][0-9a-fA-F]+|\d+)$/.exec(text);
+  const value = match === null ? undefined : BigInt(match[2]!) * (match[1] === "-" ? -1n : 1n);
+  if (value === undefined || value < -(2n ** 63n) || value >= 2n ** 63n) {
+    throw new InvalidArgumentError(
+      "expected an integer number of wei that fits geth's int64 (decimal or 0x hex; negative: no reward step).",
+    );
   }
-  return Number(text);
+  return value;
 }

@@ -146,9 +146,9 @@ fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes d
     )
     .addOption(new Option("--state.chainid <N>", "chain id").argParser(integerParser(0)).default(1))
     .addOption(
-      new Option("--state.reward <N>", "block reward; only 0 or -1 (none): forks here are PoS")
+      new Option("--state.reward <N>", "block reward in wei (negative: no reward step)")
         .argParser(parseReward)
-        .default(0),
+        .default(0n, "0"),
     )
     .addOption(schemeOption())
     .addHelpText(

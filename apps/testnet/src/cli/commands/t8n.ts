@@ -22,8 +22,8 @@ export interface T8nFlags {
   readonly "output.basedir"?: string;
   readonly "state.fork": string;
   readonly "state.chainid": number;
-  /** geth's `--state.reward`: 0, or -1 for no reward step (no coinbase touch). */
-  readonly "state.reward"?: number;
+  /** geth's `--state.reward` in wei; negative: no reward step (no coinbase touch). */
+  readonly "state.reward"?: bigint;
   readonly scheme?: string;
 }
 
@@ -55,7 +55,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
     ...input,
     fork: flags["state.fork"],
     chainId: flags["state.chainid"],
-    reward: BigInt(flags["state.reward"] ?? 0),
+    reward: flags["state.reward"] ?? 0n,
     scheme: flags.scheme as KeyScheme | undefined,
     sources: {
       alloc: names.alloc === STDIN ? `${STDIN}.alloc` : names.alloc,
