@@ -340,11 +340,11 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       rejected.push({ index, error: "invalid transaction v, r, s values" });
       continue;
     }
-    const block = preCheckBlock(builder, vm.common, pendingFees);
     if ("error" in candidate && candidate.error === TX_TYPE_NOT_SUPPORTED) {
       rejected.push({ index, error: candidate.error });
       continue;
     }
+    const block = preCheckBlock(builder, vm.common, pendingFees);
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
@@ -918,9 +918,12 @@ function unprotectedLegacy(
 ): TypedTransaction {
   // Before EIP-155 the fork's own signer makes that signature (and a Frontier chain has no
   // Homestead to switch to); from Spurious Dragon on, Homestead's signer makes it.
-  const unprotected = common.gteHardfork(Hardfork.SpuriousDragon) ? common.copy() : common;
-  if (unprotected !== common) unprotected.setHardfork(Hardfork.Homestead);
-  const signed = createTx(data as TypedTxData, { common: unprotected }).sign(key);
+  let signer = common;
+  if (common.gteHardfork(Hardfork.SpuriousDragon)) {
+    signer = common.copy();
+    signer.setHardfork(Hardfork.Homestead);
+  }
+  const signed = createTx(data as TypedTxData, { common: signer }).sign(key);
   return createTx({ ...data, v: signed.v, r: signed.r, s: signed.s } as TypedTxData, { common });
 }
 

@@ -123,7 +123,8 @@ export class UbtEVM extends EVM {
    * the receipt shows as long as nothing else reads it: no priority fee (geth pays the coinbase
    * the tip on the wrapped figure), no refund (geth caps it by the wrapped figure) and no EIP-7623
    * floor (the library raises a negative gas used to it; geth's wrapped one passes). Where one of
-   * them would, it is an error here rather than another state (geth's panic exit code, 2).
+   * them would, it is an error here rather than another state (t8n ends on it with geth's panic
+   * exit code, 2; fill and run stop).
    */
   #refuseMintedGasGethWraps(opts: EVMRunCallOpts, result: EVMResult): void {
     const used = result.execResult.executionGasUsed;
@@ -147,7 +148,6 @@ export class UbtEVM extends EVM {
     throw new TestnetError(
       "GAS_RETURNED_OVER_LIMIT",
       `the call returned ${given - used} gas of the ${given} it was given, more than the transaction's whole gas limit of ${transaction.gasLimit} (its gas used is ${transactionGasUsed}): ${MINTED_GAS_CAUSE}, and the unspent stipends minted ${-used} gas; geth's gas used then wraps around 2^64 and geth ${differs}, which this executor does not reproduce`,
-      { gethExitCode: 2 },
     );
   }
 
