@@ -200,16 +200,16 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     }
   });
 
-  // geth-ubt/system-calls-accepted (PROVENANCE.md): Binary chains whose system contracts run
-  // other code, each filled here and imported by geth's evm blocktest (geth-verdicts.json).
-  const systemCalls = "geth-ubt/system-calls-accepted";
-  const systemCallChain = async (name: string) => {
+  // geth-ubt/system-calls-accepted and blob-txs-accepted (PROVENANCE.md): Binary chains filled
+  // here and imported by geth's evm blocktest (each folder's geth-verdicts.json).
+  const acceptedChain = async (folder: string, name: string) => {
+    const dir = `geth-ubt/${folder}`;
     const description = JSON.parse(
-      readFileSync(dataPath(`${systemCalls}/${name}.chain.json`), "utf8"),
+      readFileSync(dataPath(`${dir}/${name}.chain.json`), "utf8"),
     ) as UbtChainDescription;
-    const accepted = JSON.parse(readFileSync(dataPath(`${systemCalls}/${name}.json`), "utf8"));
+    const accepted = JSON.parse(readFileSync(dataPath(`${dir}/${name}.json`), "utf8"));
     const verdicts = JSON.parse(
-      readFileSync(dataPath(`${systemCalls}/geth-verdicts.json`), "utf8"),
+      readFileSync(dataPath(`${dir}/geth-verdicts.json`), "utf8"),
     ) as Record<string, unknown>;
     const { fixture, stateRoots } = await fillUbtChain(description);
     expect({ [name]: JSON.parse(JSON.stringify(fixture)) }).toEqual(accepted);
@@ -217,14 +217,14 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
       { name, pass: true, stateRoot: stateRoots.at(-1), fork: "Binary" },
     ]);
     // Block import of the same chain (run) checks every root geth accepted.
-    const [named] = await loadFixtures([dataPath(`${systemCalls}/${name}.json`)]);
+    const [named] = await loadFixtures([dataPath(`${dir}/${name}.json`)]);
     const result = await runBlockchainTest(named!);
     expect(result.failures).toEqual([]);
     return accepted[name].postState as Record<string, { storage: Record<string, string> }>;
   };
 
   it("request queue calls in the block's context, the system address touched: geth's blocktest accepted the fill", async () => {
-    const post = await systemCallChain("system-calls");
+    const post = await acceptedChain("system-calls-accepted", "system-calls");
     // What the queue call read, as geth's import re-derived it: block 3's number, timestamp,
     // coinbase and base fee, and the gas left of geth's 30M system call budget.
     expect(post["0x00000961ef480eb55e80d19ad83579a64c007002"]!.storage).toEqual({
@@ -237,7 +237,7 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
   });
 
   it("withdrawals are paid after the request queue calls, as geth's import pays them: geth's blocktest accepted the fill", async () => {
-    const post = await systemCallChain("withdrawal-order");
+    const post = await acceptedChain("system-calls-accepted", "withdrawal-order");
     // Block 2's queue call read the system address's balance after block 1's withdrawal of 1
     // gwei and before its own 2.
     const queue = post["0x0000bbddc7ce488642fb579f8b00f3a590007251"]!.storage;
@@ -248,7 +248,7 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
   });
 
   it("beacon-root and history contracts with other code run as geth calls them: geth's blocktest accepted the fill", async () => {
-    const post = await systemCallChain("beacon-history");
+    const post = await acceptedChain("system-calls-accepted", "beacon-history");
     const system = "0xfffffffffffffffffffffffffffffffffffffffe";
     const beacon = post["0x000f3df6d732807ef1319fb7b8bb8522d0beac02"]!.storage;
     // Called by the system address with the (zero) root as 32 bytes of calldata, in block 3.
@@ -261,6 +261,30 @@ describe("fill builds UBT chains as geth's chain maker does", () => {
     expect(beacon["0x0121"]).toBe("0x0133");
     const history = post["0x0000f90827f1c53a10cb7a02335b175320002935"]!.storage;
     expect(history["0x01"]).toBe(system);
+  });
+
+  it("blob transactions without sidecars, 0 to 9 blobs a block: geth's blocktest accepted the fill", async () => {
+    const post = await acceptedChain("blob-txs-accepted", "blob-txs");
+    const accepted = JSON.parse(
+      readFileSync(dataPath("geth-ubt/blob-txs-accepted/blob-txs.json"), "utf8"),
+    )["blob-txs"] as { blocks: { blockHeader: Record<string, string> }[] };
+    // The excess blob gas geth re-derived: it grows under Osaka's target too (EIP-7918, the
+    // execution base fee times 2^13 above the blob base fee), and the fee reaches 2 in block 14.
+    const headers = accepted.blocks.map((b) => b.blockHeader);
+    expect(headers.map((h) => Number(h.blobGasUsed) / 131072)).toEqual([
+      9, 9, 1, 0, 3, 9, 9, 9, 1, 9, 9, 9, 9, 9, 2,
+    ]);
+    expect(headers.slice(0, 5).map((h) => Number(h.excessBlobGas))).toEqual([
+      0, 393216, 786432, 830122, 830122,
+    ]);
+    const contract = post["0x000000000000000000000000000000000000b10b"]!.storage;
+    // BLOBBASEFEE at NUMBER*16+8: 1 through block 13, 2 in blocks 14 and 15; 27 calls.
+    expect([contract["0xd8"], contract["0xe8"], contract["0xf8"], contract["0x00"]]).toEqual([
+      "0x01",
+      "0x02",
+      "0x02",
+      "0x1b",
+    ]);
   });
 
   it("fixtures geth's ubtchain made from seeds 101-103 pass run (every mix, system contracts, withdrawals)", async () => {
@@ -405,6 +429,16 @@ describe("fill refuses a transaction the block cannot include, as geth's t8n rej
       s: "0x0",
       secretKey: "0xb71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291",
     };
+    // A blob transaction takes no sidecar (geth's chain maker includes it as it is); at
+    // excess blob gas 0 the blob base fee is 1.
+    const blob = {
+      ...transfer,
+      type: "0x3",
+      maxFeePerBlobGas: "0x1",
+      blobVersionedHashes: [`0x01${"22".repeat(31)}`],
+    };
+    const hashes = (n: number) =>
+      Array.from({ length: n }, (_, i) => `0x01${i.toString(16).padStart(2, "0").repeat(31)}`);
     const cases: [Record<string, unknown>[], string][] = [
       [
         [{ ...transfer, nonce: "0x3" }],
@@ -438,6 +472,25 @@ describe("fill refuses a transaction the block cannot include, as geth's t8n rej
         [{ ...transfer, input: "0x01", gas: "0x521c" }],
         "transaction 0 cannot be included: insufficient gas for floor data gas cost: have 21020, want 21040",
       ],
+      [
+        [{ ...blob, maxFeePerBlobGas: "0x0" }],
+        "transaction 0 cannot be included: max fee per blob gas less than block blob gas fee: address 0x71562b71999873DB5b286dF957af199Ec94617F7 blobGasFeeCap: 0, blobBaseFee: 1",
+      ],
+      [
+        [{ ...blob, blobVersionedHashes: hashes(7) }],
+        "transaction 0 cannot be included: blob transaction has too many blobs",
+      ],
+      [
+        [
+          { ...blob, blobVersionedHashes: hashes(6) },
+          { ...blob, nonce: "0x1", blobVersionedHashes: hashes(4) },
+        ],
+        "transaction 1 cannot be included: blob gas (1310720) would exceed maximum allowance 1179648",
+      ],
+      [
+        [{ ...blob, blobVersionedHashes: [`0x02${"22".repeat(31)}`] }],
+        "transaction 0 cannot be included: blob 0 has invalid hash version",
+      ],
     ];
     for (const [transactions, reason] of cases) {
       const description = {
@@ -450,6 +503,18 @@ describe("fill refuses a transaction the block cannot include, as geth's t8n rej
         message: `block 1 ${reason}`,
       });
     }
+    // Verkle is Shanghai with the binary tree (geth's tests/init.go): no Cancun, so geth's
+    // signer for the block (MakeSigner: London's) refuses the type before anything runs, and its
+    // chain maker panics with that error. (geth's t8n words it as its missing env field.)
+    const verkle = {
+      network: "Verkle",
+      genesis: { alloc: { [sender]: { balance: "0xde0b6b3a7640000" } } },
+      blocks: [{ transactions: [{ ...blob, maxFeePerGas: "0x3b9aca00" }] }],
+    } as unknown as UbtChainDescription;
+    await expect(fillUbtChain(verkle)).rejects.toMatchObject({
+      code: "INVALID_INPUT",
+      message: "block 1 transaction 0 cannot be included: transaction type not supported",
+    });
   });
 
   it("a transaction whose EIP-4762 value calls mint gas stops the fill (geth panics on it)", async () => {

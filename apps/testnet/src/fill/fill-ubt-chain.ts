@@ -164,7 +164,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
         );
       }
       try {
-        gas.push((await builder.addTransaction(tx)).totalGasSpent);
+        gas.push((await builder.addTransaction(tx, { allowNoBlobs: true })).totalGasSpent);
       } catch (cause) {
         if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
           throw new TestnetError(cause.code, `block ${i + 1} transaction ${t}: ${cause.message}`);

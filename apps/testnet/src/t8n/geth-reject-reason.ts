@@ -178,11 +178,9 @@ function gethBlobOrLimitReason(
     const index = (tx.blobVersionedHashes ?? []).findIndex((h) => !/^0x01/i.test(h));
     if (index >= 0) return `blob ${index} has invalid hash version`;
   }
-  if (/EIP-4844 not enabled on Common/.test(message)) {
-    // Before Cancun geth's t8n has no blob gas in its env, and turns the transaction away.
-    return "blob tx used but field env.ExcessBlobGas missing";
-  }
-  if (/EIP-(?:2930|1559|7702) not enabled on Common/.test(message)) {
+  // A blob transaction before Cancun reaches this only from fill (t8n turns it away first,
+  // for its env has no blob gas): geth's chain maker signer refuses the type.
+  if (/EIP-(?:2930|1559|4844|7702) not enabled on Common/.test(message)) {
     return TX_TYPE_NOT_SUPPORTED;
   }
   const nonceMax = /nonce cannot equal or exceed MAX_UINT64 \(2\^64-1\), given (\d+)/.exec(message);
