@@ -16,6 +16,7 @@ import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM, runBlockAsGeth } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import type { UbtContext } from "../ubt/ubt-context.js";
+import { type MptBlockRoots, MptReceiptShadow } from "./mpt-receipt-shadow.js";
 
 /** Header field positions in a block header's RLP list. */
 const PARENT_HASH = 0;
@@ -130,6 +131,21 @@ export async function executeChain(
   });
   // Every VM createExecutionVM makes carries one.
   const systemCalls = systemCallContextOf(vm)!;
+  // Before Byzantium a receipt holds the MPT root after its transaction: an MPT execution of the
+  // same blocks beside the binary one gives the receipts root to check (and the MPT roots).
+  let shadow =
+    !ubt && MptReceiptShadow.needed(fixtureGenesis.common)
+      ? await MptReceiptShadow.create(common, test.pre, blockchain)
+      : undefined;
+  if (
+    shadow !== undefined &&
+    binary === undefined &&
+    !equalsBytes(shadow.genesisRoot, fixtureGenesis.header.stateRoot)
+  ) {
+    failures.push(
+      `MPT genesis root ${bytesToHex(shadow.genesisRoot)} differs from the genesis header's ${bytesToHex(fixtureGenesis.header.stateRoot)}`,
+    );
+  }
 
   const blocks: ExecutedBlock[] = [];
   const rejected: number[] = [];
@@ -139,7 +155,12 @@ export async function executeChain(
     const fixtureBlock = test.blocks[i]!;
     const label = `block ${i + 1}`;
     if (fixtureBlock.expectException !== undefined) {
-      if (await rejects(vm, ubtRules, systemCalls, fixtureBlock.rlp, checkRoots)) rejected.push(i);
+      const refused = await rejects(vm, ubtRules, systemCalls, fixtureBlock.rlp, {
+        checkStateRoot: checkRoots,
+        shadow,
+        checkMptRoot: binary === undefined,
+      });
+      if (refused) rejected.push(i);
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
     }
@@ -166,7 +187,24 @@ export async function executeChain(
       failures.push(`${label}: ${queueFailure}`);
       break;
     }
-    failures.push(...headerMismatches(label, result, block.header, checkRoots));
+    // From Byzantium on receipts carry a status: the MPT execution is no longer needed.
+    if (shadow !== undefined && !MptReceiptShadow.needed(block.common)) shadow = undefined;
+    let mpt: MptBlockRoots | undefined;
+    if (shadow !== undefined) {
+      try {
+        mpt = await shadow.run(block);
+      } catch (cause) {
+        failures.push(`${label}: on MPT state: ${(cause as Error).message}`);
+        break;
+      }
+    }
+    failures.push(
+      ...headerMismatches(label, result, block.header, {
+        checkStateRoot: checkRoots,
+        mpt,
+        checkMptRoot: binary === undefined,
+      }),
+    );
     if (checkRoots) {
       const recorded = binary?.blockRoots[i];
       if (
@@ -249,7 +287,7 @@ async function rejects(
   ubt: UbtContext | undefined,
   systemCalls: SystemCallContext,
   rlp: string,
-  checkStateRoot: boolean,
+  checks: { checkStateRoot: boolean; shadow?: MptReceiptShadow; checkMptRoot: boolean },
 ): Promise<boolean> {
   let block: Block;
   try {
@@ -261,18 +299,28 @@ async function rejects(
     return true;
   }
   await vm.evm.journal.checkpoint();
+  const shadow =
+    checks.shadow !== undefined && MptReceiptShadow.needed(block.common)
+      ? checks.shadow
+      : undefined;
   let refused: boolean;
+  let shadowRan = false;
   try {
     const result = await runBlockAsGeth(vm, ubt, { block, generate: true, setHardfork: true });
-    refused =
-      systemCalls.takeQueueFailure() !== undefined ||
-      headerMismatches("", result, block.header, checkStateRoot).length > 0;
+    refused = systemCalls.takeQueueFailure() !== undefined;
+    let mpt: MptBlockRoots | undefined;
+    if (!refused && shadow !== undefined) {
+      shadowRan = true;
+      mpt = await shadow.run(block, false);
+    }
+    refused ||= headerMismatches("", result, block.header, { ...checks, mpt }).length > 0;
   } catch {
     systemCalls.takeQueueFailure();
     refused = true;
   }
   if (refused) await vm.evm.journal.revert();
   else await vm.evm.journal.commit();
+  if (shadowRan) await shadow!.settle(!refused);
   return refused;
 }
 
@@ -281,12 +329,26 @@ function headerMismatches(
   label: string,
   result: Awaited<ReturnType<typeof runBlock>>,
   header: Block["header"],
-  checkStateRoot: boolean,
+  checks: {
+    /** The header's state root is binary: compare the binary root. */
+    readonly checkStateRoot: boolean;
+    /** Before Byzantium: the MPT execution's roots (its receipts hold MPT state roots). */
+    readonly mpt?: MptBlockRoots;
+    /** The header's state root is MPT: compare the MPT execution's, where there is one. */
+    readonly checkMptRoot: boolean;
+  },
 ): string[] {
   const mismatches: string[] = [];
-  if (!equalsBytes(result.receiptsRoot, header.receiptTrie)) {
+  const { checkStateRoot, mpt } = checks;
+  const receiptsRoot = mpt?.receiptsRoot ?? result.receiptsRoot;
+  if (!equalsBytes(receiptsRoot, header.receiptTrie)) {
     mismatches.push(
-      `${label}: receipts root ${bytesToHex(result.receiptsRoot)}, header has ${bytesToHex(header.receiptTrie)}`,
+      `${label}: receipts root ${bytesToHex(receiptsRoot)}${mpt === undefined ? "" : " (receipts with MPT roots)"}, header has ${bytesToHex(header.receiptTrie)}`,
+    );
+  }
+  if (mpt !== undefined && checks.checkMptRoot && !equalsBytes(mpt.stateRoot, header.stateRoot)) {
+    mismatches.push(
+      `${label}: MPT state root ${bytesToHex(mpt.stateRoot)}, header has ${bytesToHex(header.stateRoot)}`,
     );
   }
   if (!equalsBytes(result.logsBloom, header.logsBloom)) {
