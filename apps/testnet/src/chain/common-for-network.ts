@@ -28,6 +28,8 @@ const FORK_ALIASES: Readonly<Record<string, string>> = {
 
 const MAINNET_FORKS = Mainnet.hardforks.map((h) => h.name);
 const FIRST_POS_FORK = MAINNET_FORKS.indexOf("paris");
+/** Mainnet forks a transition network's fork does not bring with it (see commonForNetwork). */
+const NOT_WITH_TRANSITION = new Set(["dao", "mergeNetsplitBlock"]);
 
 export interface NetworkOptions {
   /** Chain id of the network (fixtures use 1). */
@@ -94,11 +96,17 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
   let lastFork = parsed.genesisFork;
   if ("transition" in parsed && parsed.transition !== undefined) {
     const { fork, timestamp, block } = parsed.transition;
-    hardforks.push(
-      timestamp !== undefined
-        ? { name: fork, block: null, timestamp }
-        : { name: fork, block: block ?? null },
-    );
+    const at: Omit<HardforkTransitionConfig, "name"> =
+      timestamp !== undefined ? { block: null, timestamp } : { block: block ?? null };
+    // The forks between take effect with the transition, as geth's networks set them
+    // (ByzantiumToConstantinopleFixAt5: Constantinople and Petersburg at 5); not the DAO's
+    // irregular state change (geth's HomesteadToEIP150At5 has no DAO block) nor the merge's
+    // fork-id marker, which carry no rules.
+    for (let i = genesisIndex + 1; i < MAINNET_FORKS.indexOf(fork); i++) {
+      const between = MAINNET_FORKS[i]!;
+      if (!NOT_WITH_TRANSITION.has(between)) hardforks.push({ name: between, ...at });
+    }
+    hardforks.push({ name: fork, ...at });
     lastFork = fork;
   }
   const proofOfStake = MAINNET_FORKS.indexOf(lastFork) >= FIRST_POS_FORK;
