@@ -34,6 +34,16 @@ describe("transition networks bring the forks between with them, as geth's tests
     expect(commonForNetwork("HomesteadToDaoAt5").hardforkBlock(Hardfork.Dao)).toBe(5n);
   });
 
+  it("a transition at a total difficulty (ArrowGlacierToParisAtDiffC0000) is refused by name, not as an unknown fork", () => {
+    expect(() => commonForNetwork("ArrowGlacierToParisAtDiffC0000")).toThrow(
+      expect.objectContaining({
+        code: "UNKNOWN_NETWORK",
+        message:
+          "network 'ArrowGlacierToParisAtDiffC0000': a transition at a total difficulty (geth's TerminalTotalDifficulty 0xC0000) is not supported: @ethereumjs/common 10 changes forks by block number or timestamp only",
+      }),
+    );
+  });
+
   it("the time transitions are unchanged: ParisToShanghaiAtTime15k is Shanghai from 15,000", () => {
     expect(at("ParisToShanghaiAtTime15k", 1n, 14_999n).hardfork()).toBe(Hardfork.Paris);
     expect(at("ParisToShanghaiAtTime15k", 1n, 15_000n).hardfork()).toBe(Hardfork.Shanghai);

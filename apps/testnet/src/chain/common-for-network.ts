@@ -65,6 +65,13 @@ export function ethereumjsForkName(name: string): string {
 
 /** Parses a fixture `network` field. */
 export function parseNetwork(network: string): ParsedNetwork {
+  const byDifficulty = /^(.+?)To(.+?)AtDiff([0-9A-Fa-f]+)$/.exec(network);
+  if (byDifficulty !== null) {
+    throw new TestnetError(
+      "UNKNOWN_NETWORK",
+      `network '${network}': a transition at a total difficulty (geth's TerminalTotalDifficulty 0x${byDifficulty[3]}) is not supported: @ethereumjs/common 10 changes forks by block number or timestamp only`,
+    );
+  }
   const transition = /^(.+?)To(.+?)At(Time)?(\d+)(k?)$/.exec(network);
   if (transition === null) return { genesisFork: ethereumjsForkName(network) };
   const [, from, to, isTime, digits, kilo] = transition;
