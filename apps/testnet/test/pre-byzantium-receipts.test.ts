@@ -4,6 +4,7 @@ import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { describe, expect, it } from "vitest";
 import type { BlockchainTest, NamedTest } from "../src/fixtures/blockchain-test.js";
+import { fillBlockchainTest } from "../src/fill/fill-blockchain-test.js";
 import { loadFixtures } from "../src/fixtures/load-fixtures.js";
 import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
 import { dataPath } from "./test-data.js";
@@ -74,6 +75,16 @@ describe("run checks receipts roots before Byzantium on an MPT execution beside 
       expect(result.blocks).toBe(named.test.blocks.length);
     });
   }
+
+  it("fill makes a binary fixture of each that run passes (the receipts roots checked again)", async () => {
+    for (const named of fixtures) {
+      const fill = await fillBlockchainTest(named);
+      expect(fill.failures).toEqual([]);
+      const result = await runBlockchainTest({ ...named, test: fill.fixture! });
+      expect(result.failures).toEqual([]);
+      expect(result.passed).toBe(true);
+    }
+  });
 
   it("a block whose header has another receipts root fails, naming both roots", async () => {
     const other = new Uint8Array(32).fill(0x11);
