@@ -34,7 +34,7 @@ interface GethCase {
 const CASES = readCliFixture<Record<string, GethCase>>("t8n/geth-cases.json");
 const UBT_FORKS = new Set(["Verkle", "Binary"]);
 /** Forks whose receipts hold a state root instead of a status (in geth's JSON, both). */
-const PRE_BYZANTIUM = new Set(["Frontier", "Homestead", "EIP150", "EIP158"]);
+const PRE_BYZANTIUM = new Set(["Frontier", "Homestead", "EIP150", "EIP158", "HomesteadToDaoAt5"]);
 /** Inputs geth gives a result for and we refuse (each has its own test below). */
 const REFUSED_HERE = new Set(["txs_rlp_truncated", "tx_value_call_mints_gas_after_burn"]);
 

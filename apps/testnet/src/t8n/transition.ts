@@ -27,6 +27,12 @@ import { buildBlock, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { BEACON_ROOTS_ADDRESS, callBeaconRootContract } from "../chain/beacon-root-call.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import {
+  applyDaoHardFork,
+  DAO_EXTRA_DATA,
+  isDaoForkBlock,
+  needsDaoExtraData,
+} from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -291,6 +297,8 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   systemCalls.setBlock(context);
+  // geth's t8n: the DAO fork's balance moves at its block, before the system calls.
+  if (isDaoForkBlock(vm.common, number)) await applyDaoHardFork(vm);
   // geth's t8n: the EIP-4788 call whenever the fork has it (an absent contract runs nothing).
   if (beaconRoot !== undefined) await callBeaconRootContract(vm, context, beaconRoot);
   // geth's t8n: the EIP-2935 call after the beacon root's, only when the env gives block hashes
@@ -624,6 +632,8 @@ function parentHeader(
     gasUsed: gasUsed > gasLimit ? gasLimit : gasUsed,
     difficulty: optionalQuantity(env.parentDifficulty, "env.parentDifficulty") ?? 0n,
   };
+  // As for the current header (currentHeader): the library wants the DAO fork's marker.
+  if (needsDaoExtraData(common, header.number as bigint)) header.extraData = DAO_EXTRA_DATA;
   if (common.isActivatedEIP(1559) && londonAt(common, header.number as bigint)) {
     header.baseFeePerGas =
       optionalQuantity(env.parentBaseFee, "env.parentBaseFee") ??
@@ -701,6 +711,9 @@ function currentHeader(
     header.parentBeaconBlockRoot =
       bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH;
   }
+  // The env has no extra data; the library builds none of the DAO fork's first ten blocks
+  // without its marker (geth's t8n checks no header).
+  if (needsDaoExtraData(common, number)) header.extraData = DAO_EXTRA_DATA;
   return header;
 }
 
