@@ -1,5 +1,10 @@
 import type { KeyScheme } from "@bintrie/core";
-import { createBlock, genWithdrawalsTrieRoot, type HeaderData } from "@ethereumjs/block";
+import {
+  BlockHeader,
+  createBlock,
+  genWithdrawalsTrieRoot,
+  type HeaderData,
+} from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
@@ -252,7 +257,10 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     (vm.common.gteHardfork(Hardfork.Paris)
       ? 0n
       : derivedDifficulty(env, number, timestamp, vm.common));
-  const headerData = currentHeader(env, number, hashes, vm.common, sources.env, difficulty);
+  const headerData = currentHeader(env, number, hashes, vm.common, sources.env, difficulty, {
+    number: parentBlock.header.number,
+    timestamp: parentBlock.header.timestamp,
+  });
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
@@ -638,8 +646,13 @@ function parentHeader(
     header.baseFeePerGas =
       optionalQuantity(env.parentBaseFee, "env.parentBaseFee") ??
       optionalQuantity(env.currentBaseFee, "env.currentBaseFee");
+    // The library builds London's first block (of a transition network) only with the initial
+    // base fee. The parent's is never read: the current one is given or derived from the env.
+    if (header.number === common.hardforkBlock(Hardfork.London) && header.number !== 0n) {
+      header.baseFeePerGas = INITIAL_BASE_FEE;
+    }
   }
-  if (common.isActivatedEIP(4844)) {
+  if (blobGasAtParent(common, header)) {
     header.excessBlobGas =
       optionalQuantity(env.parentExcessBlobGas, "env.parentExcessBlobGas") ?? 0n;
     header.blobGasUsed = optionalQuantity(env.parentBlobGasUsed, "env.parentBlobGasUsed") ?? 0n;
@@ -679,6 +692,7 @@ function currentHeader(
   common: Common,
   source: string,
   difficulty: bigint,
+  parent: { readonly number: bigint; readonly timestamp: bigint },
 ): Record<string, unknown> {
   const header: Record<string, unknown> = {
     coinbase: padLeft(hexToBytesLoose(env.currentCoinbase, "env.currentCoinbase"), 20, "coinbase"),
@@ -707,6 +721,18 @@ function currentHeader(
   }
   const excess = optionalQuantity(env.currentExcessBlobGas, "env.currentExcessBlobGas");
   if (excess !== undefined && common.isActivatedEIP(4844)) header.excessBlobGas = excess;
+  else if (common.isActivatedEIP(4844) && blobGasKnown(env) && !blobGasAtParent(common, parent)) {
+    // Cancun's first block (ShanghaiToCancunAtTime15k): its parent carries no blob gas fields
+    // for the library to derive from; geth's formula takes the env's parent fields as given.
+    header.excessBlobGas = BlockHeader.prototype.calcNextExcessBlobGas.call(
+      {
+        excessBlobGas: optionalQuantity(env.parentExcessBlobGas, "env.parentExcessBlobGas") ?? 0n,
+        blobGasUsed: optionalQuantity(env.parentBlobGasUsed, "env.parentBlobGasUsed") ?? 0n,
+        baseFeePerGas: optionalQuantity(env.parentBaseFee, "env.parentBaseFee"),
+      },
+      common,
+    );
+  }
   if (common.isActivatedEIP(4788)) {
     header.parentBeaconBlockRoot =
       bytes32(env.parentBeaconBlockRoot, "env.parentBeaconBlockRoot") ?? ZERO_HASH;
@@ -747,6 +773,19 @@ function derivedBaseFee(env: T8nEnv, number: bigint, common: Common, source: str
 }
 
 /** Whether block `number` is London's or later's (a transition network can start before it). */
+/** Whether the (parent) header's fork has blob gas fields, by its number and timestamp. */
+function blobGasAtParent(
+  common: Common,
+  parent: { readonly number?: unknown; readonly timestamp?: unknown },
+): boolean {
+  const atParent = common.copy();
+  atParent.setHardforkBy({
+    blockNumber: parent.number as bigint,
+    timestamp: parent.timestamp as bigint,
+  });
+  return atParent.isActivatedEIP(4844);
+}
+
 function londonAt(common: Common, number: bigint): boolean {
   const london = common.hardforkBlock(Hardfork.London);
   return london === null || number >= london;
