@@ -44,6 +44,19 @@ describe("transition networks bring the forks between with them, as geth's tests
     );
   });
 
+  it("Amsterdam is refused: the library's draft is not geth's", () => {
+    for (const network of ["Amsterdam", "BPO2ToAmsterdamAtTime15k"]) {
+      expect(() => commonForNetwork(network)).toThrow(
+        expect.objectContaining({
+          code: "UNKNOWN_NETWORK",
+          message: expect.stringMatching(
+            /^fork 'Amsterdam' is not supported: .*builder deposit queue/,
+          ),
+        }),
+      );
+    }
+  });
+
   it("the time transitions are unchanged: ParisToShanghaiAtTime15k is Shanghai from 15,000", () => {
     expect(at("ParisToShanghaiAtTime15k", 1n, 14_999n).hardfork()).toBe(Hardfork.Paris);
     expect(at("ParisToShanghaiAtTime15k", 1n, 15_000n).hardfork()).toBe(Hardfork.Shanghai);

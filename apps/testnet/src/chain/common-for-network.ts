@@ -54,6 +54,15 @@ export interface ParsedNetwork {
 export function ethereumjsForkName(name: string): string {
   const lower = name.toLowerCase();
   const fork = FORK_ALIASES[lower] ?? lower;
+  if (fork === "amsterdam") {
+    // Both are drafts, and not the same one: geth's (02b73d4) calls a builder deposit queue
+    // contract after every block and has EIP-7843/8024/8037/8038; the library's has others
+    // (EIP-2780, 7708, 7928…) and no such call. A result here would not be geth's.
+    throw new TestnetError(
+      "UNKNOWN_NETWORK",
+      `fork '${name}' is not supported: @ethereumjs/common's amsterdam is another draft than geth's (geth calls a builder deposit queue contract after every block; the library has other EIPs)`,
+    );
+  }
   if (!MAINNET_FORKS.includes(fork)) {
     throw new TestnetError(
       "UNKNOWN_NETWORK",
