@@ -652,7 +652,12 @@ function parentHeader(
       header.baseFeePerGas = INITIAL_BASE_FEE;
     }
   }
-  if (blobGasAtParent(common, header)) {
+  if (
+    blobGasAtParent(common, {
+      number: header.number as bigint,
+      timestamp: header.timestamp as bigint,
+    })
+  ) {
     header.excessBlobGas =
       optionalQuantity(env.parentExcessBlobGas, "env.parentExcessBlobGas") ?? 0n;
     header.blobGasUsed = optionalQuantity(env.parentBlobGasUsed, "env.parentBlobGasUsed") ?? 0n;
@@ -772,20 +777,17 @@ function derivedBaseFee(env: T8nEnv, number: bigint, common: Common, source: str
   return baseFee > delta ? baseFee - delta : 0n;
 }
 
-/** Whether block `number` is London's or later's (a transition network can start before it). */
-/** Whether the (parent) header's fork has blob gas fields, by its number and timestamp. */
+/** Whether a (parent) header's fork has blob gas fields, by its number and timestamp. */
 function blobGasAtParent(
   common: Common,
-  parent: { readonly number?: unknown; readonly timestamp?: unknown },
+  parent: { readonly number: bigint; readonly timestamp: bigint },
 ): boolean {
   const atParent = common.copy();
-  atParent.setHardforkBy({
-    blockNumber: parent.number as bigint,
-    timestamp: parent.timestamp as bigint,
-  });
+  atParent.setHardforkBy({ blockNumber: parent.number, timestamp: parent.timestamp });
   return atParent.isActivatedEIP(4844);
 }
 
+/** Whether block `number` is London's or later's (a transition network can start before it). */
 function londonAt(common: Common, number: bigint): boolean {
   const london = common.hardforkBlock(Hardfork.London);
   return london === null || number >= london;
