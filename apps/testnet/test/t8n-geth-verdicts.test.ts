@@ -8,7 +8,8 @@ import { readCliFixture } from "./cli-process.js";
 /**
  * geth's `evm t8n` verdict on inputs at the edges (cli-fixtures/PROVENANCE.md, `geth-cases.json`):
  * where geth gives a result, ours equals it (the binary stateRoot on UBT forks; on MPT forks all
- * but the root, and before Byzantium the receipts' roots and so the receipts root); where geth refuses the input, ours refuses it too, with geth's exit code (10 JSON,
+ * but the root: before Byzantium also the receipts' MPT roots and so the receipts root); where
+ * geth refuses the input, ours refuses it too, with geth's exit code (10 JSON,
  * 3 config, 2 EVM, 4 a missing block hash; 10 where geth panics on the input) and one line naming
  * the file and the field.
  */
@@ -33,8 +34,6 @@ interface GethCase {
 }
 const CASES = readCliFixture<Record<string, GethCase>>("t8n/geth-cases.json");
 const UBT_FORKS = new Set(["Verkle", "Binary"]);
-/** Forks whose receipts hold a state root instead of a status (in geth's JSON, both). */
-const PRE_BYZANTIUM = new Set(["Frontier", "Homestead", "EIP150", "EIP158", "HomesteadToDaoAt5"]);
 /** Inputs geth gives a result for and we refuse (each has its own test below). */
 const REFUSED_HERE = new Set(["txs_rlp_truncated", "tx_value_call_mints_gas_after_burn"]);
 
@@ -107,16 +106,6 @@ describe("t8n at the edges: geth's verdicts (geth-cases.json)", () => {
         if (!UBT_FORKS.has(c.fork)) {
           delete expected.stateRoot;
           delete output.result.stateRoot;
-        }
-        if (PRE_BYZANTIUM.has(c.fork)) {
-          // Each receipt carries the (MPT) state root after its transaction, so the receipts
-          // root differs too; everything else in the receipts is compared.
-          for (const r of [expected, output.result]) {
-            delete r.receiptsRoot;
-            r.receipts = (r.receipts as Record<string, unknown>[]).map(
-              ({ root: _, ...rest }) => rest,
-            );
-          }
         }
         expect(output.result).toEqual(expected);
         expect(output.alloc).toEqual(c.geth.alloc);

@@ -1,11 +1,14 @@
 import type { Block } from "@ethereumjs/block";
-import type { Blockchain } from "@ethereumjs/blockchain";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import type { VM } from "@ethereumjs/vm";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
-import { createExecutionVM, runBlockAsGeth } from "../ubt/create-ubt-vm.js";
+import {
+  createExecutionVM,
+  type ExecutionVMOptions,
+  runBlockAsGeth,
+} from "../ubt/create-ubt-vm.js";
 
 /** What the MPT execution of a block computed. */
 export interface MptBlockRoots {
@@ -13,6 +16,8 @@ export interface MptBlockRoots {
   readonly receiptsRoot: Uint8Array;
   /** MPT state root after the block. */
   readonly stateRoot: Uint8Array;
+  /** Each receipt's root: the MPT state root after its transaction. */
+  readonly receiptRoots: readonly Uint8Array[];
 }
 
 /**
@@ -38,11 +43,14 @@ export class MptReceiptShadow {
     return !common.gteHardfork(Hardfork.Byzantium);
   }
 
-  /** Writes `pre` into a fresh MPT state and opens a VM on it over the chain's blockchain. */
+  /**
+   * Writes `pre` into a fresh MPT state and opens a VM on it over the chain's blockchain (or
+   * t8n's stand-in serving the env's block hashes).
+   */
   static async create(
     common: Common,
     pre: FixtureAlloc,
-    blockchain: Blockchain,
+    blockchain: ExecutionVMOptions["blockchain"],
   ): Promise<MptReceiptShadow> {
     const shadowCommon = common.copy();
     const state = new MerkleStateManager({ common: shadowCommon });
@@ -58,15 +66,21 @@ export class MptReceiptShadow {
   /**
    * Runs `block` on the MPT state. With `keep` false (a block the fixture expects to fail) the
    * caller decides afterwards: `settle(true)` keeps its changes, `settle(false)` reverts them.
+   * `validate` false skips the block's and header's checks (t8n's block has no real parent).
    */
-  async run(block: Block, keep = true): Promise<MptBlockRoots> {
+  async run(block: Block, keep = true, validate = true): Promise<MptBlockRoots> {
     if (!keep) await this.#vm.evm.journal.checkpoint();
     const result = await runBlockAsGeth(this.#vm, undefined, {
       block,
       generate: true,
       setHardfork: true,
+      ...(validate ? {} : { skipBlockValidation: true, skipHeaderValidation: true }),
     });
-    return { receiptsRoot: result.receiptsRoot, stateRoot: result.stateRoot };
+    return {
+      receiptsRoot: result.receiptsRoot,
+      stateRoot: result.stateRoot,
+      receiptRoots: result.receipts.map((r) => ("stateRoot" in r ? r.stateRoot : new Uint8Array())),
+    };
   }
 
   /** Ends a `run(block, false)`: keeps its changes or reverts them. */

@@ -48,6 +48,7 @@ import { creditAccounts, payWithdrawals } from "../chain/withdrawal-payment.js";
 import { applyAlloc } from "../fixtures/alloc.js";
 import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
+import { MptReceiptShadow } from "../runner/mpt-receipt-shadow.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
@@ -457,11 +458,20 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     (withdrawals === undefined
       ? undefined
       : await genWithdrawalsTrieRoot(withdrawals.map((w) => createWithdrawal(w))));
+  // Before Byzantium a receipt holds the MPT state root after its transaction: the applied
+  // transactions run again on an MPT state of the alloc, which gives them (and so geth's
+  // receipts root). The state root printed stays the binary one.
+  const mpt =
+    ubtNetwork === undefined && MptReceiptShadow.needed(vm.common)
+      ? await (
+          await MptReceiptShadow.create(vm.common, input.alloc as FixtureAlloc, blockchain)
+        ).run(block, true, false)
+      : undefined;
   let logIndex = logsBeforeTxs.length;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
     // geth's receipt JSON omits the type of a legacy transaction.
     ...(tx.type === 0 ? {} : { type: intToHex(tx.type) }),
-    root: "0x",
+    root: mpt === undefined ? "0x" : bytesToHex(mpt.receiptRoots[i]!),
     // geth sets the status on every fork, before Byzantium (whose receipts carry a root) too.
     status: result.execResult.exceptionError === undefined ? "0x1" : "0x0",
     cumulativeGasUsed: gasHex(result.receipt.cumulativeBlockGasUsed),
@@ -505,7 +515,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const result: T8nResult = {
     stateRoot: bytesToHex(header.stateRoot),
     txRoot: bytesToHex(header.transactionsTrie),
-    receiptsRoot: bytesToHex(header.receiptTrie),
+    receiptsRoot: bytesToHex(mpt?.receiptsRoot ?? header.receiptTrie),
     logsHash: bytesToHex(keccak_256(RLP.encode(logs))),
     logsBloom: bytesToHex(header.logsBloom),
     receipts,
