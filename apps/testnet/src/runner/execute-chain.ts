@@ -311,7 +311,7 @@ async function rejects(
     let mpt: MptBlockRoots | undefined;
     if (!refused && shadow !== undefined) {
       shadowRan = true;
-      mpt = await shadow.run(block, false);
+      mpt = await shadow.run(block, { keep: false });
     }
     refused ||= headerMismatches("", result, block.header, { ...checks, mpt }).length > 0;
   } catch {

@@ -24,9 +24,9 @@ export interface MptBlockRoots {
  * Before Byzantium (EIP-658) a receipt carries the MPT state root after its transaction instead
  * of a status, so a block's receipts root depends on MPT state, which binary state has no
  * counterpart for. This runs the same blocks, with the same rules, on an MPT state
- * (@ethereumjs/statemanager's MerkleStateManager) beside the binary one, to give the receipts
- * root (and the MPT state root) the header is checked against. Used only while blocks are
- * before Byzantium.
+ * (@ethereumjs/statemanager's MerkleStateManager) beside the binary one: `run` checks a header's
+ * receipts root (and MPT state root) against it, and t8n prints its receipts' roots. Used only
+ * for blocks before Byzantium.
  */
 export class MptReceiptShadow {
   readonly #vm: VM;
@@ -68,7 +68,10 @@ export class MptReceiptShadow {
    * caller decides afterwards: `settle(true)` keeps its changes, `settle(false)` reverts them.
    * `validate` false skips the block's and header's checks (t8n's block has no real parent).
    */
-  async run(block: Block, keep = true, validate = true): Promise<MptBlockRoots> {
+  async run(
+    block: Block,
+    { keep = true, validate = true }: { keep?: boolean; validate?: boolean } = {},
+  ): Promise<MptBlockRoots> {
     if (!keep) await this.#vm.evm.journal.checkpoint();
     const result = await runBlockAsGeth(this.#vm, undefined, {
       block,
@@ -79,6 +82,7 @@ export class MptReceiptShadow {
     return {
       receiptsRoot: result.receiptsRoot,
       stateRoot: result.stateRoot,
+      // Every receipt before Byzantium has one (run only there).
       receiptRoots: result.receipts.map((r) => ("stateRoot" in r ? r.stateRoot : new Uint8Array())),
     };
   }

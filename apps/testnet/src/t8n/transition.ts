@@ -465,7 +465,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     ubtNetwork === undefined && MptReceiptShadow.needed(vm.common)
       ? await (
           await MptReceiptShadow.create(vm.common, input.alloc as FixtureAlloc, blockchain)
-        ).run(block, true, false)
+        ).run(block, { validate: false })
       : undefined;
   let logIndex = logsBeforeTxs.length;
   const receipts: T8nReceipt[] = applied.map(({ tx, result }, i) => ({
