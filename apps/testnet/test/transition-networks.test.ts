@@ -44,6 +44,18 @@ describe("transition networks bring the forks between with them, as geth's tests
     );
   });
 
+  it("BPO3 and BPO4, which the library lacks, carry geth's blob schedules (params.DefaultBPO3/4BlobConfig)", () => {
+    const schedule = (network: string, timestamp = 0n) => {
+      const common = at(network, 1n, timestamp);
+      return ["target", "max", "blobGasPriceUpdateFraction"].map((p) => common.param(p));
+    };
+    expect(schedule("BPO3")).toEqual([21n, 32n, 20_609_697n]);
+    expect(schedule("BPO4")).toEqual([14n, 21n, 13_739_630n]);
+    // BPO2's until the transition, BPO3's from it.
+    expect(schedule("BPO2ToBPO3AtTime15k", 14_999n)).toEqual([14n, 21n, 11_684_671n]);
+    expect(schedule("BPO2ToBPO3AtTime15k", 15_000n)).toEqual([21n, 32n, 20_609_697n]);
+  });
+
   it("Amsterdam is refused: the library's draft is not geth's", () => {
     for (const network of ["Amsterdam", "BPO2ToAmsterdamAtTime15k"]) {
       expect(() => commonForNetwork(network)).toThrow(

@@ -9,6 +9,7 @@ import {
 } from "@ethereumjs/common";
 import { UbtCommon } from "../ubt/ubt-common.js";
 import { ubtNetworkOf } from "../ubt/ubt-network.js";
+import { BLOB_PARAMETER_FORKS, BLOB_PARAMETER_FORKS_AFTER } from "./blob-parameter-forks.js";
 import { getKzg } from "./kzg.js";
 import { TestnetError } from "./testnet-error.js";
 
@@ -26,7 +27,11 @@ const FORK_ALIASES: Readonly<Record<string, string>> = {
   merge: "paris",
 };
 
-const MAINNET_FORKS = Mainnet.hardforks.map((h) => h.name);
+/** Mainnet's forks in order, with the blob-parameter forks the library lacks after its bpo2. */
+const MAINNET_FORKS = ((names: string[]) => {
+  const at = names.indexOf(BLOB_PARAMETER_FORKS_AFTER) + 1;
+  return [...names.slice(0, at), ...Object.keys(BLOB_PARAMETER_FORKS), ...names.slice(at)];
+})(Mainnet.hardforks.map((h) => h.name));
 const FIRST_POS_FORK = MAINNET_FORKS.indexOf("paris");
 /** Mainnet forks a transition network's fork does not bring with it (see commonForNetwork). */
 const NOT_WITH_TRANSITION = new Set(["dao", "mergeNetsplitBlock"]);
@@ -130,6 +135,7 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
     ...Mainnet,
     chainId: options.chainId ?? Mainnet.chainId,
     hardforks,
+    customHardforks: BLOB_PARAMETER_FORKS,
     defaultHardfork: parsed.genesisFork,
     consensus: proofOfStake
       ? { type: ConsensusType.ProofOfStake, algorithm: ConsensusAlgorithm.Casper }
