@@ -25,8 +25,9 @@ export interface MptBlockRoots {
  * of a status, so a block's receipts root depends on MPT state, which binary state has no
  * counterpart for. This runs the same blocks, with the same rules, on an MPT state
  * (@ethereumjs/statemanager's MerkleStateManager) beside the binary one: `run` checks a header's
- * receipts root (and MPT state root) against it, and t8n prints its receipts' roots. Used only
- * for blocks before Byzantium.
+ * receipts root and MPT state root against it, and t8n prints its receipts' roots. Used for
+ * blocks before Byzantium, and by `run` on any fork for a fixture with a block expected to fail
+ * (whose fault may be its MPT state root).
  */
 export class MptReceiptShadow {
   readonly #vm: VM;
