@@ -347,18 +347,22 @@ async function rejects(
   return refused;
 }
 
+/** Which of a header's roots a block's execution is compared with. */
+interface RootChecks {
+  /** The header's state root is binary: compare the binary root. */
+  readonly checkStateRoot: boolean;
+  /** The MPT execution's roots, where it ran (before Byzantium, or with a failing block). */
+  readonly mpt?: MptBlockRoots;
+  /** The header's state root is MPT: compare the MPT execution's, where there is one. */
+  readonly checkMptRoot: boolean;
+}
+
 /** What a block's execution computed that its header does not say, one message each. */
 function headerMismatches(
   label: string,
   result: Awaited<ReturnType<typeof runBlock>>,
   header: Block["header"],
-  checks: {
-    /** The header's state root is binary: compare the binary root. */
-    readonly checkStateRoot: boolean;
-    /** The MPT execution's roots, where it ran (before Byzantium, or with a failing block). */
-    readonly mpt?: MptBlockRoots;
-    /** The header's state root is MPT: compare the MPT execution's, where there is one. */
-    readonly checkMptRoot: boolean;
+  checks: RootChecks & {
     /**
      * A rebuild (fill, whose source test has passed): the rebuilt header takes the receipts root,
      * bloom, gas used and state root its execution computed, so only the rest is compared.
@@ -384,11 +388,7 @@ function executionMismatches(
   label: string,
   result: Awaited<ReturnType<typeof runBlock>>,
   header: Block["header"],
-  checks: {
-    readonly checkStateRoot: boolean;
-    readonly mpt?: MptBlockRoots;
-    readonly checkMptRoot: boolean;
-  },
+  checks: RootChecks,
 ): string[] {
   const mismatches: string[] = [];
   const { checkStateRoot, mpt } = checks;
