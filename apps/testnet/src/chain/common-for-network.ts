@@ -123,7 +123,8 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
     // (ByzantiumToConstantinopleFixAt5: Constantinople and Petersburg at 5); not the DAO's
     // irregular state change (geth's HomesteadToEIP150At5 has no DAO block) nor the merge's
     // fork-id marker, which carry no rules.
-    for (let i = genesisIndex + 1; i < MAINNET_FORKS.indexOf(fork); i++) {
+    const forkIndex = MAINNET_FORKS.indexOf(fork);
+    for (let i = genesisIndex + 1; i < forkIndex; i++) {
       const between = MAINNET_FORKS[i]!;
       if (!NOT_WITH_TRANSITION.has(between)) hardforks.push({ name: between, ...at });
     }

@@ -304,16 +304,15 @@ export function withHeaderFields(
  * Whether a block the fixture expects to fail is refused: its execution throws, or what it
  * computes differs from its header (receipts root, bloom, gas used, requests hash, and the state
  * root: binary where the fixture's are, else the MPT execution's), or a request queue's system
- * call fails, as geth's import
- * refuses it. A refused block leaves the state as it was before it (its changes are reverted),
- * so later blocks run on its parent's state.
+ * call fails, as geth's import refuses it. A refused block leaves the state as it was before it
+ * (its changes are reverted, on the MPT execution too), so later blocks run on its parent's state.
  */
 async function rejects(
   vm: Awaited<ReturnType<typeof createVM>>,
   ubt: UbtContext | undefined,
   systemCalls: SystemCallContext,
   rlp: string,
-  checks: { checkStateRoot: boolean; shadow?: MptReceiptShadow; checkMptRoot: boolean },
+  checks: Omit<RootChecks, "mpt"> & { readonly shadow?: MptReceiptShadow },
 ): Promise<boolean> {
   let block: Block;
   try {

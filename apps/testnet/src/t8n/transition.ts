@@ -258,10 +258,15 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     (vm.common.gteHardfork(Hardfork.Paris)
       ? 0n
       : derivedDifficulty(env, number, timestamp, vm.common));
-  const headerData = currentHeader(env, number, hashes, vm.common, sources.env, difficulty, {
-    number: parentBlock.header.number,
-    timestamp: parentBlock.header.timestamp,
-  });
+  const headerData = currentHeader(
+    env,
+    number,
+    hashes,
+    vm.common,
+    sources.env,
+    difficulty,
+    parentBlock.header.excessBlobGas !== undefined,
+  );
   ubt?.beginBlock(
     headerData.coinbase === undefined ? undefined : new Address(headerData.coinbase as Uint8Array),
   );
@@ -707,7 +712,8 @@ function currentHeader(
   common: Common,
   source: string,
   difficulty: bigint,
-  parent: { readonly number: bigint; readonly timestamp: bigint },
+  /** Whether the parent header carries blob gas fields (parentHeader: its fork has them). */
+  parentHasBlobGas: boolean,
 ): Record<string, unknown> {
   const header: Record<string, unknown> = {
     coinbase: padLeft(hexToBytesLoose(env.currentCoinbase, "env.currentCoinbase"), 20, "coinbase"),
@@ -736,7 +742,7 @@ function currentHeader(
   }
   const excess = optionalQuantity(env.currentExcessBlobGas, "env.currentExcessBlobGas");
   if (excess !== undefined && common.isActivatedEIP(4844)) header.excessBlobGas = excess;
-  else if (common.isActivatedEIP(4844) && blobGasKnown(env) && !blobGasAtParent(common, parent)) {
+  else if (common.isActivatedEIP(4844) && blobGasKnown(env) && !parentHasBlobGas) {
     // Cancun's first block (ShanghaiToCancunAtTime15k): its parent carries no blob gas fields
     // for the library to derive from; geth's formula takes the env's parent fields as given.
     header.excessBlobGas = BlockHeader.prototype.calcNextExcessBlobGas.call(
