@@ -41,6 +41,8 @@ class GroupScratch {
   readonly childPaths32: Uint32Array;
   /** Cached groups: where each stale entry's hash sits in the slot's page (patched at emit). */
   readonly hashAt: Uint32Array;
+  /** Views of `hashes` holding exactly n entries, made once each (see hashesOf). */
+  readonly #hashViews: (Uint8Array | undefined)[] = [];
   /** The patch walk's slot: its page, and there its offsetOf and rankOf tables and hashes. */
   page: Uint8Array = new Uint8Array(0);
   table = 0;
@@ -63,6 +65,19 @@ class GroupScratch {
     this.childPaths = new Uint8Array(width * 32);
     this.childPaths32 = new Uint32Array(this.childPaths.buffer);
     this.hashAt = new Uint32Array(width);
+  }
+
+  /**
+   * The hashes of the first n entries as a view of exactly that length: the group encoder
+   * otherwise takes a view of its own per blob (an allocation per group of every commit).
+   */
+  hashesOf(n: number): Uint8Array {
+    let view = this.#hashViews[n];
+    if (view === undefined) {
+      view = this.hashes.subarray(0, n * 32);
+      this.#hashViews[n] = view;
+    }
+    return view;
   }
 }
 
@@ -157,7 +172,7 @@ export class CommitCollector {
     const out = this.#out;
     out.reset();
     this.#path.fill(0);
-    this.#collectNode(this.#arena.root, 0, this.#path);
+    this.#collectNode(this.#arena.root | 0, 0, this.#path);
     const deletes = this.#orphanDeletes(out);
     marks.orphans = this.#arena.orphans.length;
     const set = new PackedNodeSet(
@@ -173,6 +188,11 @@ export class CommitCollector {
     return { set, marks };
   }
 
+  /**
+   * `ref` as an int32 (`ref | 0`, which refKind and refIndex read alike), in this and the other
+   * recursive walks: V8 boxes a number of 2^31 or more (a stem's ref) as a heap object when it
+   * passes it to a call it does not inline, one allocation per stem of a full commit.
+   */
   #collectNode(ref: NodeRef, depth: number, path: Uint8Array): void {
     const kind = refKind(ref);
     const index = refIndex(ref);
@@ -194,10 +214,10 @@ export class CommitCollector {
       // A side without the hint is clean (see FLAG_STALE_LEFT): not even its flags are read.
       setBit(path, depth, 0);
       if ((flags & FLAG_STALE_LEFT) !== 0)
-        this.#collectNode(internals.getLeft(index), depth + 1, path);
+        this.#collectNode(internals.getLeft(index) | 0, depth + 1, path);
       setBit(path, depth, 1);
       if ((flags & FLAG_STALE_RIGHT) !== 0)
-        this.#collectNode(internals.getRight(index), depth + 1, path);
+        this.#collectNode(internals.getRight(index) | 0, depth + 1, path);
       this.#emitInternal(index, path, depth);
       if (this.#cleanNow) cleanWrittenNode(this.#arena, index);
       else this.#marks.stored.push(index);
@@ -226,7 +246,7 @@ export class CommitCollector {
     if (n > 1) this.#touchChildren(scratch, n);
     for (let k = 0; k < n; k++) {
       copy8(scratch.childPaths32, k << 3, scratch.childPath32, 0);
-      this.#collectNode(scratch.children[k]!, scratch.childDepths[k]!, childPath);
+      this.#collectNode(scratch.children[k]! | 0, scratch.childDepths[k]!, childPath);
     }
     if (slot >= 0) this.#emitCachedGroup(index, path, depth, slot, scratch);
     else this.#emitGroup(index, path, depth, scratch);
@@ -314,7 +334,7 @@ export class CommitCollector {
           n,
           scratch.positions,
           scratch.depthOffsets,
-          scratch.hashes,
+          scratch.hashesOf(n),
           page,
           cache.blobOffset(slot),
         );
@@ -445,7 +465,7 @@ export class CommitCollector {
       setBit(path, depth, 0);
       this.#gatherGroup(
         scratch,
-        internals.getLeft(index),
+        internals.getLeft(index) | 0,
         depth + 1,
         remaining - 1,
         position * 2,
@@ -454,7 +474,7 @@ export class CommitCollector {
       setBit(path, depth, 1);
       this.#gatherGroup(
         scratch,
-        internals.getRight(index),
+        internals.getRight(index) | 0,
         depth + 1,
         remaining - 1,
         position * 2 + 1,
@@ -497,7 +517,7 @@ export class CommitCollector {
       n,
       scratch.positions,
       scratch.depthOffsets,
-      scratch.hashes,
+      scratch.hashesOf(n),
       chunk,
       hashStart + 32,
     );

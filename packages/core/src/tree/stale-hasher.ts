@@ -325,9 +325,11 @@ export class StaleHasher implements BulkWindowHasher {
       this.#refs = new Uint32Array(Math.max(2 * n, 2 * this.#refs.length));
     const refs = this.#refs;
     internals.readChildren(list, start, end, refs);
+    // As int32s (`| 0`, which writeHashWords reads alike): a stem's ref is 2^31 or more, which
+    // V8 boxes as a heap object when the call is not inlined (one per stem of a build).
     for (let k = 0; k < n; k++) {
-      arena.writeHashWords(refs[2 * k]!, msg32, k << 4);
-      arena.writeHashWords(refs[2 * k + 1]!, msg32, (k << 4) + 8);
+      arena.writeHashWords(refs[2 * k]! | 0, msg32, k << 4);
+      arena.writeHashWords(refs[2 * k + 1]! | 0, msg32, (k << 4) + 8);
     }
     this.#hasher.hash64Batch(this.#msg, 0, n, this.#msg, 0);
     const hashes = internals.hash32;
