@@ -4,6 +4,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -59,9 +60,8 @@ export interface UbtChainFill {
   readonly stateRoots: readonly string[];
 }
 
-/** geth's defaults: `params.GenesisGasLimit`, `params.InitialBaseFee`. */
+/** geth's default: `params.GenesisGasLimit`. */
 const GENESIS_GAS_LIMIT = 4_712_388n;
-const INITIAL_BASE_FEE = 1_000_000_000n;
 const BLOCK_TIME = 10n;
 
 /**

@@ -40,6 +40,7 @@ import {
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
+import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
 import { requestContractWithoutCode } from "../chain/request-system-calls.js";
 import { systemCallContextOf } from "../chain/system-call-context.js";
@@ -200,7 +201,6 @@ export interface T8nOutput {
 /** EIP-1559's constants (from the EIP). */
 const ELASTICITY_MULTIPLIER = 2n;
 const BASE_FEE_CHANGE_DENOMINATOR = 8n;
-const INITIAL_BASE_FEE = 1_000_000_000n;
 const ZERO_HASH = new Uint8Array(32);
 
 /**
