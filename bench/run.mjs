@@ -90,6 +90,8 @@ if (!quick) {
   rows.level_store_100k = row("level-store.mjs", [100_000]);
   // 100k random reads of a 2M-key LevelDB store under a 64 MiB maxBytes bound vs unbounded.
   rows.memory_bound_2m = row("memory-bound.mjs", [2_000_000, 100_000, 64 * 2 ** 20]);
+  // The library's own JS-heap garbage per key and per node written (typed arrays are not counted).
+  rows.js_allocations_1m = row("js-allocations.mjs", [1_000_000, 10], { heapMB: 8192 });
   // The package benches are multi-process JSON documents of their own.
   rows.builder_1m = script("../packages/core/bench/builder.mjs", ["--stems", 1_000_000]);
   rows.proofs = script("../packages/core/bench/proof-bench.mjs", []);
