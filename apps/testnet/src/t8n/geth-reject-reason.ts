@@ -9,6 +9,26 @@ import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
  */
 export const TX_TYPE_NOT_SUPPORTED = "transaction type not supported";
 
+/** ethereumjs' refusal of a transaction type the fork does not have. */
+const TYPE_NOT_ENABLED = /EIP-(?:2930|1559|4844|7702) not enabled on Common/;
+
+/** geth's reason for signature values its sender check refuses (crypto.ValidateSignatureValues). */
+export const INVALID_SIGNATURE_VALUES = "invalid transaction v, r, s values";
+
+/**
+ * geth's reason for a transaction whose sender its signature does not recover (r is no point's
+ * x coordinate): its secp256k1 library's words. ethereumjs throws only when the sender is
+ * first asked for, so this asks once, where geth recovers it.
+ */
+export function senderRecoveryFault(tx: TypedTransaction): string | undefined {
+  try {
+    tx.getSenderAddress();
+    return undefined;
+  } catch {
+    return "signature is not for a valid curve point";
+  }
+}
+
 /**
  * The reason geth's t8n gives for a rejected transaction (core/error.go, core/state_transition.go
  * `preCheck`/`execute`, core/gaspool.go): t8n's block blob gas check, then the first of geth's
@@ -73,6 +93,8 @@ export function gethDecodeRejectReason(
   chainId: bigint,
   tx?: DecodedFields,
 ): string {
+  // geth's signer refuses the type before it reads anything else (also a txs.rlp one).
+  if (TYPE_NOT_ENABLED.test(message)) return TX_TYPE_NOT_SUPPORTED;
   if (tx !== undefined) {
     const validity = gethValidityReason(message, tx.gasLimit, tx.from, tx.fees, tx);
     if (validity !== undefined) return validity;
@@ -180,9 +202,7 @@ function gethBlobOrLimitReason(
   }
   // A blob transaction before Cancun reaches this only from fill (t8n turns it away first,
   // for its env has no blob gas): geth's chain maker signer refuses the type.
-  if (/EIP-(?:2930|1559|4844|7702) not enabled on Common/.test(message)) {
-    return TX_TYPE_NOT_SUPPORTED;
-  }
+  if (TYPE_NOT_ENABLED.test(message)) return TX_TYPE_NOT_SUPPORTED;
   const nonceMax = /nonce cannot equal or exceed MAX_UINT64 \(2\^64-1\), given (\d+)/.exec(message);
   if (nonceMax !== null && from !== undefined) {
     return `nonce has max value: address ${from}, nonce: ${nonceMax[1]}`;

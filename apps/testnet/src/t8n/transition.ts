@@ -63,8 +63,11 @@ import {
   type DecodedFields,
   gethDecodeRejectReason,
   gethRejectReason,
+  INVALID_SIGNATURE_VALUES,
+  senderRecoveryFault,
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
+import { decodeTypedTxAsGeth, typedTxFields } from "./geth-typed-tx-decoding.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
@@ -359,18 +362,24 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       ((json !== undefined && keySigns(json) && json.protected !== false) ||
         (candidate.tx.v !== 27n && candidate.tx.v !== 28n))
     ) {
-      rejected.push({ index, error: "invalid transaction v, r, s values" });
+      rejected.push({ index, error: INVALID_SIGNATURE_VALUES });
       continue;
     }
     if ("error" in candidate && candidate.error === TX_TYPE_NOT_SUPPORTED) {
       rejected.push({ index, error: candidate.error });
       continue;
     }
+    // geth recovers the sender before its pre-check (TransactionToMessage).
+    const unrecovered = "error" in candidate ? undefined : senderRecoveryFault(candidate.tx);
+    if (unrecovered !== undefined) {
+      rejected.push({ index, error: unrecovered });
+      continue;
+    }
     const block = preCheckBlock(builder, vm.common, pendingFees);
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
-      const fields = json === undefined ? undefined : decodedFields(json);
+      const fields = json === undefined ? candidate.fields : decodedFields(json);
       const blobs = type === 3 ? (fields?.blobVersionedHashes?.length ?? 0) : 0;
       const first =
         blockBlobGasOver(block.blobGas, blobs, vm.common.param("blobGasPerBlob")) ??
@@ -827,7 +836,13 @@ function derivedDifficulty(env: T8nEnv, number: bigint, timestamp: bigint, commo
   });
 }
 
-type Candidate = { readonly tx: TypedTransaction } | { readonly error: string };
+/**
+ * A transaction to apply, or why ethereumjs would not build it (with, for a txs.rlp typed one
+ * geth builds, the fields geth's pre-check reads: it may refuse it for one of those first).
+ */
+type Candidate =
+  | { readonly tx: TypedTransaction }
+  | { readonly error: string; readonly fields?: DecodedFields };
 
 /** The slot the EIP-2935 contract writes in block `number`: (number − 1) mod 8191, in 256 bits. */
 function historySlot(number: bigint): Uint8Array {
@@ -863,6 +878,9 @@ function missingBlockHash(block: bigint, tx: number, env: T8nEnv, source: string
   );
 }
 
+/** The EIP that brings each typed transaction's type (an envelope's first byte). */
+const TYPE_EIPS: Readonly<Record<number, number>> = { 1: 2930, 2: 1559, 3: 4844, 4: 7702 };
+
 /** Decodes txs.json (signing entries that carry `secretKey`) or a txs.rlp list. */
 function decodeTransactions(
   txs: readonly T8nTxJson[] | string,
@@ -886,10 +904,26 @@ function decodeTransactions(
       });
     }
     return decoded.map((item) => {
+      // A typed envelope as geth decodes it: its words for what it refuses, and its sender
+      // check, which ethereumjs makes in its own words or (r = 0) not at all.
+      const geth = item instanceof Uint8Array ? decodeTypedTxAsGeth(item) : undefined;
+      if (geth !== undefined && "error" in geth) return { error: geth.error };
+      // geth's signer refuses a type the fork does not have before the chain id.
+      if (item instanceof Uint8Array && !common.isActivatedEIP(TYPE_EIPS[item[0]!] ?? 0)) {
+        return { error: TX_TYPE_NOT_SUPPORTED };
+      }
+      const badSignature = geth !== undefined && !geth.validSignature;
       try {
-        return { tx: createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common }) };
+        const tx = createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common });
+        return badSignature ? { error: INVALID_SIGNATURE_VALUES } : { tx };
       } catch (cause) {
-        return { error: gethDecodeRejectReason((cause as Error).message, common.chainId()) };
+        const reason = gethDecodeRejectReason((cause as Error).message, common.chainId());
+        // geth's signer checks the type and the chain id, then the signature values; past
+        // them it recovers the sender and pre-checks the transaction.
+        const signer = reason === TX_TYPE_NOT_SUPPORTED || reason.startsWith("invalid chain id");
+        if (signer || geth === undefined) return { error: reason };
+        if (badSignature) return { error: INVALID_SIGNATURE_VALUES };
+        return { error: reason, fields: typedTxFields(item as Uint8Array) };
       }
     });
   }

@@ -1,0 +1,620 @@
+import { RLP } from "@ethereumjs/rlp";
+import {
+  bytesToBigInt,
+  bytesToHex,
+  concatBytes,
+  ecrecover,
+  publicToAddress,
+  setLengthLeft,
+  toChecksumAddress,
+} from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import type { DecodedFields } from "./geth-reject-reason.js";
+
+/**
+ * Whether geth decodes a typed transaction envelope (type ‖ RLP payload) of a txs.rlp list, and
+ * if not, geth's words for the first thing it refuses. geth's t8n rejects such a transaction at
+ * its index and goes on with the next one; ethereumjs is laxer (it takes an integer with leading
+ * zero bytes, e.g. a chain id 0x0001) and words its refusals its own way. The rules are those of
+ * geth's RLP decoder (go-ethereum `rlp`, decoding into `types.AccessListTx`, `DynamicFeeTx`,
+ * `BlobTx` and `SetCodeTx`): one value filling the payload, fields in order, integers without
+ * leading zeros, a single byte below 0x80 as itself, sizes in their shortest form, each Go
+ * type's limits; then, for a payload geth takes, its sender check (`invalid transaction v, r, s
+ * values`). A blob transaction in its network form (with blobs) is left to the caller.
+ */
+
+/** geth's RLP errors that name a Go type and the field path to it. */
+class TypedFault {
+  readonly path: string[] = [];
+  constructor(
+    readonly reason: string,
+    readonly goType: string,
+  ) {}
+}
+
+/** geth's RLP errors that stand alone (its sentinel errors), and the end of a list. */
+class RawFault {
+  constructor(readonly text: string) {}
+}
+
+const EOL = new RawFault("rlp: end of list");
+const CANON_SIZE = new RawFault("rlp: non-canonical size information");
+const CANON_INT = new RawFault("rlp: non-canonical integer format");
+const EXPECTED_STRING = new RawFault("rlp: expected String or Byte");
+const EXPECTED_LIST = new RawFault("rlp: expected List");
+const ELEMENT_TOO_LARGE = new RawFault("rlp: element is larger than containing list");
+const VALUE_TOO_LARGE = new RawFault("rlp: value size exceeds available input length");
+const UINT_OVERFLOW = new RawFault("rlp: uint overflow");
+const NOT_AT_END = new RawFault("rlp: call of ListEnd not positioned at EOL");
+const UINT256_TOO_LARGE = new RawFault("rlp: value too large for uint256");
+const UNEXPECTED_EOF = new RawFault("unexpected EOF");
+const MORE_THAN_ONE_VALUE = new RawFault("rlp: input contains more than one value");
+
+/** The sentinel errors geth's decoders restate with the Go type they were decoding. */
+const TYPED_REASONS = new Map<RawFault, string>([
+  [CANON_INT, "non-canonical integer (leading zero bytes)"],
+  [CANON_SIZE, "non-canonical size information"],
+  [EXPECTED_LIST, "expected input list"],
+  [EXPECTED_STRING, "expected input string or byte"],
+  [UINT_OVERFLOW, "input string too long"],
+  [NOT_AT_END, "input list has too many elements"],
+]);
+
+type Fault = TypedFault | RawFault;
+
+function typed(fault: Fault, goType: string): Fault {
+  const reason = fault instanceof RawFault ? TYPED_REASONS.get(fault) : undefined;
+  return reason === undefined ? fault : new TypedFault(reason, goType);
+}
+
+function within(fault: Fault, step: string): Fault {
+  if (fault instanceof TypedFault) fault.path.push(step);
+  return fault;
+}
+
+const BYTE = 0;
+const STRING = 1;
+const LIST = 2;
+
+/** A limited reader of one RLP payload with geth's stream rules (kind, size, list limits). */
+class PayloadReader {
+  #at = 0;
+  readonly #lists: number[] = [];
+  /** The next value's header, read and not yet consumed (-1: none). */
+  #kind = -1;
+  #size = 0;
+  #byte = 0;
+
+  constructor(readonly bytes: Uint8Array) {}
+
+  get remaining(): number {
+    return this.bytes.length - this.#at;
+  }
+
+  /** The next value's kind and size, its header consumed (geth's Stream.Kind). */
+  kind(): [number, number] {
+    if (this.#kind >= 0) return [this.#kind, this.#size];
+    const inList = this.#lists.length > 0;
+    const limit = inList ? this.#lists[this.#lists.length - 1]! : 0;
+    if (inList && limit === 0) throw EOL;
+    this.#readHeader();
+    // Against the list's room before the header was read (as geth's Kind checks it).
+    if (inList && this.#size > limit) throw ELEMENT_TOO_LARGE;
+    if (this.#size > this.remaining) throw VALUE_TOO_LARGE;
+    return [this.#kind, this.#size];
+  }
+
+  #readHeader(): void {
+    const first = this.#readByte(true);
+    // Kind last: reading a long form's size re-arms it.
+    let kind: number;
+    let size = 0;
+    this.#byte = 0;
+    if (first < 0x80) {
+      kind = BYTE;
+      this.#byte = first;
+    } else if (first < 0xb8) {
+      kind = STRING;
+      size = first - 0x80;
+    } else if (first < 0xc0) {
+      kind = STRING;
+      size = this.#readSize(first - 0xb7);
+    } else if (first < 0xf8) {
+      kind = LIST;
+      size = first - 0xc0;
+    } else {
+      kind = LIST;
+      size = this.#readSize(first - 0xf7);
+    }
+    this.#kind = kind;
+    this.#size = size;
+  }
+
+  #readSize(bytes: number): number {
+    const size = this.#readUint(bytes);
+    if (size < 56) throw CANON_SIZE;
+    return size;
+  }
+
+  /** A big-endian integer of `bytes` bytes (no leading zero byte when more than one). */
+  #readUint(bytes: number): number {
+    if (bytes === 0) return 0;
+    if (bytes === 1) return this.#readByte(false);
+    const raw = this.#read(bytes);
+    if (raw[0] === 0) throw CANON_SIZE;
+    let value = 0;
+    for (const b of raw) value = value * 256 + b;
+    return value;
+  }
+
+  #readByte(header: boolean): number {
+    this.#willRead(1, header);
+    return this.bytes[this.#at++]!;
+  }
+
+  #read(n: number): Uint8Array {
+    this.#willRead(n, false);
+    const out = this.bytes.subarray(this.#at, this.#at + n);
+    this.#at += n;
+    return out;
+  }
+
+  /** The limits a read of n bytes must keep: the enclosing list's, then the payload's. */
+  #willRead(n: number, header: boolean): void {
+    this.#kind = -1;
+    const lists = this.#lists;
+    if (lists.length > 0) {
+      const limit = lists[lists.length - 1]!;
+      if (n > limit) throw ELEMENT_TOO_LARGE;
+      lists[lists.length - 1] = limit - n;
+    }
+    if (n > this.remaining)
+      throw header && lists.length === 0 ? new RawFault("EOF") : VALUE_TOO_LARGE;
+  }
+
+  /** Consumes a value read by kind() that has no content to read. */
+  #rearm(): void {
+    this.#kind = -1;
+  }
+
+  list(): void {
+    const [kind, size] = this.kind();
+    if (kind !== LIST) throw EXPECTED_LIST;
+    const lists = this.#lists;
+    if (lists.length > 0) lists[lists.length - 1] = lists[lists.length - 1]! - size;
+    lists.push(size);
+    this.#kind = -1;
+  }
+
+  listEnd(): void {
+    if (this.#lists[this.#lists.length - 1]! > 0) throw NOT_AT_END;
+    this.#lists.pop();
+    this.#kind = -1;
+  }
+
+  /** An unsigned integer of at most `bits` bits (geth's Stream.uint). */
+  uint(bits: number): bigint {
+    const [kind, size] = this.kind();
+    if (kind === BYTE) {
+      if (this.#byte === 0) throw CANON_INT;
+      this.#rearm();
+      return BigInt(this.#byte);
+    }
+    if (kind === LIST) throw EXPECTED_STRING;
+    if (size > bits / 8) throw UINT_OVERFLOW;
+    let value: number;
+    try {
+      value = this.#readUint(size);
+    } catch (fault) {
+      throw fault === CANON_SIZE ? CANON_INT : fault;
+    }
+    if (size === 0) this.#rearm();
+    if (size > 0 && value < 128) throw CANON_SIZE;
+    return BigInt(value);
+  }
+
+  /** A big integer, at most `maxBytes` long when given (geth's decodeBigInt, ReadUint256). */
+  bigInt(maxBytes: number | undefined): bigint {
+    const [kind, size] = this.kind();
+    let raw: Uint8Array;
+    if (kind === LIST) throw EXPECTED_STRING;
+    if (kind === BYTE) {
+      raw = Uint8Array.of(this.#byte);
+      this.#rearm();
+    } else if (size === 0) {
+      raw = new Uint8Array(0);
+      this.#rearm();
+    } else if (maxBytes !== undefined && size > maxBytes) {
+      throw UINT256_TOO_LARGE;
+    } else {
+      raw = this.#read(size);
+      if (size === 1 && raw[0]! < 128 && size <= 32) throw CANON_SIZE;
+    }
+    if (raw.length > 0 && raw[0] === 0) throw CANON_INT;
+    let value = 0n;
+    for (const b of raw) value = (value << 8n) | BigInt(b);
+    return value;
+  }
+
+  /** A byte string (geth's Stream.Bytes). */
+  bytesValue(): Uint8Array {
+    const [kind, size] = this.kind();
+    if (kind === BYTE) {
+      this.#rearm();
+      return Uint8Array.of(this.#byte);
+    }
+    if (kind === LIST) throw EXPECTED_STRING;
+    const raw = this.#read(size);
+    if (size === 0) this.#rearm();
+    if (size === 1 && raw[0]! < 128) throw CANON_SIZE;
+    return raw;
+  }
+
+  /** A fixed-size byte array of `length` bytes, named `goType` in errors (geth's decodeByteArray). */
+  byteArray(length: number, goType: string): void {
+    const [kind, size] = this.kind();
+    if (kind === BYTE) throw new TypedFault("input string too short", goType);
+    if (kind === LIST) throw typed(EXPECTED_STRING, goType);
+    if (size > length) throw new TypedFault("input string too long", goType);
+    if (size < length) throw new TypedFault("input string too short", goType);
+    const raw = this.#read(size);
+    if (size === 0) this.#rearm();
+    if (size === 1 && raw[0]! < 128) throw typed(CANON_SIZE, goType);
+  }
+
+  /** An empty string (nil) or an address (geth's `rlp:"nil"` pointer decoder). */
+  optionalAddress(): void {
+    let kind: number;
+    let size: number;
+    try {
+      [kind, size] = this.kind();
+    } catch (fault) {
+      throw typed(fault as Fault, "*common.Address");
+    }
+    if (kind !== BYTE && size === 0) {
+      if (kind !== STRING) {
+        throw new TypedFault(
+          "wrong kind of empty value (got List, want String)",
+          "*common.Address",
+        );
+      }
+      this.#rearm();
+      return;
+    }
+    this.byteArray(20, "common.Address");
+  }
+}
+
+/** A field decoder: reads its value, throws geth's fault. */
+type FieldDecoder = (reader: PayloadReader) => unknown;
+
+const uint =
+  (bits: number, goType: string): FieldDecoder =>
+  (r) => {
+    try {
+      return r.uint(bits);
+    } catch (fault) {
+      throw typed(fault as Fault, goType);
+    }
+  };
+const bigInt =
+  (maxBytes: number | undefined, goType: string): FieldDecoder =>
+  (r) => {
+    try {
+      return r.bigInt(maxBytes);
+    } catch (fault) {
+      throw typed(fault as Fault, goType);
+    }
+  };
+const BIG = bigInt(undefined, "*big.Int");
+const U256 = bigInt(32, "*uint256.Int");
+const U256_VALUE = bigInt(32, "uint256.Int");
+const UINT64 = uint(64, "uint64");
+const UINT8 = uint(8, "uint8");
+const DATA: FieldDecoder = (r) => {
+  try {
+    return r.bytesValue();
+  } catch (fault) {
+    throw typed(fault as Fault, "[]uint8");
+  }
+};
+const ADDRESS: FieldDecoder = (r) => r.byteArray(20, "common.Address");
+const HASH: FieldDecoder = (r) => r.byteArray(32, "common.Hash");
+const OPTIONAL_ADDRESS: FieldDecoder = (r) => r.optionalAddress();
+
+/** A struct: a list of its fields in order (geth's struct decoder). */
+function struct(goType: string, fields: readonly [string, FieldDecoder][]): FieldDecoder {
+  return (r) => {
+    try {
+      r.list();
+    } catch (fault) {
+      throw typed(fault as Fault, goType);
+    }
+    const values: unknown[] = [];
+    for (const [name, decode] of fields) {
+      try {
+        values.push(decode(r));
+      } catch (fault) {
+        if (fault === EOL) throw new TypedFault("too few elements", goType);
+        throw within(fault as Fault, `.${name}`);
+      }
+    }
+    try {
+      r.listEnd();
+    } catch (fault) {
+      throw typed(fault as Fault, goType);
+    }
+    return values;
+  };
+}
+
+/** A slice: a list of elements until its end (geth's slice decoder). */
+function slice(goType: string, element: FieldDecoder): FieldDecoder {
+  return (r) => {
+    try {
+      r.list();
+    } catch (fault) {
+      throw typed(fault as Fault, goType);
+    }
+    for (let i = 0; ; i++) {
+      try {
+        element(r);
+      } catch (fault) {
+        if (fault === EOL) break;
+        throw within(fault as Fault, `[${i}]`);
+      }
+    }
+    r.listEnd();
+    return undefined;
+  };
+}
+
+const ACCESS_LIST = slice(
+  "types.AccessList",
+  struct("types.AccessTuple", [
+    ["Address", ADDRESS],
+    ["StorageKeys", slice("[]common.Hash", HASH)],
+  ]),
+);
+const AUTH_LIST = slice(
+  "[]types.SetCodeAuthorization",
+  struct("types.SetCodeAuthorization", [
+    ["ChainID", U256_VALUE],
+    ["Address", ADDRESS],
+    ["Nonce", UINT64],
+    ["V", UINT8],
+    ["R", U256_VALUE],
+    ["S", U256_VALUE],
+  ]),
+);
+
+/**
+ * Per transaction type: geth's struct name, its fields, where V, R, S are, and where the gas
+ * limit is (the fee fields are the two before it: a gas price and, for type 1, the chain id and
+ * nonce before that).
+ */
+const TYPES = new Map<
+  number,
+  { name: string; decode: FieldDecoder; signature: number; gas: number }
+>([
+  [
+    1,
+    {
+      name: "types.AccessListTx",
+      signature: 8,
+      gas: 3,
+      decode: struct("types.AccessListTx", [
+        ["ChainID", BIG],
+        ["Nonce", UINT64],
+        ["GasPrice", BIG],
+        ["Gas", UINT64],
+        ["To", OPTIONAL_ADDRESS],
+        ["Value", BIG],
+        ["Data", DATA],
+        ["AccessList", ACCESS_LIST],
+        ["V", BIG],
+        ["R", BIG],
+        ["S", BIG],
+      ]),
+    },
+  ],
+  [
+    2,
+    {
+      name: "types.DynamicFeeTx",
+      signature: 9,
+      gas: 4,
+      decode: struct("types.DynamicFeeTx", [
+        ["ChainID", BIG],
+        ["Nonce", UINT64],
+        ["GasTipCap", BIG],
+        ["GasFeeCap", BIG],
+        ["Gas", UINT64],
+        ["To", OPTIONAL_ADDRESS],
+        ["Value", BIG],
+        ["Data", DATA],
+        ["AccessList", ACCESS_LIST],
+        ["V", BIG],
+        ["R", BIG],
+        ["S", BIG],
+      ]),
+    },
+  ],
+  [
+    3,
+    {
+      name: "types.BlobTx",
+      signature: 11,
+      gas: 4,
+      decode: struct("types.BlobTx", [
+        ["ChainID", U256],
+        ["Nonce", UINT64],
+        ["GasTipCap", U256],
+        ["GasFeeCap", U256],
+        ["Gas", UINT64],
+        ["To", ADDRESS],
+        ["Value", U256],
+        ["Data", DATA],
+        ["AccessList", ACCESS_LIST],
+        ["BlobFeeCap", U256],
+        ["BlobHashes", slice("[]common.Hash", HASH)],
+        ["V", U256],
+        ["R", U256],
+        ["S", U256],
+      ]),
+    },
+  ],
+  [
+    4,
+    {
+      name: "types.SetCodeTx",
+      signature: 10,
+      gas: 4,
+      decode: struct("types.SetCodeTx", [
+        ["ChainID", U256],
+        ["Nonce", UINT64],
+        ["GasTipCap", U256],
+        ["GasFeeCap", U256],
+        ["Gas", UINT64],
+        ["To", ADDRESS],
+        ["Value", U256],
+        ["Data", DATA],
+        ["AccessList", ACCESS_LIST],
+        ["AuthList", AUTH_LIST],
+        ["V", U256],
+        ["R", U256],
+        ["S", U256],
+      ]),
+    },
+  ],
+]);
+
+/** secp256k1's group order. */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * What geth makes of a typed envelope: its decoding error, or whether the signature values it
+ * decoded pass its sender check (`invalid transaction v, r, s values` otherwise, once the type
+ * and the chain id are found right); undefined for a blob transaction in its network form.
+ */
+export function decodeTypedTxAsGeth(
+  envelope: Uint8Array,
+): { readonly error: string } | { readonly validSignature: boolean } | undefined {
+  if (envelope.length <= 1) return { error: "typed transaction too short" };
+  const type = TYPES.get(envelope[0]!);
+  if (type === undefined) return { error: "transaction type not supported" };
+  const payload = envelope.subarray(1);
+  if (envelope[0] === 3) {
+    const network = blobNetworkForm(payload);
+    if (typeof network === "string") return { error: network };
+    if (network) return undefined;
+  }
+  const reader = new PayloadReader(payload);
+  let fields: unknown[];
+  try {
+    fields = type.decode(reader) as unknown[];
+    if (reader.remaining > 0) throw MORE_THAN_ONE_VALUE;
+  } catch (fault) {
+    return { error: describe(fault, type.name) };
+  }
+  const [v, r, s] = fields.slice(type.signature, type.signature + 3) as bigint[];
+  // crypto.ValidateSignatureValues with the homestead rule (s in the lower half).
+  return { validSignature: v! <= 1n && r! >= 1n && s! >= 1n && r! < N && s! <= N / 2n };
+}
+
+/**
+ * A blob payload's outer form, as geth tells it apart before decoding: true for the network
+ * form (its first element a list), false for the canonical one, or geth's error.
+ */
+function blobNetworkForm(payload: Uint8Array): boolean | string {
+  const outer = splitHeader(payload, 0);
+  if (typeof outer === "string") return outer;
+  if (outer.kind !== LIST) return EXPECTED_LIST.text;
+  const first = splitHeader(payload.subarray(outer.start, outer.start + outer.size), 0);
+  if (typeof first === "string") return first;
+  return first.kind === LIST;
+}
+
+/** geth's rlp.Split on bytes[at..]: the first value's kind, content start and size, or its error. */
+function splitHeader(
+  bytes: Uint8Array,
+  at: number,
+): { kind: number; start: number; size: number } | string {
+  if (at >= bytes.length) return UNEXPECTED_EOF.text;
+  const first = bytes[at]!;
+  let kind: number;
+  let header: number;
+  let size: number;
+  if (first < 0x80) {
+    return { kind: BYTE, start: at, size: 1 };
+  }
+  if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
+    kind = first < 0xb8 ? STRING : LIST;
+    header = 1;
+    size = first - (first < 0xb8 ? 0x80 : 0xc0);
+    if (kind === STRING && size === 1 && at + 1 < bytes.length && bytes[at + 1]! < 128) {
+      return CANON_SIZE.text;
+    }
+  } else {
+    kind = first < 0xc0 ? STRING : LIST;
+    const lengthBytes = first - (first < 0xc0 ? 0xb7 : 0xf7);
+    if (lengthBytes > bytes.length - at - 1) return UNEXPECTED_EOF.text;
+    size = 0;
+    for (let i = 1; i <= lengthBytes; i++) size = size * 256 + bytes[at + i]!;
+    if (size < 56 || bytes[at + 1] === 0) return CANON_SIZE.text;
+    header = 1 + lengthBytes;
+  }
+  if (size > bytes.length - at - header) return VALUE_TOO_LARGE.text;
+  return { kind, start: at + header, size };
+}
+
+/** geth's message for a fault: a typed one with its path (and the types it was decoded into). */
+function describe(fault: unknown, txType: string): string {
+  if (fault instanceof RawFault) return fault.text;
+  if (!(fault instanceof TypedFault)) throw fault;
+  const context =
+    fault.path.length === 0
+      ? ""
+      : `, decoding into (types.Transaction)(${txType})${fault.path.reverse().join("")}`;
+  return `rlp: ${fault.reason} for ${fault.goType}${context}`;
+}
+
+/**
+ * What geth's pre-check reads of a typed transaction it decodes with valid signature values
+ * (and ethereumjs will not build): the sender its signature recovers (it signs the payload
+ * without V, R, S), nonce, gas limit and fee caps. undefined where the sender is not recovered.
+ */
+export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
+  const type = TYPES.get(envelope[0]!);
+  if (type === undefined) return undefined;
+  try {
+    const values = RLP.decode(envelope.subarray(1)) as Uint8Array[];
+    const unsigned = concatBytes(
+      envelope.subarray(0, 1),
+      RLP.encode(values.slice(0, type.signature)),
+    );
+    const [v, r, s] = values.slice(type.signature, type.signature + 3) as Uint8Array[];
+    const key = ecrecover(
+      keccak_256(unsigned),
+      bytesToBigInt(v!) + 27n,
+      setLengthLeft(r!, 32),
+      setLengthLeft(s!, 32),
+    );
+    const number = (at: number) => bytesToBigInt(values[at]!);
+    const fees =
+      type.gas === 3
+        ? { gasPrice: number(2) }
+        : { fees: { maxPriorityFeePerGas: number(2), maxFeePerGas: number(3) } };
+    return {
+      from: toChecksumAddress(bytesToHex(publicToAddress(key))),
+      nonce: number(1),
+      gasLimit: number(type.gas),
+      ...fees,
+      ...(envelope[0] === 3
+        ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }
+        : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
