@@ -15,64 +15,39 @@ import { decodeTypedTxAsGeth } from "../src/t8n/geth-typed-tx-decoding.js";
 const KEY = hexToBytes("0xb71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291");
 const common = commonForNetwork("Prague");
 
-/** Per type: geth's struct, and its integer fields (index in the payload list, name, Go type). */
-const INTEGER_FIELDS: Record<number, { struct: string; fields: [number, string, string][] }> = {
-  1: {
-    struct: "types.AccessListTx",
+/**
+ * Per type: geth's struct and its integer fields (index in the payload list, name, Go type):
+ * chain id, nonce, the fee fields, gas, value, then the type's own and V, R, S at `signature`.
+ */
+function integerFields(
+  struct: string,
+  big: string,
+  fees: string[],
+  own: [number, string][],
+  signature: number,
+): { struct: string; fields: [number, string, string][] } {
+  const gas = 2 + fees.length;
+  return {
+    struct,
     fields: [
-      [0, "ChainID", "*big.Int"],
+      [0, "ChainID", big],
       [1, "Nonce", "uint64"],
-      [2, "GasPrice", "*big.Int"],
-      [3, "Gas", "uint64"],
-      [5, "Value", "*big.Int"],
-      [8, "V", "*big.Int"],
-      [9, "R", "*big.Int"],
-      [10, "S", "*big.Int"],
+      ...fees.map((fee, k): [number, string, string] => [2 + k, fee, big]),
+      [gas, "Gas", "uint64"],
+      [gas + 2, "Value", big],
+      ...own.map(([at, name]): [number, string, string] => [at, name, big]),
+      [signature, "V", big],
+      [signature + 1, "R", big],
+      [signature + 2, "S", big],
     ],
-  },
-  2: {
-    struct: "types.DynamicFeeTx",
-    fields: [
-      [0, "ChainID", "*big.Int"],
-      [1, "Nonce", "uint64"],
-      [2, "GasTipCap", "*big.Int"],
-      [3, "GasFeeCap", "*big.Int"],
-      [4, "Gas", "uint64"],
-      [6, "Value", "*big.Int"],
-      [9, "V", "*big.Int"],
-      [10, "R", "*big.Int"],
-      [11, "S", "*big.Int"],
-    ],
-  },
-  3: {
-    struct: "types.BlobTx",
-    fields: [
-      [0, "ChainID", "*uint256.Int"],
-      [1, "Nonce", "uint64"],
-      [2, "GasTipCap", "*uint256.Int"],
-      [3, "GasFeeCap", "*uint256.Int"],
-      [4, "Gas", "uint64"],
-      [6, "Value", "*uint256.Int"],
-      [9, "BlobFeeCap", "*uint256.Int"],
-      [11, "V", "*uint256.Int"],
-      [12, "R", "*uint256.Int"],
-      [13, "S", "*uint256.Int"],
-    ],
-  },
-  4: {
-    struct: "types.SetCodeTx",
-    fields: [
-      [0, "ChainID", "*uint256.Int"],
-      [1, "Nonce", "uint64"],
-      [2, "GasTipCap", "*uint256.Int"],
-      [3, "GasFeeCap", "*uint256.Int"],
-      [4, "Gas", "uint64"],
-      [6, "Value", "*uint256.Int"],
-      [10, "V", "*uint256.Int"],
-      [11, "R", "*uint256.Int"],
-      [12, "S", "*uint256.Int"],
-    ],
-  },
+  };
+}
+const FEES = ["GasTipCap", "GasFeeCap"];
+const INTEGER_FIELDS: Record<number, ReturnType<typeof integerFields>> = {
+  1: integerFields("types.AccessListTx", "*big.Int", ["GasPrice"], [], 8),
+  2: integerFields("types.DynamicFeeTx", "*big.Int", FEES, [], 9),
+  3: integerFields("types.BlobTx", "*uint256.Int", FEES, [[9, "BlobFeeCap"]], 11),
+  4: integerFields("types.SetCodeTx", "*uint256.Int", FEES, [], 10),
 };
 
 const signedEnvelope = fc

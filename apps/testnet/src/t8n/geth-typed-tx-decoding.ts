@@ -388,105 +388,59 @@ const AUTH_LIST = slice(
   ]),
 );
 
+/** A typed transaction struct of geth's, and where its gas limit and V, R, S are. */
+interface TxStruct {
+  readonly name: string;
+  readonly decode: FieldDecoder;
+  /** Index of V (R and S follow). */
+  readonly signature: number;
+  /** Index of the gas limit (the fee fields are just before it). */
+  readonly gas: number;
+}
+
 /**
- * Per transaction type: geth's struct name, its fields, where V, R, S are, and where the gas
- * limit is (the fee fields are the two before it: a gas price and, for type 1, the chain id and
- * nonce before that).
+ * geth's typed transaction structs, which share their layout: chain id, nonce, the fee fields,
+ * gas, to, value, data, access list, the type's own fields, V, R, S; `integer` is the Go type of
+ * the big numbers (`*big.Int` for types 1 and 2, `*uint256.Int` after).
  */
-const TYPES = new Map<
-  number,
-  { name: string; decode: FieldDecoder; signature: number; gas: number }
->([
-  [
-    1,
-    {
-      name: "types.AccessListTx",
-      signature: 8,
-      gas: 3,
-      decode: struct("types.AccessListTx", [
-        ["ChainID", BIG],
-        ["Nonce", UINT64],
-        ["GasPrice", BIG],
-        ["Gas", UINT64],
-        ["To", OPTIONAL_ADDRESS],
-        ["Value", BIG],
-        ["Data", DATA],
-        ["AccessList", ACCESS_LIST],
-        ["V", BIG],
-        ["R", BIG],
-        ["S", BIG],
-      ]),
-    },
-  ],
-  [
-    2,
-    {
-      name: "types.DynamicFeeTx",
-      signature: 9,
-      gas: 4,
-      decode: struct("types.DynamicFeeTx", [
-        ["ChainID", BIG],
-        ["Nonce", UINT64],
-        ["GasTipCap", BIG],
-        ["GasFeeCap", BIG],
-        ["Gas", UINT64],
-        ["To", OPTIONAL_ADDRESS],
-        ["Value", BIG],
-        ["Data", DATA],
-        ["AccessList", ACCESS_LIST],
-        ["V", BIG],
-        ["R", BIG],
-        ["S", BIG],
-      ]),
-    },
-  ],
+function txStruct(
+  name: string,
+  integer: FieldDecoder,
+  fees: readonly string[],
+  to: FieldDecoder,
+  own: readonly [string, FieldDecoder][],
+): TxStruct {
+  const fields: [string, FieldDecoder][] = [
+    ["ChainID", integer],
+    ["Nonce", UINT64],
+    ...fees.map((fee): [string, FieldDecoder] => [fee, integer]),
+    ["Gas", UINT64],
+    ["To", to],
+    ["Value", integer],
+    ["Data", DATA],
+    ["AccessList", ACCESS_LIST],
+    ...own,
+    ["V", integer],
+    ["R", integer],
+    ["S", integer],
+  ];
+  return { name, decode: struct(name, fields), signature: fields.length - 3, gas: 2 + fees.length };
+}
+
+const DYNAMIC_FEES = ["GasTipCap", "GasFeeCap"];
+
+/** Per transaction type (an envelope's first byte). */
+const TYPES = new Map<number, TxStruct>([
+  [1, txStruct("types.AccessListTx", BIG, ["GasPrice"], OPTIONAL_ADDRESS, [])],
+  [2, txStruct("types.DynamicFeeTx", BIG, DYNAMIC_FEES, OPTIONAL_ADDRESS, [])],
   [
     3,
-    {
-      name: "types.BlobTx",
-      signature: 11,
-      gas: 4,
-      decode: struct("types.BlobTx", [
-        ["ChainID", U256],
-        ["Nonce", UINT64],
-        ["GasTipCap", U256],
-        ["GasFeeCap", U256],
-        ["Gas", UINT64],
-        ["To", ADDRESS],
-        ["Value", U256],
-        ["Data", DATA],
-        ["AccessList", ACCESS_LIST],
-        ["BlobFeeCap", U256],
-        ["BlobHashes", slice("[]common.Hash", HASH)],
-        ["V", U256],
-        ["R", U256],
-        ["S", U256],
-      ]),
-    },
+    txStruct("types.BlobTx", U256, DYNAMIC_FEES, ADDRESS, [
+      ["BlobFeeCap", U256],
+      ["BlobHashes", slice("[]common.Hash", HASH)],
+    ]),
   ],
-  [
-    4,
-    {
-      name: "types.SetCodeTx",
-      signature: 10,
-      gas: 4,
-      decode: struct("types.SetCodeTx", [
-        ["ChainID", U256],
-        ["Nonce", UINT64],
-        ["GasTipCap", U256],
-        ["GasFeeCap", U256],
-        ["Gas", UINT64],
-        ["To", ADDRESS],
-        ["Value", U256],
-        ["Data", DATA],
-        ["AccessList", ACCESS_LIST],
-        ["AuthList", AUTH_LIST],
-        ["V", U256],
-        ["R", U256],
-        ["S", U256],
-      ]),
-    },
-  ],
+  [4, txStruct("types.SetCodeTx", U256, DYNAMIC_FEES, ADDRESS, [["AuthList", AUTH_LIST]])],
 ]);
 
 /** secp256k1's group order. */
