@@ -4,7 +4,7 @@ import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from "@ethereumj
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { commonForNetwork } from "../src/chain/common-for-network.js";
-import { decodeTypedTxAsGeth } from "../src/t8n/geth-typed-tx-decoding.js";
+import { decodeTypedTxAsGeth } from "../src/chain/geth-typed-tx-decoding.js";
 
 // Envelopes ethereumjs signs and serializes (an encoder independent of the decoder under test),
 // then the same with one integer field re-encoded with a leading zero byte, or a one-byte value

@@ -9,6 +9,11 @@ import { dataPath } from "./test-data.js";
 // block 2 whose header has another MPT state root, expected to fail, before the real block 2;
 // geth's evm blocktest refuses the copy and passes the test (invalid-blocks-geth-verdicts.json).
 const [fixture] = await loadFixtures([dataPath("mpt/invalid-blocks/mpt-invalid-state-root.json")]);
+// The same chain with, before the real block 2, a copy of it whose dynamic-fee transaction has a
+// chain id with a leading zero byte: geth's decoding refuses it, ethereumjs' takes it.
+const [nonCanonical] = await loadFixtures([
+  dataPath("mpt/invalid-blocks/mpt-non-canonical-tx.json"),
+]);
 const verdicts = JSON.parse(
   readFileSync(dataPath("mpt/invalid-blocks-geth-verdicts.json"), "utf8"),
 ) as Record<string, unknown>;
@@ -39,5 +44,32 @@ describe("a block of an MPT fixture expected to fail for its state root is refus
     const result = await runBlockchainTest(named);
     expect(result.passed).toBe(false);
     expect(result.failures).toContain("block 2 should fail (InvalidStateRoot) but ran");
+  });
+});
+
+describe("a block with a transaction geth's decoding refuses is refused, as geth's import refuses it", () => {
+  it("geth's blocktest passed the fixture", () => {
+    expect(verdicts["mpt-non-canonical-tx.json"]).toMatchObject([
+      { name: "mpt-non-canonical-tx", pass: true, fork: "Prague" },
+    ]);
+  });
+
+  it("run refuses the copy whose chain id has a leading zero byte and passes the chain", async () => {
+    const result = await runBlockchainTest(nonCanonical!);
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+
+  it("the copy expected to pass fails, naming the transaction and geth's reason", async () => {
+    const named = mutate(nonCanonical!, (t) => {
+      const { expectException: _, ...copy } = t.blocks[1]!;
+      return { ...t, blocks: [t.blocks[0]!, copy] };
+    });
+    const result = await runBlockchainTest(named);
+    expect(result.passed).toBe(false);
+    // The chain stops there (its post state then differs too).
+    expect(result.failures[0]).toBe(
+      "block 2: transaction 1: rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.Transaction)(types.DynamicFeeTx).ChainID",
+    );
   });
 });

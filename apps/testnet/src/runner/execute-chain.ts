@@ -7,6 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { gethBlockTxFault } from "../chain/geth-typed-tx-decoding.js";
 import { type SystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";
@@ -171,10 +172,14 @@ export async function executeChain(
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
     }
-    const original = createBlockFromRLP(hexToBytesLoose(fixtureBlock.rlp, `${label} rlp`), {
-      common: vm.common,
-      setHardfork: true,
-    });
+    const rlp = hexToBytesLoose(fixtureBlock.rlp, `${label} rlp`);
+    const original = createBlockFromRLP(rlp, { common: vm.common, setHardfork: true });
+    // geth's import decodes the transactions more strictly than ethereumjs.
+    const txFault = gethBlockTxFault(rlp);
+    if (txFault !== undefined) {
+      failures.push(`${label}: ${txFault}`);
+      break;
+    }
     const block = rebuild
       ? withHeaderFields(original, vm.common, { parentHash: parent.hash() })
       : original;
@@ -316,10 +321,10 @@ async function rejects(
 ): Promise<boolean> {
   let block: Block;
   try {
-    block = createBlockFromRLP(hexToBytesLoose(rlp, "rlp"), {
-      common: vm.common,
-      setHardfork: true,
-    });
+    const bytes = hexToBytesLoose(rlp, "rlp");
+    block = createBlockFromRLP(bytes, { common: vm.common, setHardfork: true });
+    // A transaction geth's decoding refuses (ethereumjs may take it): geth refuses the block.
+    if (gethBlockTxFault(bytes) !== undefined) return true;
   } catch {
     return true;
   }

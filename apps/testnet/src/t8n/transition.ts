@@ -39,6 +39,7 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
+import { decodeTypedTxAsGeth } from "../chain/geth-typed-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -67,11 +68,11 @@ import {
   senderRecoveryFault,
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
-import { decodeTypedTxAsGeth, typedTxFields } from "./geth-typed-tx-decoding.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
+import { typedTxFields } from "./typed-tx-fields.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {

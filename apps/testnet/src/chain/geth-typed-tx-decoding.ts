@@ -1,26 +1,16 @@
 import { RLP } from "@ethereumjs/rlp";
-import {
-  bytesToBigInt,
-  bytesToHex,
-  concatBytes,
-  ecrecover,
-  publicToAddress,
-  setLengthLeft,
-  toChecksumAddress,
-} from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
-import type { DecodedFields } from "./geth-reject-reason.js";
 
 /**
- * Whether geth decodes a typed transaction envelope (type ‖ RLP payload) of a txs.rlp list, and
- * if not, geth's words for the first thing it refuses. geth's t8n rejects such a transaction at
- * its index and goes on with the next one; ethereumjs is laxer (it takes an integer with leading
- * zero bytes, e.g. a chain id 0x0001) and words its refusals its own way. The rules are those of
- * geth's RLP decoder (go-ethereum `rlp`, decoding into `types.AccessListTx`, `DynamicFeeTx`,
- * `BlobTx` and `SetCodeTx`): one value filling the payload, fields in order, integers without
- * leading zeros, a single byte below 0x80 as itself, sizes in their shortest form, each Go
- * type's limits; then, for a payload geth takes, its sender check (`invalid transaction v, r, s
- * values`). A blob transaction in its network form (with blobs) is left to the caller.
+ * Whether geth decodes a typed transaction envelope (type ‖ RLP payload), and if not, geth's
+ * words for the first thing it refuses: geth's t8n then rejects the transaction at its index of
+ * a txs.rlp list, geth's import refuses the block. ethereumjs is laxer (it takes an integer with
+ * leading zero bytes, e.g. a chain id 0x0001) and words its refusals its own way. The rules are
+ * those of geth's RLP decoder (go-ethereum `rlp`, decoding into `types.AccessListTx`,
+ * `DynamicFeeTx`, `BlobTx` and `SetCodeTx`): one value filling the payload, fields in order,
+ * integers without leading zeros, a single byte below 0x80 as itself, sizes in their shortest
+ * form, each Go type's limits; then, for a payload geth takes, its sender check (`invalid
+ * transaction v, r, s values`). A blob transaction in its network form (with blobs) is left to
+ * the caller.
  */
 
 /** geth's RLP errors that name a Go type and the field path to it. */
@@ -533,42 +523,28 @@ function describe(fault: unknown, txType: string): string {
   return `rlp: ${fault.reason} for ${fault.goType}${context}`;
 }
 
+/** Where a typed transaction's gas limit and V, R, S sit in its payload list (by type byte). */
+export function typedTxLayout(
+  type: number,
+): { readonly signature: number; readonly gas: number } | undefined {
+  return TYPES.get(type);
+}
+
 /**
- * What geth's pre-check reads of a typed transaction it decodes with valid signature values
- * (and ethereumjs will not build): the sender its signature recovers (it signs the payload
- * without V, R, S), nonce, gas limit and fee caps. undefined where the sender is not recovered.
+ * A block's transactions as geth's import decodes them: the first typed one geth refuses, by
+ * index, with its reason (its decoding error, or signature values out of range), or undefined.
+ * `blockRlp` is a block that decodes as RLP (header, transactions, …).
  */
-export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
-  const type = TYPES.get(envelope[0]!);
-  if (type === undefined) return undefined;
-  try {
-    const values = RLP.decode(envelope.subarray(1)) as Uint8Array[];
-    const unsigned = concatBytes(
-      envelope.subarray(0, 1),
-      RLP.encode(values.slice(0, type.signature)),
-    );
-    const [v, r, s] = values.slice(type.signature, type.signature + 3) as Uint8Array[];
-    const key = ecrecover(
-      keccak_256(unsigned),
-      bytesToBigInt(v!) + 27n,
-      setLengthLeft(r!, 32),
-      setLengthLeft(s!, 32),
-    );
-    const number = (at: number) => bytesToBigInt(values[at]!);
-    const fees =
-      type.gas === 3
-        ? { gasPrice: number(2) }
-        : { fees: { maxPriorityFeePerGas: number(2), maxFeePerGas: number(3) } };
-    return {
-      from: toChecksumAddress(bytesToHex(publicToAddress(key))),
-      nonce: number(1),
-      gasLimit: number(type.gas),
-      ...fees,
-      ...(envelope[0] === 3
-        ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }
-        : {}),
-    };
-  } catch {
-    return undefined;
+export function gethBlockTxFault(blockRlp: Uint8Array): string | undefined {
+  const block = RLP.decode(blockRlp) as unknown as unknown[];
+  const txs = Array.isArray(block) && Array.isArray(block[1]) ? (block[1] as unknown[]) : [];
+  for (let k = 0; k < txs.length; k++) {
+    const item = txs[k];
+    if (!(item instanceof Uint8Array)) continue;
+    const geth = decodeTypedTxAsGeth(item);
+    if (geth === undefined) continue;
+    if ("error" in geth) return `transaction ${k}: ${geth.error}`;
+    if (!geth.validSignature) return `transaction ${k}: invalid transaction v, r, s values`;
   }
+  return undefined;
 }

@@ -1,0 +1,53 @@
+import { RLP } from "@ethereumjs/rlp";
+import {
+  bytesToBigInt,
+  bytesToHex,
+  concatBytes,
+  ecrecover,
+  publicToAddress,
+  setLengthLeft,
+  toChecksumAddress,
+} from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { typedTxLayout } from "../chain/geth-typed-tx-decoding.js";
+import type { DecodedFields } from "./geth-reject-reason.js";
+
+/**
+ * What geth's pre-check reads of a typed transaction it decodes with valid signature values
+ * (and ethereumjs will not build): the sender its signature recovers (it signs the payload
+ * without V, R, S), nonce, gas limit and fee caps. undefined where the sender is not recovered.
+ */
+export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
+  const type = typedTxLayout(envelope[0]!);
+  if (type === undefined) return undefined;
+  try {
+    const values = RLP.decode(envelope.subarray(1)) as Uint8Array[];
+    const unsigned = concatBytes(
+      envelope.subarray(0, 1),
+      RLP.encode(values.slice(0, type.signature)),
+    );
+    const [v, r, s] = values.slice(type.signature, type.signature + 3) as Uint8Array[];
+    const key = ecrecover(
+      keccak_256(unsigned),
+      bytesToBigInt(v!) + 27n,
+      setLengthLeft(r!, 32),
+      setLengthLeft(s!, 32),
+    );
+    const number = (at: number) => bytesToBigInt(values[at]!);
+    const fees =
+      type.gas === 3
+        ? { gasPrice: number(2) }
+        : { fees: { maxPriorityFeePerGas: number(2), maxFeePerGas: number(3) } };
+    return {
+      from: toChecksumAddress(bytesToHex(publicToAddress(key))),
+      nonce: number(1),
+      gasLimit: number(type.gas),
+      ...fees,
+      ...(envelope[0] === 3
+        ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }
+        : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
