@@ -38,6 +38,8 @@ const UINT_OVERFLOW = new RawFault("rlp: uint overflow");
 const NOT_AT_END = new RawFault("rlp: call of ListEnd not positioned at EOL");
 const UINT256_TOO_LARGE = new RawFault("rlp: value too large for uint256");
 const UNEXPECTED_EOF = new RawFault("unexpected EOF");
+/** A header cut short at the top level (geth's stream then reports the end of its input). */
+const TOP_LEVEL_EOF = new RawFault("EOF");
 const MORE_THAN_ONE_VALUE = new RawFault("rlp: input contains more than one value");
 
 /** The sentinel errors geth's decoders restate with the Go type they were decoding. */
@@ -60,6 +62,13 @@ function typed(fault: Fault, goType: string): Fault {
 function within(fault: Fault, step: string): Fault {
   if (fault instanceof TypedFault) fault.path.push(step);
   return fault;
+}
+
+/** A big-endian unsigned integer. */
+function bigIntOf(raw: Uint8Array): bigint {
+  let value = 0n;
+  for (const b of raw) value = (value << 8n) | BigInt(b);
+  return value;
 }
 
 const BYTE = 0;
@@ -95,7 +104,7 @@ class PayloadReader {
   }
 
   #readHeader(): void {
-    const first = this.#readByte(true);
+    const first = this.#readHeaderByte();
     // Kind last: reading a long form's size re-arms it.
     let kind: number;
     let size = 0;
@@ -120,28 +129,22 @@ class PayloadReader {
     this.#size = size;
   }
 
+  /** A long form's size of `bytes` bytes: at least 56, without a leading zero byte. */
   #readSize(bytes: number): number {
-    const size = this.#readUint(bytes);
+    const raw = this.#read(bytes);
+    if (bytes > 1 && raw[0] === 0) throw CANON_SIZE;
+    let size = 0;
+    for (const b of raw) size = size * 256 + b;
     if (size < 56) throw CANON_SIZE;
     return size;
   }
 
-  /** A big-endian integer of `bytes` bytes (no leading zero byte when more than one). */
-  #readUint(bytes: number): number {
-    if (bytes === 0) return 0;
-    if (bytes === 1) return this.#readByte(false);
-    const raw = this.#read(bytes);
-    if (raw[0] === 0) throw CANON_SIZE;
-    let value = 0;
-    for (const b of raw) value = value * 256 + b;
-    return value;
-  }
-
-  #readByte(header: boolean): number {
-    this.#willRead(1, header);
+  #readHeaderByte(): number {
+    this.#willRead(1, true);
     return this.bytes[this.#at++]!;
   }
 
+  /** The next n bytes (a value's content: the next kind() reads a new header). */
   #read(n: number): Uint8Array {
     this.#willRead(n, false);
     const out = this.bytes.subarray(this.#at, this.#at + n);
@@ -158,8 +161,7 @@ class PayloadReader {
       if (n > limit) throw ELEMENT_TOO_LARGE;
       lists[lists.length - 1] = limit - n;
     }
-    if (n > this.remaining)
-      throw header && lists.length === 0 ? new RawFault("EOF") : VALUE_TOO_LARGE;
+    if (n > this.remaining) throw header && lists.length === 0 ? TOP_LEVEL_EOF : VALUE_TOO_LARGE;
   }
 
   /** Consumes a value read by kind() that has no content to read. */
@@ -192,15 +194,10 @@ class PayloadReader {
     }
     if (kind === LIST) throw EXPECTED_STRING;
     if (size > bits / 8) throw UINT_OVERFLOW;
-    let value: number;
-    try {
-      value = this.#readUint(size);
-    } catch (fault) {
-      throw fault === CANON_SIZE ? CANON_INT : fault;
-    }
-    if (size === 0) this.#rearm();
-    if (size > 0 && value < 128) throw CANON_SIZE;
-    return BigInt(value);
+    const raw = this.#read(size);
+    if (size > 1 && raw[0] === 0) throw CANON_INT;
+    if (size === 1 && raw[0]! < 128) throw CANON_SIZE;
+    return bigIntOf(raw);
   }
 
   /** A big integer, at most `maxBytes` long when given (geth's decodeBigInt, ReadUint256). */
@@ -218,12 +215,10 @@ class PayloadReader {
       throw UINT256_TOO_LARGE;
     } else {
       raw = this.#read(size);
-      if (size === 1 && raw[0]! < 128 && size <= 32) throw CANON_SIZE;
+      if (size === 1 && raw[0]! < 128) throw CANON_SIZE;
     }
     if (raw.length > 0 && raw[0] === 0) throw CANON_INT;
-    let value = 0n;
-    for (const b of raw) value = (value << 8n) | BigInt(b);
-    return value;
+    return bigIntOf(raw);
   }
 
   /** A byte string (geth's Stream.Bytes). */
@@ -235,7 +230,6 @@ class PayloadReader {
     }
     if (kind === LIST) throw EXPECTED_STRING;
     const raw = this.#read(size);
-    if (size === 0) this.#rearm();
     if (size === 1 && raw[0]! < 128) throw CANON_SIZE;
     return raw;
   }
@@ -248,7 +242,6 @@ class PayloadReader {
     if (size > length) throw new TypedFault("input string too long", goType);
     if (size < length) throw new TypedFault("input string too short", goType);
     const raw = this.#read(size);
-    if (size === 0) this.#rearm();
     if (size === 1 && raw[0]! < 128) throw typed(CANON_SIZE, goType);
   }
 
@@ -433,6 +426,9 @@ const TYPES = new Map<number, TxStruct>([
   [4, txStruct("types.SetCodeTx", U256, DYNAMIC_FEES, ADDRESS, [["AuthList", AUTH_LIST]])],
 ]);
 
+/** geth's reason for signature values its sender check refuses (crypto.ValidateSignatureValues). */
+export const INVALID_SIGNATURE_VALUES = "invalid transaction v, r, s values";
+
 /** secp256k1's group order. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -471,45 +467,38 @@ export function decodeTypedTxAsGeth(
  * form (its first element a list), false for the canonical one, or geth's error.
  */
 function blobNetworkForm(payload: Uint8Array): boolean | string {
-  const outer = splitHeader(payload, 0);
+  const outer = splitHeader(payload);
   if (typeof outer === "string") return outer;
   if (outer.kind !== LIST) return EXPECTED_LIST.text;
-  const first = splitHeader(payload.subarray(outer.start, outer.start + outer.size), 0);
+  const first = splitHeader(payload.subarray(outer.start, outer.start + outer.size));
   if (typeof first === "string") return first;
   return first.kind === LIST;
 }
 
-/** geth's rlp.Split on bytes[at..]: the first value's kind, content start and size, or its error. */
-function splitHeader(
-  bytes: Uint8Array,
-  at: number,
-): { kind: number; start: number; size: number } | string {
-  if (at >= bytes.length) return UNEXPECTED_EOF.text;
-  const first = bytes[at]!;
-  let kind: number;
-  let header: number;
+/** geth's rlp.Split: the first value's kind, content start and size, or its error. */
+function splitHeader(bytes: Uint8Array): { kind: number; start: number; size: number } | string {
+  if (bytes.length === 0) return UNEXPECTED_EOF.text;
+  const first = bytes[0]!;
+  if (first < 0x80) return { kind: BYTE, start: 0, size: 1 };
+  const kind = first < 0xc0 ? STRING : LIST;
+  let header = 1;
   let size: number;
-  if (first < 0x80) {
-    return { kind: BYTE, start: at, size: 1 };
-  }
   if (first < 0xb8 || (first >= 0xc0 && first < 0xf8)) {
-    kind = first < 0xb8 ? STRING : LIST;
-    header = 1;
-    size = first - (first < 0xb8 ? 0x80 : 0xc0);
-    if (kind === STRING && size === 1 && at + 1 < bytes.length && bytes[at + 1]! < 128) {
+    size = first - (kind === STRING ? 0x80 : 0xc0);
+    // A single byte below 0x80 is its own encoding.
+    if (kind === STRING && size === 1 && bytes.length > 1 && bytes[1]! < 128) {
       return CANON_SIZE.text;
     }
   } else {
-    kind = first < 0xc0 ? STRING : LIST;
-    const lengthBytes = first - (first < 0xc0 ? 0xb7 : 0xf7);
-    if (lengthBytes > bytes.length - at - 1) return UNEXPECTED_EOF.text;
+    const lengthBytes = first - (kind === STRING ? 0xb7 : 0xf7);
+    if (lengthBytes > bytes.length - 1) return UNEXPECTED_EOF.text;
     size = 0;
-    for (let i = 1; i <= lengthBytes; i++) size = size * 256 + bytes[at + i]!;
-    if (size < 56 || bytes[at + 1] === 0) return CANON_SIZE.text;
-    header = 1 + lengthBytes;
+    for (let i = 1; i <= lengthBytes; i++) size = size * 256 + bytes[i]!;
+    if (size < 56 || bytes[1] === 0) return CANON_SIZE.text;
+    header += lengthBytes;
   }
-  if (size > bytes.length - at - header) return VALUE_TOO_LARGE.text;
-  return { kind, start: at + header, size };
+  if (size > bytes.length - header) return VALUE_TOO_LARGE.text;
+  return { kind, start: header, size };
 }
 
 /** geth's message for a fault: a typed one with its path (and the types it was decoded into). */
@@ -544,7 +533,7 @@ export function gethBlockTxFault(blockRlp: Uint8Array): string | undefined {
     const geth = decodeTypedTxAsGeth(item);
     if (geth === undefined) continue;
     if ("error" in geth) return `transaction ${k}: ${geth.error}`;
-    if (!geth.validSignature) return `transaction ${k}: invalid transaction v, r, s values`;
+    if (!geth.validSignature) return `transaction ${k}: ${INVALID_SIGNATURE_VALUES}`;
   }
   return undefined;
 }

@@ -12,9 +12,6 @@ export const TX_TYPE_NOT_SUPPORTED = "transaction type not supported";
 /** ethereumjs' refusal of a transaction type the fork does not have. */
 const TYPE_NOT_ENABLED = /EIP-(?:2930|1559|4844|7702) not enabled on Common/;
 
-/** geth's reason for signature values its sender check refuses (crypto.ValidateSignatureValues). */
-export const INVALID_SIGNATURE_VALUES = "invalid transaction v, r, s values";
-
 /**
  * geth's reason for a transaction whose sender its signature does not recover (r is no point's
  * x coordinate): its secp256k1 library's words. ethereumjs throws only when the sender is

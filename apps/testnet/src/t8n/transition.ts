@@ -39,7 +39,7 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { decodeTypedTxAsGeth } from "../chain/geth-typed-tx-decoding.js";
+import { decodeTypedTxAsGeth, INVALID_SIGNATURE_VALUES } from "../chain/geth-typed-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -64,7 +64,6 @@ import {
   type DecodedFields,
   gethDecodeRejectReason,
   gethRejectReason,
-  INVALID_SIGNATURE_VALUES,
   senderRecoveryFault,
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
