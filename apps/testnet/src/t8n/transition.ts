@@ -346,7 +346,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     const candidate = candidates[index]!;
     const json = typeof input.txs === "string" ? undefined : input.txs[index];
     const type =
-      "error" in candidate ? Number(optionalQuantity(json?.type, "type") ?? 0n) : candidate.tx.type;
+      "error" in candidate
+        ? (candidate.type ?? Number(optionalQuantity(json?.type, "type") ?? 0n))
+        : candidate.tx.type;
     // geth's t8n has no blob base fee then, and turns blob transactions away first.
     if (type === 3 && !blobGasKnown(env)) {
       rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
@@ -837,12 +839,13 @@ function derivedDifficulty(env: T8nEnv, number: bigint, timestamp: bigint, commo
 }
 
 /**
- * A transaction to apply, or why ethereumjs would not build it (with, for a txs.rlp typed one
- * geth builds, the fields geth's pre-check reads: it may refuse it for one of those first).
+ * A transaction to apply, or why ethereumjs would not build it (with, for a txs.rlp one geth
+ * decodes, its type and, for a typed one geth builds, the fields geth's pre-check reads: geth
+ * may refuse it for one of those first).
  */
 type Candidate =
   | { readonly tx: TypedTransaction }
-  | { readonly error: string; readonly fields?: DecodedFields };
+  | { readonly error: string; readonly type?: number; readonly fields?: DecodedFields };
 
 /** The slot the EIP-2935 contract writes in block `number`: (number − 1) mod 8191, in 256 bits. */
 function historySlot(number: bigint): Uint8Array {
@@ -903,27 +906,29 @@ function decodeTransactions(
         gethExitCode: T8N_EXIT_RLP,
       });
     }
-    return decoded.map((item) => {
+    return decoded.map((item): Candidate => {
       // A typed envelope as geth decodes it: its words for what it refuses, and its sender
       // check, which ethereumjs makes in its own words or (r = 0) not at all.
       const geth = item instanceof Uint8Array ? decodeTypedTxAsGeth(item) : undefined;
       if (geth !== undefined && "error" in geth) return { error: geth.error };
+      // Decoded by geth: its type is known to the checks before the signer's (blob gas env).
+      const type = item instanceof Uint8Array ? item[0]! : 0;
       // geth's signer refuses a type the fork does not have before the chain id.
-      if (item instanceof Uint8Array && !common.isActivatedEIP(TYPE_EIPS[item[0]!] ?? 0)) {
-        return { error: TX_TYPE_NOT_SUPPORTED };
+      if (type !== 0 && !common.isActivatedEIP(TYPE_EIPS[type] ?? 0)) {
+        return { error: TX_TYPE_NOT_SUPPORTED, type };
       }
       const badSignature = geth !== undefined && !geth.validSignature;
       try {
         const tx = createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common });
-        return badSignature ? { error: INVALID_SIGNATURE_VALUES } : { tx };
+        return badSignature ? { error: INVALID_SIGNATURE_VALUES, type } : { tx };
       } catch (cause) {
         const reason = gethDecodeRejectReason((cause as Error).message, common.chainId());
         // geth's signer checks the type and the chain id, then the signature values; past
         // them it recovers the sender and pre-checks the transaction.
         const signer = reason === TX_TYPE_NOT_SUPPORTED || reason.startsWith("invalid chain id");
-        if (signer || geth === undefined) return { error: reason };
-        if (badSignature) return { error: INVALID_SIGNATURE_VALUES };
-        return { error: reason, fields: typedTxFields(item as Uint8Array) };
+        if (signer || geth === undefined) return { error: reason, type };
+        if (badSignature) return { error: INVALID_SIGNATURE_VALUES, type };
+        return { error: reason, type, fields: typedTxFields(item as Uint8Array) };
       }
     });
   }
