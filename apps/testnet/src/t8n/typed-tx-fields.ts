@@ -18,15 +18,15 @@ import type { DecodedFields } from "./geth-reject-reason.js";
  * without V, R, S), nonce, gas limit and fee caps. undefined where the sender is not recovered.
  */
 export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
-  const type = typedTxLayout(envelope[0]!);
-  if (type === undefined) return undefined;
+  const layout = typedTxLayout(envelope[0]!);
+  if (layout === undefined) return undefined;
   try {
     const values = RLP.decode(envelope.subarray(1)) as Uint8Array[];
     const unsigned = concatBytes(
       envelope.subarray(0, 1),
-      RLP.encode(values.slice(0, type.signature)),
+      RLP.encode(values.slice(0, layout.signature)),
     );
-    const [v, r, s] = values.slice(type.signature, type.signature + 3) as Uint8Array[];
+    const [v, r, s] = values.slice(layout.signature, layout.signature + 3) as Uint8Array[];
     const key = ecrecover(
       keccak_256(unsigned),
       bytesToBigInt(v!) + 27n,
@@ -34,15 +34,17 @@ export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
       setLengthLeft(s!, 32),
     );
     const number = (at: number) => bytesToBigInt(values[at]!);
+    // The fee fields sit just before the gas limit: a gas price (type 1) or tip and fee cap.
     const fees =
-      type.gas === 3
+      envelope[0] === 1
         ? { gasPrice: number(2) }
         : { fees: { maxPriorityFeePerGas: number(2), maxFeePerGas: number(3) } };
     return {
       from: toChecksumAddress(bytesToHex(publicToAddress(key))),
       nonce: number(1),
-      gasLimit: number(type.gas),
+      gasLimit: number(layout.gas),
       ...fees,
+      // A blob transaction's versioned hashes follow its blob fee cap (geth's BlobTx).
       ...(envelope[0] === 3
         ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }
         : {}),
