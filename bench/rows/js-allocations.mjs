@@ -17,8 +17,8 @@ const WARM_BLOCKS = 3;
 // Bytes between samples: a sample stands for about this many bytes (unbiased, Poisson).
 const SAMPLING_BYTES = 1024;
 const { key, value, updates } = workload(n, 1000);
-/** Script URLs of the library's own code (OWN_CODE: another build's folder, for an A/B). */
-const OWN = new RegExp(process.env.OWN_CODE ?? "/packages/(core|codec)/");
+/** Script URLs of the library's own code (the workspace's builds of core and codec). */
+const OWN = /\/packages\/(core|codec)\//;
 
 const session = new Session();
 session.connect();
@@ -33,12 +33,11 @@ async function ownBytes(run) {
   });
   run();
   const { profile } = await session.post("HeapProfiler.stopSampling");
-  const own = (url) => OWN.test(url);
   let bytes = 0;
   // Builtins (a subarray, a boxed number) have no script: they count for the frame calling them.
   const walk = (node, callerOwn) => {
     const url = node.callFrame.url;
-    const isOwn = url === "" ? callerOwn : own(url);
+    const isOwn = url === "" ? callerOwn : OWN.test(url);
     if (isOwn) bytes += node.selfSize;
     for (const child of node.children) walk(child, isOwn);
   };

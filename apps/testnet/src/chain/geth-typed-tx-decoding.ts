@@ -271,48 +271,33 @@ class PayloadReader {
 /** A field decoder: reads its value, throws geth's fault. */
 type FieldDecoder = (reader: PayloadReader) => unknown;
 
-const uint =
-  (bits: number, goType: string): FieldDecoder =>
-  (r) => {
+/** A read whose sentinel errors geth restates with the Go type it was decoding (`typed`). */
+function asType(goType: string, read: FieldDecoder): FieldDecoder {
+  return (r) => {
     try {
-      return r.uint(bits);
+      return read(r);
     } catch (fault) {
       throw typed(fault as Fault, goType);
     }
   };
-const bigInt =
-  (maxBytes: number | undefined, goType: string): FieldDecoder =>
-  (r) => {
-    try {
-      return r.bigInt(maxBytes);
-    } catch (fault) {
-      throw typed(fault as Fault, goType);
-    }
-  };
-const BIG = bigInt(undefined, "*big.Int");
-const U256 = bigInt(32, "*uint256.Int");
-const U256_VALUE = bigInt(32, "uint256.Int");
-const UINT64 = uint(64, "uint64");
-const UINT8 = uint(8, "uint8");
-const DATA: FieldDecoder = (r) => {
-  try {
-    return r.bytesValue();
-  } catch (fault) {
-    throw typed(fault as Fault, "[]uint8");
-  }
-};
+}
+
+const BIG = asType("*big.Int", (r) => r.bigInt(undefined));
+const U256 = asType("*uint256.Int", (r) => r.bigInt(32));
+const U256_VALUE = asType("uint256.Int", (r) => r.bigInt(32));
+const UINT64 = asType("uint64", (r) => r.uint(64));
+const UINT8 = asType("uint8", (r) => r.uint(8));
+const DATA = asType("[]uint8", (r) => r.bytesValue());
 const ADDRESS: FieldDecoder = (r) => r.byteArray(20, "common.Address");
 const HASH: FieldDecoder = (r) => r.byteArray(32, "common.Hash");
 const OPTIONAL_ADDRESS: FieldDecoder = (r) => r.optionalAddress();
 
 /** A struct: a list of its fields in order (geth's struct decoder). */
 function struct(goType: string, fields: readonly [string, FieldDecoder][]): FieldDecoder {
+  const open = asType(goType, (r) => r.list());
+  const close = asType(goType, (r) => r.listEnd());
   return (r) => {
-    try {
-      r.list();
-    } catch (fault) {
-      throw typed(fault as Fault, goType);
-    }
+    open(r);
     const values: unknown[] = [];
     for (const [name, decode] of fields) {
       try {
@@ -322,23 +307,16 @@ function struct(goType: string, fields: readonly [string, FieldDecoder][]): Fiel
         throw within(fault as Fault, `.${name}`);
       }
     }
-    try {
-      r.listEnd();
-    } catch (fault) {
-      throw typed(fault as Fault, goType);
-    }
+    close(r);
     return values;
   };
 }
 
 /** A slice: a list of elements until its end (geth's slice decoder). */
 function slice(goType: string, element: FieldDecoder): FieldDecoder {
+  const open = asType(goType, (r) => r.list());
   return (r) => {
-    try {
-      r.list();
-    } catch (fault) {
-      throw typed(fault as Fault, goType);
-    }
+    open(r);
     for (let i = 0; ; i++) {
       try {
         element(r);
@@ -379,6 +357,8 @@ interface TxStruct {
   readonly signature: number;
   /** Index of the gas limit (the fee fields are just before it). */
   readonly gas: number;
+  /** The EIP that brings the type (a fork without it has no such transactions). */
+  readonly eip: number;
 }
 
 /**
@@ -388,6 +368,7 @@ interface TxStruct {
  */
 function txStruct(
   name: string,
+  eip: number,
   integer: FieldDecoder,
   fees: readonly string[],
   to: FieldDecoder,
@@ -407,23 +388,24 @@ function txStruct(
     ["R", integer],
     ["S", integer],
   ];
-  return { name, decode: struct(name, fields), signature: fields.length - 3, gas: 2 + fees.length };
+  const signature = fields.length - 3;
+  return { name, decode: struct(name, fields), signature, gas: 2 + fees.length, eip };
 }
 
 const DYNAMIC_FEES = ["GasTipCap", "GasFeeCap"];
 
 /** Per transaction type (an envelope's first byte). */
 const TYPES = new Map<number, TxStruct>([
-  [1, txStruct("types.AccessListTx", BIG, ["GasPrice"], OPTIONAL_ADDRESS, [])],
-  [2, txStruct("types.DynamicFeeTx", BIG, DYNAMIC_FEES, OPTIONAL_ADDRESS, [])],
+  [1, txStruct("types.AccessListTx", 2930, BIG, ["GasPrice"], OPTIONAL_ADDRESS, [])],
+  [2, txStruct("types.DynamicFeeTx", 1559, BIG, DYNAMIC_FEES, OPTIONAL_ADDRESS, [])],
   [
     3,
-    txStruct("types.BlobTx", U256, DYNAMIC_FEES, ADDRESS, [
+    txStruct("types.BlobTx", 4844, U256, DYNAMIC_FEES, ADDRESS, [
       ["BlobFeeCap", U256],
       ["BlobHashes", slice("[]common.Hash", HASH)],
     ]),
   ],
-  [4, txStruct("types.SetCodeTx", U256, DYNAMIC_FEES, ADDRESS, [["AuthList", AUTH_LIST]])],
+  [4, txStruct("types.SetCodeTx", 7702, U256, DYNAMIC_FEES, ADDRESS, [["AuthList", AUTH_LIST]])],
 ]);
 
 /** geth's reason for signature values its sender check refuses (crypto.ValidateSignatureValues). */
@@ -512,10 +494,13 @@ function describe(fault: unknown, txType: string): string {
   return `rlp: ${fault.reason} for ${fault.goType}${context}`;
 }
 
-/** Where a typed transaction's gas limit and V, R, S sit in its payload list (by type byte). */
+/**
+ * A typed transaction's layout by its type byte: where its gas limit and V, R, S sit in its
+ * payload list, and the EIP that brings the type.
+ */
 export function typedTxLayout(
   type: number,
-): { readonly signature: number; readonly gas: number } | undefined {
+): { readonly signature: number; readonly gas: number; readonly eip: number } | undefined {
   return TYPES.get(type);
 }
 

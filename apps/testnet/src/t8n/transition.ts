@@ -39,7 +39,11 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { decodeTypedTxAsGeth, INVALID_SIGNATURE_VALUES } from "../chain/geth-typed-tx-decoding.js";
+import {
+  decodeTypedTxAsGeth,
+  INVALID_SIGNATURE_VALUES,
+  typedTxLayout,
+} from "../chain/geth-typed-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -881,9 +885,6 @@ function missingBlockHash(block: bigint, tx: number, env: T8nEnv, source: string
   );
 }
 
-/** The EIP that brings each typed transaction's type (an envelope's first byte). */
-const TYPE_EIPS: Readonly<Record<number, number>> = { 1: 2930, 2: 1559, 3: 4844, 4: 7702 };
-
 /** Decodes txs.json (signing entries that carry `secretKey`) or a txs.rlp list. */
 function decodeTransactions(
   txs: readonly T8nTxJson[] | string,
@@ -914,7 +915,7 @@ function decodeTransactions(
       // Decoded by geth: its type is known to the checks before the signer's (blob gas env).
       const type = item instanceof Uint8Array ? item[0]! : 0;
       // geth's signer refuses a type the fork does not have before the chain id.
-      if (type !== 0 && !common.isActivatedEIP(TYPE_EIPS[type] ?? 0)) {
+      if (type !== 0 && !common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0)) {
         return { error: TX_TYPE_NOT_SUPPORTED, type };
       }
       const badSignature = geth !== undefined && !geth.validSignature;
