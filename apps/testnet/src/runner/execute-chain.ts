@@ -7,7 +7,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
-import { gethBlockTxFault } from "../chain/geth-typed-tx-decoding.js";
+import { gethBlockTxFault } from "../chain/geth-tx-decoding.js";
 import { type SystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";

@@ -1,4 +1,5 @@
 import type { Common } from "@ethereumjs/common";
+import { isProtectedV, legacyChainId, SECP256K1_N } from "../chain/geth-signature-values.js";
 import { describe, fail, isAbsent, isHex } from "./t8n-input-fault.js";
 
 /**
@@ -41,8 +42,6 @@ const BIG_FIELDS = [
   "s",
 ];
 /** The order of secp256k1's group: a signature's r and s lie in [1, N). */
-const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-const U64_MASK = (1n << 64n) - 1n;
 
 /**
  * Refuses a `txs.json` entry geth's t8n cannot decode (its `txWithKey`, then `types.Transaction`
@@ -172,14 +171,7 @@ function signatureV(n: Record<string, bigint | undefined>, source: string, at: s
 function validSignature(legacy: boolean, v: bigint, r: bigint, s: bigint): boolean {
   let recovery = v;
   if (legacy) {
-    const small = v < 256n;
-    const isProtected = !small || (v !== 27n && v !== 28n && v !== 1n && v !== 0n);
-    if (isProtected) {
-      const chainId = v < 1n << 64n ? ((v - 35n) & U64_MASK) >> 1n : (v - 35n) >> 1n;
-      recovery = (v - 35n - 2n * chainId) & 0xffn;
-    } else {
-      recovery = (v - 27n) & 0xffn;
-    }
+    recovery = isProtectedV(v) ? (v - 35n - 2n * legacyChainId(v)) & 0xffn : (v - 27n) & 0xffn;
   } else if (v > 1n) {
     return false;
   }

@@ -1,5 +1,6 @@
 import { getCalldataFloorGas, type TypedTransaction } from "@ethereumjs/tx";
 import { toChecksumAddress } from "@ethereumjs/util";
+import { legacyChainId, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
 import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
 
@@ -22,7 +23,7 @@ export function senderRecoveryFault(tx: TypedTransaction): string | undefined {
     tx.getSenderAddress();
     return undefined;
   } catch {
-    return "signature is not for a valid curve point";
+    return NO_CURVE_POINT;
   }
 }
 
@@ -110,8 +111,7 @@ export function gethDecodeRejectReason(
     /Incompatible EIP155-based V (\d+) and chain id/.exec(message) ??
     /Legacy txs need either v = 27\/28 or v >= 37 .*got v = (\d+)/.exec(message);
   if (legacy !== null) {
-    const have = ((BigInt(legacy[1]!) - 35n) & ((1n << 64n) - 1n)) >> 1n;
-    return `invalid chain id for signer: have ${have} want ${chainId}`;
+    return `invalid chain id for signer: have ${legacyChainId(BigInt(legacy[1]!))} want ${chainId}`;
   }
   return message;
 }
@@ -124,6 +124,8 @@ export interface DecodedFields {
   readonly nonce?: bigint;
   /** A legacy or access-list transaction's gas price. */
   readonly gasPrice?: bigint;
+  /** The value, where read from the transaction's RLP (at any size geth decodes). */
+  readonly value?: bigint;
   readonly fees?: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint };
   readonly blobVersionedHashes?: readonly string[];
 }

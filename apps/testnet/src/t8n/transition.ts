@@ -7,12 +7,7 @@ import {
 } from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import {
-  createTx,
-  createTxFromBlockBodyData,
-  type TypedTransaction,
-  type TypedTxData,
-} from "@ethereumjs/tx";
+import { createTx, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
 import {
   Address,
   bigIntToBytes,
@@ -39,11 +34,8 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import {
-  decodeTypedTxAsGeth,
-  INVALID_SIGNATURE_VALUES,
-  typedTxLayout,
-} from "../chain/geth-typed-tx-decoding.js";
+import { INVALID_SIGNATURE_VALUES } from "../chain/geth-signature-values.js";
+import { readTxListAsGeth } from "../chain/geth-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -72,10 +64,10 @@ import {
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
+import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
-import { typedTxFields } from "./typed-tx-fields.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -842,15 +834,6 @@ function derivedDifficulty(env: T8nEnv, number: bigint, timestamp: bigint, commo
   });
 }
 
-/**
- * A transaction to apply, or why ethereumjs would not build it (with, for a txs.rlp one geth
- * decodes, its type and, for a typed one geth builds, the fields geth's pre-check reads: geth
- * may refuse it for one of those first).
- */
-type Candidate =
-  | { readonly tx: TypedTransaction }
-  | { readonly error: string; readonly type?: number; readonly fields?: DecodedFields };
-
 /** The slot the EIP-2935 contract writes in block `number`: (number − 1) mod 8191, in 256 bits. */
 function historySlot(number: bigint): Uint8Array {
   return setLengthLeft(bigIntToBytes(BigInt.asUintN(256, number - 1n) % HISTORY_SERVE_WINDOW), 32);
@@ -892,46 +875,23 @@ function decodeTransactions(
   source: string,
 ): Candidate[] {
   if (typeof txs === "string") {
-    let decoded: unknown;
-    try {
-      decoded = RLP.decode(hexToBytesLoose(txs, source));
-    } catch (cause) {
-      throw new TestnetError("INVALID_INPUT", `${source}: not RLP (${(cause as Error).message})`, {
-        file: source,
-        gethExitCode: T8N_EXIT_RLP,
-      });
+    // Read as geth's t8n reads it: a transaction it fails to decode changes what follows.
+    const geth = readTxListAsGeth(hexToBytesLoose(txs, source));
+    if ("malformed" in geth) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `${source}: must hold one RLP list of transactions (${geth.malformed})`,
+        { file: source, gethExitCode: T8N_EXIT_RLP },
+      );
     }
-    if (!Array.isArray(decoded)) {
-      throw new TestnetError("INVALID_INPUT", `${source}: must hold an RLP list of transactions`, {
-        file: source,
-        gethExitCode: T8N_EXIT_RLP,
-      });
+    if (geth.stuck !== undefined) {
+      throw new TestnetError(
+        "INVALID_INPUT",
+        `${source}: transaction ${geth.stuck}: geth's t8n refuses this value and reads it again, without end (a one-byte value, or a header it cannot read, with more after it in its list)`,
+        { file: source, gethExitCode: T8N_EXIT_RLP },
+      );
     }
-    return decoded.map((item): Candidate => {
-      // A typed envelope as geth decodes it: its words for what it refuses, and its sender
-      // check, which ethereumjs makes in its own words or (r = 0) not at all.
-      const geth = item instanceof Uint8Array ? decodeTypedTxAsGeth(item) : undefined;
-      if (geth !== undefined && "error" in geth) return { error: geth.error };
-      // Decoded by geth: its type is known to the checks before the signer's (blob gas env).
-      const type = item instanceof Uint8Array ? item[0]! : 0;
-      // geth's signer refuses a type the fork does not have before the chain id.
-      if (type !== 0 && !common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0)) {
-        return { error: TX_TYPE_NOT_SUPPORTED, type };
-      }
-      const badSignature = geth !== undefined && !geth.validSignature;
-      try {
-        const tx = createTxFromBlockBodyData(item as Uint8Array | Uint8Array[], { common });
-        return badSignature ? { error: INVALID_SIGNATURE_VALUES, type } : { tx };
-      } catch (cause) {
-        const reason = gethDecodeRejectReason((cause as Error).message, common.chainId());
-        // geth's signer checks the type and the chain id, then the signature values; past
-        // them it recovers the sender and pre-checks the transaction.
-        const signer = reason === TX_TYPE_NOT_SUPPORTED || reason.startsWith("invalid chain id");
-        if (signer || geth === undefined) return { error: reason, type };
-        if (badSignature) return { error: INVALID_SIGNATURE_VALUES, type };
-        return { error: reason, type, fields: typedTxFields(item as Uint8Array) };
-      }
-    });
+    return geth.items.map((item) => rlpTxCandidate(item, common));
   }
   return txs.map((json, index) => {
     try {

@@ -9,13 +9,14 @@ import {
   toChecksumAddress,
 } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { typedTxLayout } from "../chain/geth-typed-tx-decoding.js";
+import { typedTxLayout } from "../chain/geth-tx-decoding.js";
 import type { DecodedFields } from "./geth-reject-reason.js";
 
 /**
  * What geth's pre-check reads of a typed transaction it decodes with valid signature values
  * (and ethereumjs will not build): the sender its signature recovers (it signs the payload
- * without V, R, S), nonce, gas limit and fee caps. undefined where the sender is not recovered.
+ * without V, R, S), nonce, gas limit, fee caps and value. undefined where the sender is not
+ * recovered.
  */
 export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
   const layout = typedTxLayout(envelope[0]!);
@@ -44,6 +45,8 @@ export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
       nonce: number(1),
       gasLimit: number(layout.gas),
       ...fees,
+      // To and value follow the gas limit.
+      value: number(layout.gas + 2),
       // A blob transaction's versioned hashes follow its blob fee cap (geth's BlobTx).
       ...(envelope[0] === 3
         ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }

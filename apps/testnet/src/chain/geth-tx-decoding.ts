@@ -1,16 +1,18 @@
 import { RLP } from "@ethereumjs/rlp";
+import { INVALID_SIGNATURE_VALUES, recoveryId } from "./geth-signature-values.js";
 
 /**
- * Whether geth decodes a typed transaction envelope (type ‖ RLP payload), and if not, geth's
- * words for the first thing it refuses: geth's t8n then rejects the transaction at its index of
- * a txs.rlp list, geth's import refuses the block. ethereumjs is laxer (it takes an integer with
- * leading zero bytes, e.g. a chain id 0x0001) and words its refusals its own way. The rules are
- * those of geth's RLP decoder (go-ethereum `rlp`, decoding into `types.AccessListTx`,
- * `DynamicFeeTx`, `BlobTx` and `SetCodeTx`): one value filling the payload, fields in order,
- * integers without leading zeros, a single byte below 0x80 as itself, sizes in their shortest
- * form, each Go type's limits; then, for a payload geth takes, its sender check (`invalid
- * transaction v, r, s values`). A blob transaction in its network form (with blobs) is left to
- * the caller.
+ * Whether geth decodes a transaction (a typed envelope, type ‖ RLP payload, or a legacy list),
+ * and if not, geth's words for the first thing it refuses: geth's t8n then rejects the
+ * transaction at its index of a txs.rlp list, geth's import refuses the block. ethereumjs is
+ * laxer (it takes an integer with leading zero bytes, e.g. a chain id 0x0001), stricter (a value
+ * over 256 bits, which geth decodes and refuses later in its own words) and words its refusals
+ * its own way. The rules are those of geth's RLP decoder (go-ethereum `rlp`, decoding into
+ * `types.LegacyTx`, `AccessListTx`, `DynamicFeeTx`, `BlobTx` and `SetCodeTx`): one value filling
+ * the payload, fields in order, integers without leading zeros, a single byte below 0x80 as
+ * itself, sizes in their shortest form, each Go type's limits; then, for a typed payload geth
+ * takes, its sender check (`invalid transaction v, r, s values`). A blob transaction in its
+ * network form (with blobs) is left to the caller.
  */
 
 /** geth's RLP errors that name a Go type and the field path to it. */
@@ -41,6 +43,8 @@ const UNEXPECTED_EOF = new RawFault("unexpected EOF");
 /** A header cut short at the top level (geth's stream then reports the end of its input). */
 const TOP_LEVEL_EOF = new RawFault("EOF");
 const MORE_THAN_ONE_VALUE = new RawFault("rlp: input contains more than one value");
+/** geth's error for an envelope of one byte or none (errShortTypedTx). */
+const SHORT_TYPED_TX = "typed transaction too short";
 
 /** The sentinel errors geth's decoders restate with the Go type they were decoding. */
 const TYPED_REASONS = new Map<RawFault, string>([
@@ -79,10 +83,12 @@ const LIST = 2;
 class PayloadReader {
   #at = 0;
   readonly #lists: number[] = [];
-  /** The next value's header, read and not yet consumed (-1: none). */
+  /** The next value's header, read and not yet consumed (-1: none), and where it starts. */
   #kind = -1;
   #size = 0;
   #byte = 0;
+  #kindFault: RawFault | undefined = undefined;
+  #headerAt = 0;
 
   constructor(readonly bytes: Uint8Array) {}
 
@@ -90,20 +96,55 @@ class PayloadReader {
     return this.bytes.length - this.#at;
   }
 
-  /** The next value's kind and size, its header consumed (geth's Stream.Kind). */
+  /** Bytes read so far. */
+  get offset(): number {
+    return this.#at;
+  }
+
+  /** Where the header kind() read last starts. */
+  get headerAt(): number {
+    return this.#headerAt;
+  }
+
+  /** Whether the innermost open list has bytes left (geth's Stream.MoreDataInList). */
+  moreInList(): boolean {
+    const lists = this.#lists;
+    return lists.length > 0 && lists[lists.length - 1]! > 0;
+  }
+
+  /** The stream's position: equal before and after a read that consumed nothing. */
+  state(): string {
+    return `${this.#at}/${this.#kind}/${this.#kindFault?.text}/${this.#lists.join(",")}`;
+  }
+
+  /**
+   * The next value's kind and size, its header consumed (geth's Stream.Kind). A header that fails
+   * (cut short, a size not in its shortest form, too large for its list) fails again on every
+   * call until a read moves on, as geth caches the error with the kind.
+   */
   kind(): [number, number] {
-    if (this.#kind >= 0) return [this.#kind, this.#size];
+    if (this.#kind >= 0) {
+      if (this.#kindFault !== undefined) throw this.#kindFault;
+      return [this.#kind, this.#size];
+    }
     const inList = this.#lists.length > 0;
     const limit = inList ? this.#lists[this.#lists.length - 1]! : 0;
     if (inList && limit === 0) throw EOL;
-    this.#readHeader();
-    // Against the list's room before the header was read (as geth's Kind checks it).
-    if (inList && this.#size > limit) throw ELEMENT_TOO_LARGE;
-    if (this.#size > this.remaining) throw VALUE_TOO_LARGE;
+    try {
+      this.#readHeader();
+      // Against the list's room before the header was read (as geth's Kind checks it).
+      if (inList && this.#size > limit) throw ELEMENT_TOO_LARGE;
+      if (this.#size > this.remaining) throw VALUE_TOO_LARGE;
+    } catch (fault) {
+      if (this.#kind < 0) this.#kind = BYTE;
+      this.#kindFault = fault as RawFault;
+      throw fault;
+    }
     return [this.#kind, this.#size];
   }
 
   #readHeader(): void {
+    this.#headerAt = this.#at;
     const first = this.#readHeaderByte();
     // Kind last: reading a long form's size re-arms it.
     let kind: number;
@@ -155,6 +196,7 @@ class PayloadReader {
   /** The limits a read of n bytes must keep: the enclosing list's, then the payload's. */
   #willRead(n: number, header: boolean): void {
     this.#kind = -1;
+    this.#kindFault = undefined;
     const lists = this.#lists;
     if (lists.length > 0) {
       const limit = lists[lists.length - 1]!;
@@ -167,15 +209,18 @@ class PayloadReader {
   /** Consumes a value read by kind() that has no content to read. */
   #rearm(): void {
     this.#kind = -1;
+    this.#kindFault = undefined;
   }
 
-  list(): void {
+  /** Opens a list; its size. */
+  list(): number {
     const [kind, size] = this.kind();
     if (kind !== LIST) throw EXPECTED_LIST;
     const lists = this.#lists;
     if (lists.length > 0) lists[lists.length - 1] = lists[lists.length - 1]! - size;
     lists.push(size);
     this.#kind = -1;
+    return size;
   }
 
   listEnd(): void {
@@ -408,21 +453,19 @@ const TYPES = new Map<number, TxStruct>([
   [4, txStruct("types.SetCodeTx", 7702, U256, DYNAMIC_FEES, ADDRESS, [["AuthList", AUTH_LIST]])],
 ]);
 
-/** geth's reason for signature values its sender check refuses (crypto.ValidateSignatureValues). */
-export const INVALID_SIGNATURE_VALUES = "invalid transaction v, r, s values";
-
-/** secp256k1's group order. */
-const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
 /**
- * What geth makes of a typed envelope: its decoding error, or whether the signature values it
- * decoded pass its sender check (`invalid transaction v, r, s values` otherwise, once the type
- * and the chain id are found right); undefined for a blob transaction in its network form.
+ * What geth makes of a typed envelope: its decoding error, or its chain id and whether the
+ * signature values it decoded pass its sender check (`invalid transaction v, r, s values`
+ * otherwise, once the type and the chain id are found right); undefined for a blob transaction
+ * in its network form.
  */
 export function decodeTypedTxAsGeth(
   envelope: Uint8Array,
-): { readonly error: string } | { readonly validSignature: boolean } | undefined {
-  if (envelope.length <= 1) return { error: "typed transaction too short" };
+):
+  | { readonly error: string }
+  | { readonly chainId: bigint; readonly validSignature: boolean }
+  | undefined {
+  if (envelope.length <= 1) return { error: SHORT_TYPED_TX };
   const type = TYPES.get(envelope[0]!);
   if (type === undefined) return { error: "transaction type not supported" };
   const payload = envelope.subarray(1);
@@ -440,8 +483,93 @@ export function decodeTypedTxAsGeth(
     return { error: describe(fault, type.name) };
   }
   const [v, r, s] = fields.slice(type.signature, type.signature + 3) as bigint[];
-  // crypto.ValidateSignatureValues with the homestead rule (s in the lower half).
-  return { validSignature: v! <= 1n && r! >= 1n && s! >= 1n && r! < N && s! <= N / 2n };
+  // A typed V is the recovery id itself: geth adds 27 and checks it as a homestead signature's.
+  return {
+    chainId: fields[0] as bigint,
+    validSignature: recoveryId(v! + 27n, r!, s!, true) !== undefined,
+  };
+}
+
+/** geth's LegacyTx, whose integers are all `*big.Int` but the nonce and gas. */
+const LEGACY = struct("types.LegacyTx", [
+  ["Nonce", UINT64],
+  ["GasPrice", BIG],
+  ["Gas", UINT64],
+  ["To", OPTIONAL_ADDRESS],
+  ["Value", BIG],
+  ["Data", DATA],
+  ["V", BIG],
+  ["R", BIG],
+  ["S", BIG],
+]);
+
+/** The numbers of a legacy transaction geth decodes, at any size its Go types allow. */
+export interface LegacyTxNumbers {
+  readonly nonce: bigint;
+  readonly gasPrice: bigint;
+  readonly gas: bigint;
+  readonly value: bigint;
+  readonly v: bigint;
+  readonly r: bigint;
+  readonly s: bigint;
+}
+
+function legacyNumbers(fields: unknown[]): LegacyTxNumbers {
+  const [nonce, gasPrice, gas, , value, , v, r, s] = fields as bigint[];
+  return { nonce: nonce!, gasPrice: gasPrice!, gas: gas!, value: value!, v: v!, r: r!, s: s! };
+}
+
+/** A transaction of a txs.rlp list as geth's t8n reads it: its decoding error, or its bytes. */
+export type GethListItem =
+  | { readonly error: string }
+  | { readonly legacy: Uint8Array; readonly numbers: LegacyTxNumbers }
+  | { readonly envelope: Uint8Array };
+
+/**
+ * A txs.rlp list as geth's t8n reads it (t8ntool's rlpTxIterator: one RLP stream, a transaction
+ * decoded while the innermost open list has bytes left). A legacy transaction that fails to
+ * decode leaves the stream inside its list: geth then reads the list's remaining values as
+ * transactions (a string as a typed envelope, a list as a legacy transaction) and stops at its
+ * end, never reading the outer list's later transactions. `stuck` is the first index from which
+ * geth reads the same value forever (a read that moves nothing: a one-byte value it cannot take
+ * as a transaction, or a header it cannot read, whose kind and error its stream keeps) with more
+ * bytes after it in its list. `malformed` when `body` is not one RLP list filling it: geth reads
+ * no transaction of what is not a list and ignores what follows one; both are refused here (a
+ * truncated or padded file).
+ */
+export function readTxListAsGeth(
+  body: Uint8Array,
+): { readonly items: GethListItem[]; readonly stuck?: number } | { readonly malformed: string } {
+  const reader = new PayloadReader(body);
+  try {
+    const size = reader.list();
+    if (size < reader.remaining)
+      return { malformed: `${reader.remaining - size} bytes after the list` };
+  } catch (fault) {
+    if (!(fault instanceof RawFault)) throw fault;
+    return { malformed: fault.text };
+  }
+  const items: GethListItem[] = [];
+  while (reader.moreInList()) {
+    const before = reader.state();
+    items.push(readTransaction(reader, body));
+    if (reader.state() === before) return { items, stuck: items.length - 1 };
+  }
+  return { items };
+}
+
+/** One transaction at the reader's position (geth's Transaction.DecodeRLP). */
+function readTransaction(reader: PayloadReader, body: Uint8Array): GethListItem {
+  try {
+    const [kind] = reader.kind();
+    if (kind === BYTE) return { error: SHORT_TYPED_TX };
+    if (kind === STRING) return { envelope: reader.bytesValue() };
+    const start = reader.headerAt;
+    const numbers = legacyNumbers(LEGACY(reader) as unknown[]);
+    return { legacy: body.subarray(start, reader.offset), numbers };
+  } catch (fault) {
+    return { error: describe(fault, "types.LegacyTx") };
+  }
 }
 
 /**

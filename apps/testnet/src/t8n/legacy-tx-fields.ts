@@ -1,0 +1,88 @@
+import { type Common, Hardfork } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import {
+  bigIntToBytes,
+  bigIntToUnpaddedBytes,
+  bytesToHex,
+  ecrecover,
+  publicToAddress,
+  setLengthLeft,
+  toChecksumAddress,
+} from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import {
+  INVALID_SIGNATURE_VALUES,
+  isProtectedV,
+  legacyChainId,
+  NO_CURVE_POINT,
+  recoveryId,
+} from "../chain/geth-signature-values.js";
+import type { LegacyTxNumbers } from "../chain/geth-tx-decoding.js";
+import type { DecodedFields } from "./geth-reject-reason.js";
+
+/** What geth's signer makes of a legacy transaction's signature: the hash it signs, the recovery id. */
+export interface LegacySignature {
+  readonly hash: Uint8Array;
+  readonly id: number;
+}
+
+/**
+ * geth's signer for a legacy transaction its RLP decoder took (types.MakeSigner by the fork:
+ * EIP-155's from Spurious Dragon, which checks a protected V's chain id and takes it out;
+ * Homestead's; Frontier's, which allows S in the upper half): its words for another chain id or
+ * signature values out of range, else what the sender is recovered from. `encoded` is the
+ * transaction's RLP list, `numbers` what geth decoded of it.
+ */
+export function legacySignature(
+  encoded: Uint8Array,
+  numbers: LegacyTxNumbers,
+  common: Common,
+): { readonly error: string } | LegacySignature {
+  const { v, r, s } = numbers;
+  // The six fields before V as they are encoded (geth's decoder took them canonical as they are).
+  const unsigned = (RLP.decode(encoded) as Uint8Array[]).slice(0, 6);
+  let plainV = v;
+  let signed: Uint8Array[] = unsigned;
+  if (common.gteHardfork(Hardfork.SpuriousDragon) && isProtectedV(v)) {
+    const chainId = common.chainId();
+    const have = legacyChainId(v);
+    if (have !== chainId) {
+      return { error: `invalid chain id for signer: have ${have} want ${chainId}` };
+    }
+    plainV = v - 2n * chainId - 8n;
+    const empty = new Uint8Array(0);
+    signed = [...unsigned, bigIntToUnpaddedBytes(chainId), empty, empty];
+  }
+  const id = recoveryId(plainV, r, s, common.gteHardfork(Hardfork.Homestead));
+  if (id === undefined) return { error: INVALID_SIGNATURE_VALUES };
+  return { hash: keccak_256(RLP.encode(signed)), id };
+}
+
+/**
+ * The fields geth's pre-check reads of a legacy transaction, with the sender its signature
+ * recovers; geth's words when there is none (R is no point's x).
+ */
+export function legacyTxFields(
+  numbers: LegacyTxNumbers,
+  signature: LegacySignature,
+): DecodedFields | string {
+  let from: string;
+  try {
+    const key = ecrecover(
+      signature.hash,
+      BigInt(signature.id) + 27n,
+      setLengthLeft(bigIntToBytes(numbers.r), 32),
+      setLengthLeft(bigIntToBytes(numbers.s), 32),
+    );
+    from = toChecksumAddress(bytesToHex(publicToAddress(key)));
+  } catch {
+    return NO_CURVE_POINT;
+  }
+  return {
+    from,
+    nonce: numbers.nonce,
+    gasLimit: numbers.gas,
+    gasPrice: numbers.gasPrice,
+    value: numbers.value,
+  };
+}
