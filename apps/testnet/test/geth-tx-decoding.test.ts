@@ -225,7 +225,7 @@ describe("legacy transactions as geth decodes and signs them", () => {
           },
         });
         if (!("numbers" in geth)) return;
-        const signature = legacySignature(encoded, geth.numbers, common);
+        const signature = legacySignature(tx.raw(), geth.numbers, common);
         expect("id" in signature).toBe(true);
         if ("error" in signature) return;
         const fields = legacyTxFields(geth.numbers, signature);
@@ -273,7 +273,7 @@ describe("legacy transactions as geth decodes and signs them", () => {
           expect(geth).toMatchObject({ numbers: { [name]: big } });
           // An R or S over 256 bits, or a V no chain id explains, is refused by the signer.
           if (index >= 6 && "numbers" in geth) {
-            expect(legacySignature(RLP.encode(values), geth.numbers, common)).toMatchObject({
+            expect(legacySignature(values, geth.numbers, common)).toMatchObject({
               error:
                 index === 6
                   ? expect.stringMatching(/^invalid chain id for signer: have \d+ want 1$/)

@@ -41,8 +41,6 @@ const BIG_FIELDS = [
   "r",
   "s",
 ];
-/** The order of secp256k1's group: a signature's r and s lie in [1, N). */
-
 /**
  * Refuses a `txs.json` entry geth's t8n cannot decode (its `txWithKey`, then `types.Transaction`
  * JSON): quantities are 0x-hex without leading zeros, bytes even-length 0x-hex, each type's

@@ -30,17 +30,17 @@ export interface LegacySignature {
  * geth's signer for a legacy transaction its RLP decoder took (types.MakeSigner by the fork:
  * EIP-155's from Spurious Dragon, which checks a protected V's chain id and takes it out;
  * Homestead's; Frontier's, which allows S in the upper half): its words for another chain id or
- * signature values out of range, else what the sender is recovered from. `encoded` is the
- * transaction's RLP list, `numbers` what geth decoded of it.
+ * signature values out of range, else what the sender is recovered from. `values` are the
+ * transaction's fields as encoded (geth's decoder took them: canonical), `numbers` what geth
+ * decoded of them.
  */
 export function legacySignature(
-  encoded: Uint8Array,
+  values: readonly Uint8Array[],
   numbers: LegacyTxNumbers,
   common: Common,
 ): { readonly error: string } | LegacySignature {
   const { v, r, s } = numbers;
-  // The six fields before V as they are encoded (geth's decoder took them canonical as they are).
-  const unsigned = (RLP.decode(encoded) as Uint8Array[]).slice(0, 6);
+  const unsigned = values.slice(0, 6);
   let plainV = v;
   let signed: Uint8Array[] = unsigned;
   if (common.gteHardfork(Hardfork.SpuriousDragon) && isProtectedV(v)) {

@@ -57,9 +57,9 @@ export function rlpTxCandidate(item: GethListItem, common: Common): Candidate {
 
 /** A legacy transaction geth decoded (`encoded`, its RLP list) by geth's signer, then as `built`. */
 function legacyCandidate(encoded: Uint8Array, numbers: LegacyTxNumbers, common: Common): Candidate {
-  const signature = legacySignature(encoded, numbers, common);
-  if ("error" in signature) return { error: signature.error, type: 0 };
   const values = RLP.decode(encoded) as Uint8Array[];
+  const signature = legacySignature(values, numbers, common);
+  if ("error" in signature) return { error: signature.error, type: 0 };
   return built(values, common, 0, () => legacyTxFields(numbers, signature));
 }
 
