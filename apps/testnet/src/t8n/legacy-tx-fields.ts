@@ -5,6 +5,7 @@ import {
   bigIntToUnpaddedBytes,
   bytesToHex,
   ecrecover,
+  hexToBytes,
   publicToAddress,
   setLengthLeft,
   toChecksumAddress,
@@ -85,4 +86,35 @@ export function legacyTxFields(
     gasPrice: numbers.gasPrice,
     value: numbers.value,
   };
+}
+
+/**
+ * A signed legacy txs.json entry as geth's JSON decoding gives it to its signer: its fields as
+ * they are signed and its numbers (the input check has made sure each is a quantity, `to` an
+ * address where given and `input` hex).
+ */
+export function legacyJsonTx(json: Readonly<Record<string, unknown>>): {
+  readonly values: Uint8Array[];
+  readonly numbers: LegacyTxNumbers;
+} {
+  const quantity = (field: string) => BigInt(json[field] as string);
+  const numbers: LegacyTxNumbers = {
+    nonce: quantity("nonce"),
+    gasPrice: quantity("gasPrice"),
+    gas: quantity("gas"),
+    value: quantity("value"),
+    v: quantity("v"),
+    r: quantity("r"),
+    s: quantity("s"),
+  };
+  const to = typeof json.to === "string" ? hexToBytes(json.to as `0x${string}`) : new Uint8Array(0);
+  const values = [
+    bigIntToUnpaddedBytes(numbers.nonce),
+    bigIntToUnpaddedBytes(numbers.gasPrice),
+    bigIntToUnpaddedBytes(numbers.gas),
+    to,
+    bigIntToUnpaddedBytes(numbers.value),
+    hexToBytes(json.input as `0x${string}`),
+  ];
+  return { values, numbers };
 }

@@ -63,6 +63,7 @@ import {
   senderRecoveryFault,
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
+import { legacyJsonTx, legacySignature, legacyTxFields } from "./legacy-tx-fields.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
@@ -377,7 +378,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     if ("error" in candidate) {
       // The library refused to build it; geth builds it and may fail an earlier check first:
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
-      const fields = json === undefined ? candidate.fields : decodedFields(json);
+      const fields = candidate.fields ?? (json === undefined ? undefined : decodedFields(json));
       const blobs = type === 3 ? (fields?.blobVersionedHashes?.length ?? 0) : 0;
       const first =
         blockBlobGasOver(block.blobGas, blobs, vm.common.param("blobGasPerBlob")) ??
@@ -893,15 +894,41 @@ function decodeTransactions(
     }
     return geth.items.map((item) => rlpTxCandidate(item, common));
   }
-  return txs.map((json, index) => {
+  return txs.map((json, index): Candidate => {
+    // A signed legacy transaction meets geth's signer first: its V's chain id, its signature
+    // values, then (where ethereumjs will not build it) the sender its pre-check names.
+    const signed = !keySigns(json) && isLegacy(json) ? legacyJsonSigner(json, common) : undefined;
+    if (typeof signed === "string") return { error: signed, type: 0 };
     try {
       return { tx: transactionFromJson(json, common) };
     } catch (cause) {
       const message = (cause as Error).message;
-      const reason = gethDecodeRejectReason(message, common.chainId(), decodedFields(json));
-      return { error: reason !== message ? reason : `tx ${index}: ${message}` };
+      const fields = signed?.() ?? decodedFields(json);
+      if (typeof fields === "string") return { error: fields, type: 0 };
+      const reason = gethDecodeRejectReason(message, common.chainId(), fields);
+      const error = reason !== message ? reason : `tx ${index}: ${message}`;
+      return signed === undefined ? { error } : { error, type: 0, fields };
     }
   });
+}
+
+/** Whether a txs.json entry is a legacy transaction (no type, or type 0). */
+function isLegacy(json: T8nTxJson): boolean {
+  return isAbsent(json.type) || BigInt(json.type as string) === 0n;
+}
+
+/**
+ * geth's signer over a signed legacy txs.json entry: its words for another chain id or
+ * signature values out of range, else what recovers the fields its pre-check reads.
+ */
+function legacyJsonSigner(
+  json: T8nTxJson,
+  common: Common,
+): string | (() => DecodedFields | string) {
+  const { values, numbers } = legacyJsonTx(json);
+  const signature = legacySignature(values, numbers, common);
+  if ("error" in signature) return signature.error;
+  return () => legacyTxFields(numbers, signature);
 }
 
 /** The fields geth's reasons name, read from a transaction ethereumjs would not build. */
@@ -959,7 +986,7 @@ export function transactionFromJson(json: T8nTxJson, common: Common): TypedTrans
     return createTx(data as TypedTxData, { common });
   }
   const key = secretKeyBytes(secretKey as string);
-  const legacy = isAbsent(data.type) || BigInt(data.type as string) === 0n;
+  const legacy = isLegacy(json);
   // A typed transaction with chain id 0 gets the chain's when geth's signer signs it.
   if (!legacy && !isAbsent(data.chainId) && BigInt(data.chainId as string) === 0n) {
     data.chainId = common.chainId();
