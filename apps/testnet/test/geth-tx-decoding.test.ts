@@ -1,5 +1,5 @@
 import { RLP } from "@ethereumjs/rlp";
-import { createLegacyTx, createTx, type TypedTxData } from "@ethereumjs/tx";
+import { createLegacyTx, createTx, createTxFromRLP, type TypedTxData } from "@ethereumjs/tx";
 import {
   bigIntToUnpaddedBytes,
   bytesToHex,
@@ -17,6 +17,7 @@ import {
   readTxListAsGeth,
 } from "../src/chain/geth-tx-decoding.js";
 import { legacySignature, legacyTxFields } from "../src/t8n/legacy-tx-fields.js";
+import { typedJsonEnvelope } from "../src/t8n/typed-tx-fields.js";
 
 // Envelopes ethereumjs signs and serializes (an encoder independent of the decoder under test),
 // then the same with one integer field re-encoded with a leading zero byte, or a one-byte value
@@ -363,6 +364,29 @@ describe("a txs.rlp list as geth's t8n reads it", () => {
     expect(readTxListAsGeth(Uint8Array.of(0xc0, 0x01))).toEqual({
       malformed: "1 bytes after the list",
     });
+  });
+});
+
+// A signed typed transaction given as txs.json (geth's field names) is encoded back into the
+// envelope its sender is recovered from: ethereumjs' serialization of the same transaction is
+// the reference.
+describe("a signed typed txs.json entry as the envelope geth signs", () => {
+  it("encodes every transaction ethereumjs signs as ethereumjs serializes it", () => {
+    fc.assert(
+      fc.property(signedEnvelope, fc.boolean(), (envelope, asYParity) => {
+        const tx = createTxFromRLP(envelope, { common });
+        const { gasLimit, data, v, ...rest } = tx.toJSON() as Record<string, unknown>;
+        const json: Record<string, unknown> = { ...rest, gas: gasLimit, input: data };
+        json[asYParity ? "yParity" : "v"] = v;
+        if (envelope[0] === 4) {
+          json.authorizationList = (json.authorizationList as Record<string, unknown>[]).map(
+            ({ yParity, ...a }) => (asYParity ? { ...a, yParity } : { ...a, v: yParity }),
+          );
+        }
+        expect(typedJsonEnvelope(json)).toEqual(envelope);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 

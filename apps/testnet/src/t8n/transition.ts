@@ -34,8 +34,8 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { INVALID_SIGNATURE_VALUES } from "../chain/geth-signature-values.js";
-import { readTxListAsGeth } from "../chain/geth-tx-decoding.js";
+import { INVALID_SIGNATURE_VALUES, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
+import { readTxListAsGeth, typedTxLayout } from "../chain/geth-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -69,6 +69,7 @@ import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
+import { typedJsonEnvelope, typedTxFields } from "./typed-tx-fields.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -897,17 +898,22 @@ function decodeTransactions(
   return txs.map((json, index): Candidate => {
     // A signed legacy transaction meets geth's signer first: its V's chain id, its signature
     // values, then (where ethereumjs will not build it) the sender its pre-check names.
-    const signed = !keySigns(json) && isLegacy(json) ? legacyJsonSigner(json, common) : undefined;
-    if (typeof signed === "string") return { error: signed, type: 0 };
+    const type = isLegacy(json) ? 0 : Number(json.type);
+    const signed = keySigns(json)
+      ? undefined
+      : type === 0
+        ? legacyJsonSigner(json, common)
+        : typedJsonSigner(json, type, common);
+    if (typeof signed === "string") return { error: signed, type };
     try {
       return { tx: transactionFromJson(json, common) };
     } catch (cause) {
       const message = (cause as Error).message;
       const fields = signed?.() ?? decodedFields(json);
-      if (typeof fields === "string") return { error: fields, type: 0 };
+      if (typeof fields === "string") return { error: fields, type };
       const reason = gethDecodeRejectReason(message, common.chainId(), fields);
       const error = reason !== message ? reason : `tx ${index}: ${message}`;
-      return signed === undefined ? { error } : { error, type: 0, fields };
+      return signed === undefined || fields === undefined ? { error } : { error, type, fields };
     }
   });
 }
@@ -915,6 +921,27 @@ function decodeTransactions(
 /** Whether a txs.json entry is a legacy transaction (no type, or type 0). */
 function isLegacy(json: T8nTxJson): boolean {
   return isAbsent(json.type) || BigInt(json.type as string) === 0n;
+}
+
+/**
+ * geth's signer over a signed typed txs.json entry (its signature values were checked with the
+ * input): its words for a type the fork lacks or another chain id, else what recovers the
+ * fields its pre-check reads (undefined where the entry cannot be encoded as geth would).
+ */
+function typedJsonSigner(
+  json: T8nTxJson,
+  type: number,
+  common: Common,
+): string | (() => DecodedFields | string | undefined) {
+  if (!common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0)) return TX_TYPE_NOT_SUPPORTED;
+  const chainId = BigInt(json.chainId as string);
+  if (chainId !== common.chainId()) {
+    return `invalid chain id for signer: have ${chainId} want ${common.chainId()}`;
+  }
+  return () => {
+    const envelope = typedJsonEnvelope(json);
+    return envelope === undefined ? undefined : (typedTxFields(envelope) ?? NO_CURVE_POINT);
+  };
 }
 
 /**

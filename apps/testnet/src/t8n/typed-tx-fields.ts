@@ -1,9 +1,11 @@
 import { RLP } from "@ethereumjs/rlp";
 import {
+  bigIntToUnpaddedBytes,
   bytesToBigInt,
   bytesToHex,
   concatBytes,
   ecrecover,
+  hexToBytes,
   publicToAddress,
   setLengthLeft,
   toChecksumAddress,
@@ -52,6 +54,60 @@ export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
         ? { blobVersionedHashes: (values[10] as unknown as Uint8Array[]).map((h) => bytesToHex(h)) }
         : {}),
     };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A signed typed txs.json entry as the envelope geth signs and decodes (type ‖ RLP of chain id,
+ * nonce, the fee fields, gas, to, value, input, access list, the type's own fields, V, R, S):
+ * what its sender is recovered from where ethereumjs will not build it. undefined where the
+ * entry's lists are not of the shape geth's JSON decoding takes (ethereumjs' words then stand).
+ */
+export function typedJsonEnvelope(json: Readonly<Record<string, unknown>>): Uint8Array | undefined {
+  const number = (value: unknown) => bigIntToUnpaddedBytes(BigInt(value as string));
+  const bytes = (value: unknown) => hexToBytes(value as `0x${string}`);
+  try {
+    const type = Number(json.type);
+    const fees =
+      type === 1
+        ? [number(json.gasPrice)]
+        : [number(json.maxPriorityFeePerGas), number(json.maxFeePerGas)];
+    const accessList = ((json.accessList ?? []) as Record<string, unknown>[]).map((entry) => [
+      bytes(entry.address),
+      (entry.storageKeys as unknown[]).map(bytes),
+    ]);
+    const own =
+      type === 3
+        ? [number(json.maxFeePerBlobGas), (json.blobVersionedHashes as unknown[]).map(bytes)]
+        : type === 4
+          ? [
+              (json.authorizationList as Record<string, unknown>[]).map((a) => [
+                number(a.chainId),
+                bytes(a.address),
+                number(a.nonce),
+                number(a.yParity ?? a.v),
+                number(a.r),
+                number(a.s),
+              ]),
+            ]
+          : [];
+    const payload = [
+      number(json.chainId),
+      number(json.nonce),
+      ...fees,
+      number(json.gas),
+      typeof json.to === "string" ? bytes(json.to) : new Uint8Array(0),
+      number(json.value),
+      bytes(json.input),
+      accessList,
+      ...own,
+      number(json.v ?? json.yParity),
+      number(json.r),
+      number(json.s),
+    ];
+    return concatBytes(Uint8Array.of(type), RLP.encode(payload));
   } catch {
     return undefined;
   }
