@@ -34,7 +34,11 @@ import {
   needsDaoExtraData,
 } from "../chain/dao-hard-fork.js";
 import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
-import { INVALID_SIGNATURE_VALUES, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
+import {
+  INVALID_SIGNATURE_VALUES,
+  NO_CURVE_POINT,
+  recoveryId,
+} from "../chain/geth-signature-values.js";
 import { readTxListAsGeth, typedTxLayout } from "../chain/geth-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
@@ -924,9 +928,9 @@ function isLegacy(json: T8nTxJson): boolean {
 }
 
 /**
- * geth's signer over a signed typed txs.json entry (its signature values were checked with the
- * input): its words for a type the fork lacks or another chain id, else what recovers the
- * fields its pre-check reads (undefined where the entry cannot be encoded as geth would).
+ * geth's signer over a signed typed txs.json entry: its words for a type the fork lacks,
+ * another chain id or signature values out of range, else what recovers the fields its
+ * pre-check reads (undefined where the entry cannot be encoded as geth would).
  */
 function typedJsonSigner(
   json: T8nTxJson,
@@ -937,6 +941,12 @@ function typedJsonSigner(
   const chainId = BigInt(json.chainId as string);
   if (chainId !== common.chainId()) {
     return `invalid chain id for signer: have ${chainId} want ${common.chainId()}`;
+  }
+  // Its V is the recovery id: geth adds 27 and checks S in the lower half (the input check
+  // allowed the upper half, as geth's JSON decoding does).
+  const v = BigInt((isAbsent(json.v) ? json.yParity : json.v) as string);
+  if (recoveryId(v + 27n, BigInt(json.r as string), BigInt(json.s as string), true) === undefined) {
+    return INVALID_SIGNATURE_VALUES;
   }
   return () => {
     const envelope = typedJsonEnvelope(json);
