@@ -77,11 +77,18 @@ export async function gethPreCheckFailure(
   if (tx.gasLimit > block.gasLeft) return "gas limit reached";
   const blobGas = BigInt(blobs?.length ?? 0) * (blobs ? common.param("blobGasPerBlob") : 0n);
   const want = tx.gasLimit * feeCap + tx.value + blobGas * blobFeeCap;
+  // geth adds the terms as uint256s and refuses a sum that overflows before it reads the balance.
+  if (want >= 1n << 256n) return requiredBalanceOverflow(from);
   const balance = (await state.getAccount(sender))?.balance ?? 0n;
   if (balance < want) {
     return `insufficient funds for gas * price + value: address ${from} have ${balance} want ${want}`;
   }
   return undefined;
+}
+
+/** geth's reason when a transaction's cost (gas times fee cap, value, blob fees) passes 256 bits. */
+export function requiredBalanceOverflow(from: string): string {
+  return `insufficient funds for gas * price + value: address ${from} required balance exceeds 256 bits`;
 }
 
 /**

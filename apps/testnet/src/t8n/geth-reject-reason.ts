@@ -2,7 +2,11 @@ import { getCalldataFloorGas, type TypedTransaction } from "@ethereumjs/tx";
 import { toChecksumAddress } from "@ethereumjs/util";
 import { legacyChainId, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
-import { gethPreCheckFailure, type PreCheckBlock } from "./geth-pre-check.js";
+import {
+  gethPreCheckFailure,
+  type PreCheckBlock,
+  requiredBalanceOverflow,
+} from "./geth-pre-check.js";
 
 /**
  * geth's reason for a transaction type the fork does not have: its signer refuses the type while
@@ -213,7 +217,7 @@ function gethBlobOrLimitReason(
     /gas ?limit \* (maxFeePerGas|gasPrice) cannot exceed MAX_INTEGER/i.test(message) &&
     from !== undefined
   ) {
-    return `insufficient funds for gas * price + value: address ${from} required balance exceeds 256 bits`;
+    return requiredBalanceOverflow(from);
   }
   return undefined;
 }
