@@ -1,3 +1,12 @@
+import {
+  bigIntToBytes,
+  bytesToHex,
+  ecrecover,
+  publicToAddress,
+  setLengthLeft,
+  toChecksumAddress,
+} from "@ethereumjs/util";
+
 /**
  * geth's rules for a transaction's V, R, S (core/types/transaction_signing.go, crypto): which
  * legacy V is replay-protected, the chain id it carries, and the values its sender recovery
@@ -47,3 +56,17 @@ export function recoveryId(
 
 /** geth's reason for a signature its secp256k1 recovery finds no public key for (R no point's x). */
 export const NO_CURVE_POINT = "signature is not for a valid curve point";
+
+/**
+ * The checksummed address a signature of `hash` recovers (recovery id 0 or 1, R and S in range);
+ * throws where R is no point's x (geth's NO_CURVE_POINT).
+ */
+export function recoverSender(hash: Uint8Array, id: number, r: bigint, s: bigint): string {
+  const key = ecrecover(
+    hash,
+    BigInt(id) + 27n,
+    setLengthLeft(bigIntToBytes(r), 32),
+    setLengthLeft(bigIntToBytes(s), 32),
+  );
+  return toChecksumAddress(bytesToHex(publicToAddress(key)));
+}

@@ -1,21 +1,13 @@
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import {
-  bigIntToBytes,
-  bigIntToUnpaddedBytes,
-  bytesToHex,
-  ecrecover,
-  hexToBytes,
-  publicToAddress,
-  setLengthLeft,
-  toChecksumAddress,
-} from "@ethereumjs/util";
+import { bigIntToUnpaddedBytes, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import {
   INVALID_SIGNATURE_VALUES,
   isProtectedV,
   legacyChainId,
   NO_CURVE_POINT,
+  recoverSender,
   recoveryId,
 } from "../chain/geth-signature-values.js";
 import type { LegacyTxNumbers } from "../chain/geth-tx-decoding.js";
@@ -69,13 +61,7 @@ export function legacyTxFields(
 ): DecodedFields | string {
   let from: string;
   try {
-    const key = ecrecover(
-      signature.hash,
-      BigInt(signature.id) + 27n,
-      setLengthLeft(bigIntToBytes(numbers.r), 32),
-      setLengthLeft(bigIntToBytes(numbers.s), 32),
-    );
-    from = toChecksumAddress(bytesToHex(publicToAddress(key)));
+    from = recoverSender(signature.hash, signature.id, numbers.r, numbers.s);
   } catch {
     return NO_CURVE_POINT;
   }

@@ -4,13 +4,10 @@ import {
   bytesToBigInt,
   bytesToHex,
   concatBytes,
-  ecrecover,
   hexToBytes,
-  publicToAddress,
-  setLengthLeft,
-  toChecksumAddress,
 } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { recoverSender } from "../chain/geth-signature-values.js";
 import { typedTxLayout } from "../chain/geth-tx-decoding.js";
 import type { DecodedFields } from "./geth-reject-reason.js";
 
@@ -29,21 +26,16 @@ export function typedTxFields(envelope: Uint8Array): DecodedFields | undefined {
       envelope.subarray(0, 1),
       RLP.encode(values.slice(0, layout.signature)),
     );
-    const [v, r, s] = values.slice(layout.signature, layout.signature + 3) as Uint8Array[];
-    const key = ecrecover(
-      keccak_256(unsigned),
-      bytesToBigInt(v!) + 27n,
-      setLengthLeft(r!, 32),
-      setLengthLeft(s!, 32),
-    );
     const number = (at: number) => bytesToBigInt(values[at]!);
+    const [v, r, s] = [0, 1, 2].map((k) => number(layout.signature + k));
+    const from = recoverSender(keccak_256(unsigned), Number(v), r!, s!);
     // The fee fields sit just before the gas limit: a gas price (type 1) or tip and fee cap.
     const fees =
       envelope[0] === 1
         ? { gasPrice: number(2) }
         : { fees: { maxPriorityFeePerGas: number(2), maxFeePerGas: number(3) } };
     return {
-      from: toChecksumAddress(bytesToHex(publicToAddress(key))),
+      from,
       nonce: number(1),
       gasLimit: number(layout.gas),
       ...fees,
