@@ -58,6 +58,19 @@ export function recoveryId(
 export const NO_CURVE_POINT = "signature is not for a valid curve point";
 
 /**
+ * Whether geth's signer takes a typed transaction's V, R, S: its V is the recovery id itself,
+ * to which geth adds 27 before the homestead check (S in the lower half).
+ */
+export function typedSignatureValid(v: bigint, r: bigint, s: bigint): boolean {
+  return recoveryId(v + 27n, r, s, true) !== undefined;
+}
+
+/** geth's reason for a transaction signed for another chain (ErrInvalidChainId). */
+export function invalidChainId(have: bigint | string, want: bigint): string {
+  return `invalid chain id for signer: have ${have} want ${want}`;
+}
+
+/**
  * The checksummed address a signature of `hash` recovers (recovery id 0 or 1, R and S in range);
  * throws where R is no point's x (geth's NO_CURVE_POINT).
  */

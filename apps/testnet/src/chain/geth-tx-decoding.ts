@@ -1,5 +1,5 @@
 import { RLP } from "@ethereumjs/rlp";
-import { INVALID_SIGNATURE_VALUES, recoveryId } from "./geth-signature-values.js";
+import { INVALID_SIGNATURE_VALUES, typedSignatureValid } from "./geth-signature-values.js";
 
 /**
  * Whether geth decodes a transaction (a typed envelope, type ‖ RLP payload, or a legacy list),
@@ -483,11 +483,7 @@ export function decodeTypedTxAsGeth(
     return { error: describe(fault, type.name) };
   }
   const [v, r, s] = fields.slice(type.signature, type.signature + 3) as bigint[];
-  // A typed V is the recovery id itself: geth adds 27 and checks it as a homestead signature's.
-  return {
-    chainId: fields[0] as bigint,
-    validSignature: recoveryId(v! + 27n, r!, s!, true) !== undefined,
-  };
+  return { chainId: fields[0] as bigint, validSignature: typedSignatureValid(v!, r!, s!) };
 }
 
 /** geth's LegacyTx, whose integers are all `*big.Int` but the nonce and gas. */

@@ -1,6 +1,6 @@
 import { getCalldataFloorGas, type TypedTransaction } from "@ethereumjs/tx";
 import { toChecksumAddress } from "@ethereumjs/util";
-import { legacyChainId, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
+import { invalidChainId, legacyChainId, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
 import {
   gethPreCheckFailure,
@@ -108,14 +108,14 @@ export function gethDecodeRejectReason(
     return `rlp: input string too short for common.Address, decoding into (types.Transaction)(types.${type}).To`;
   }
   const typed = /not matching the derived chain ID (\d+)/.exec(message);
-  if (typed !== null) return `invalid chain id for signer: have ${typed[1]} want ${chainId}`;
+  if (typed !== null) return invalidChainId(typed[1]!, chainId);
   // A legacy v of another chain, or one under 37 other than 27 and 28, which geth reads as
   // EIP-155's with a chain id of (v - 35) / 2 in uint64 arithmetic (v 5: 2^63 - 15).
   const legacy =
     /Incompatible EIP155-based V (\d+) and chain id/.exec(message) ??
     /Legacy txs need either v = 27\/28 or v >= 37 .*got v = (\d+)/.exec(message);
   if (legacy !== null) {
-    return `invalid chain id for signer: have ${legacyChainId(BigInt(legacy[1]!))} want ${chainId}`;
+    return invalidChainId(legacyChainId(BigInt(legacy[1]!)), chainId);
   }
   return message;
 }

@@ -4,6 +4,7 @@ import { bigIntToUnpaddedBytes, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import {
   INVALID_SIGNATURE_VALUES,
+  invalidChainId,
   isProtectedV,
   legacyChainId,
   NO_CURVE_POINT,
@@ -39,9 +40,7 @@ export function legacySignature(
   if (common.gteHardfork(Hardfork.SpuriousDragon) && isProtectedV(v)) {
     const chainId = common.chainId();
     const have = legacyChainId(v);
-    if (have !== chainId) {
-      return { error: `invalid chain id for signer: have ${have} want ${chainId}` };
-    }
+    if (have !== chainId) return { error: invalidChainId(have, chainId) };
     plainV = v - 2n * chainId - 8n;
     const empty = new Uint8Array(0);
     signed = [...unsigned, bigIntToUnpaddedBytes(chainId), empty, empty];

@@ -1,12 +1,11 @@
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { createTxFromBlockBodyData, type TypedTransaction } from "@ethereumjs/tx";
-import { INVALID_SIGNATURE_VALUES, NO_CURVE_POINT } from "../chain/geth-signature-values.js";
+import { NO_CURVE_POINT } from "../chain/geth-signature-values.js";
 import {
   decodeTypedTxAsGeth,
   type GethListItem,
   type LegacyTxNumbers,
-  typedTxLayout,
 } from "../chain/geth-tx-decoding.js";
 import { gethMessageFault } from "./geth-message-fault.js";
 import {
@@ -15,7 +14,7 @@ import {
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { legacySignature, legacyTxFields } from "./legacy-tx-fields.js";
-import { typedTxFields } from "./typed-tx-fields.js";
+import { forkHasTxType, typedSignerFault, typedTxFields } from "./typed-tx-fields.js";
 
 /**
  * A transaction to apply, or why geth's t8n rejects it before its pre-check, or why ethereumjs
@@ -42,16 +41,11 @@ export function rlpTxCandidate(item: GethListItem, common: Common): Candidate {
   if (geth !== undefined && "error" in geth) return { error: geth.error };
   // Decoded by geth: its type is known to the checks before the signer's (blob gas env).
   const type = envelope[0]!;
-  if (!common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0)) {
-    return { error: TX_TYPE_NOT_SUPPORTED, type };
-  }
+  if (!forkHasTxType(type, common)) return { error: TX_TYPE_NOT_SUPPORTED, type };
   // A blob transaction in its network form is left to ethereumjs.
   if (geth === undefined) return built(envelope, common, type, () => undefined);
-  const chainId = common.chainId();
-  if (geth.chainId !== chainId) {
-    return { error: `invalid chain id for signer: have ${geth.chainId} want ${chainId}`, type };
-  }
-  if (!geth.validSignature) return { error: INVALID_SIGNATURE_VALUES, type };
+  const fault = typedSignerFault(geth.chainId, geth.validSignature, common);
+  if (fault !== undefined) return { error: fault, type };
   return built(envelope, common, type, () => typedTxFields(envelope) ?? NO_CURVE_POINT);
 }
 

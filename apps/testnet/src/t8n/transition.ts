@@ -37,9 +37,9 @@ import { withoutDirectSystemWrites } from "../chain/direct-system-writes.js";
 import {
   INVALID_SIGNATURE_VALUES,
   NO_CURVE_POINT,
-  recoveryId,
+  typedSignatureValid,
 } from "../chain/geth-signature-values.js";
-import { readTxListAsGeth, typedTxLayout } from "../chain/geth-tx-decoding.js";
+import { readTxListAsGeth } from "../chain/geth-tx-decoding.js";
 import { callHistoryContract } from "../chain/history-contract-call.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
@@ -73,7 +73,12 @@ import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
 import { T8N_EXIT_EVM, T8N_EXIT_MISSING_BLOCKHASH, T8N_EXIT_RLP } from "./t8n-exit-codes.js";
 import { fail, isAbsent } from "./t8n-input-fault.js";
-import { typedJsonEnvelope, typedTxFields } from "./typed-tx-fields.js";
+import {
+  forkHasTxType,
+  typedJsonEnvelope,
+  typedSignerFault,
+  typedTxFields,
+} from "./typed-tx-fields.js";
 
 /** One account of geth's t8n alloc (every field optional). */
 export interface T8nAccount {
@@ -356,15 +361,16 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       rejected.push({ index, error: "blob tx used but field env.ExcessBlobGas missing" });
       continue;
     }
-    // geth recovers the sender with the fork's signer first: before EIP-155 (Spurious Dragon)
-    // a legacy v other than 27 or 28 recovers nothing, and geth's t8n signs a `secretKey`
-    // transaction with EIP-155's chain id unless it says `"protected": false`.
+    // Before EIP-155 (Spurious Dragon) geth's signer recovers nothing from a V other than 27 or
+    // 28, and geth's t8n signs a `secretKey` transaction with EIP-155's chain id unless it says
+    // `"protected": false` (a signed one met the fork's signer while it was decoded).
     if (
       !("error" in candidate) &&
       candidate.tx.type === 0 &&
       !vm.common.gteHardfork(Hardfork.SpuriousDragon) &&
-      ((json !== undefined && keySigns(json) && json.protected !== false) ||
-        (candidate.tx.v !== 27n && candidate.tx.v !== 28n))
+      json !== undefined &&
+      keySigns(json) &&
+      json.protected !== false
     ) {
       rejected.push({ index, error: INVALID_SIGNATURE_VALUES });
       continue;
@@ -937,17 +943,16 @@ function typedJsonSigner(
   type: number,
   common: Common,
 ): string | (() => DecodedFields | string | undefined) {
-  if (!common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0)) return TX_TYPE_NOT_SUPPORTED;
-  const chainId = BigInt(json.chainId as string);
-  if (chainId !== common.chainId()) {
-    return `invalid chain id for signer: have ${chainId} want ${common.chainId()}`;
-  }
-  // Its V is the recovery id: geth adds 27 and checks S in the lower half (the input check
-  // allowed the upper half, as geth's JSON decoding does).
-  const v = BigInt((isAbsent(json.v) ? json.yParity : json.v) as string);
-  if (recoveryId(v + 27n, BigInt(json.r as string), BigInt(json.s as string), true) === undefined) {
-    return INVALID_SIGNATURE_VALUES;
-  }
+  if (!forkHasTxType(type, common)) return TX_TYPE_NOT_SUPPORTED;
+  // The input check allowed S in the upper half, as geth's JSON decoding does: its signer does not.
+  const quantity = (value: unknown) => BigInt(value as string);
+  const valid = typedSignatureValid(
+    quantity(isAbsent(json.v) ? json.yParity : json.v),
+    quantity(json.r),
+    quantity(json.s),
+  );
+  const fault = typedSignerFault(quantity(json.chainId), valid, common);
+  if (fault !== undefined) return fault;
   return () => {
     const envelope = typedJsonEnvelope(json);
     return envelope === undefined ? undefined : (typedTxFields(envelope) ?? NO_CURVE_POINT);

@@ -1,3 +1,4 @@
+import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import {
   bigIntToUnpaddedBytes,
@@ -7,9 +8,31 @@ import {
   hexToBytes,
 } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { recoverSender } from "../chain/geth-signature-values.js";
+import {
+  INVALID_SIGNATURE_VALUES,
+  invalidChainId,
+  recoverSender,
+} from "../chain/geth-signature-values.js";
 import { typedTxLayout } from "../chain/geth-tx-decoding.js";
 import type { DecodedFields } from "./geth-reject-reason.js";
+
+/** Whether the fork's signer takes a transaction type (geth's: the EIP that brings the type). */
+export function forkHasTxType(type: number, common: Common): boolean {
+  return type === 0 || common.isActivatedEIP(typedTxLayout(type)?.eip ?? 0);
+}
+
+/**
+ * geth's signer over a typed transaction of a type the fork has, in its order: the chain id,
+ * then the signature values. Its words, or undefined.
+ */
+export function typedSignerFault(
+  chainId: bigint,
+  validSignature: boolean,
+  common: Common,
+): string | undefined {
+  if (chainId !== common.chainId()) return invalidChainId(chainId, common.chainId());
+  return validSignature ? undefined : INVALID_SIGNATURE_VALUES;
+}
 
 /**
  * What geth's pre-check reads of a typed transaction it decodes with valid signature values
