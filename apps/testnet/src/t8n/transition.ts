@@ -375,7 +375,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       rejected.push({ index, error: INVALID_SIGNATURE_VALUES });
       continue;
     }
-    if ("error" in candidate && candidate.error === TX_TYPE_NOT_SUPPORTED) {
+    // Refused as geth decodes it, recovers its sender or makes it a message: before the block's
+    // blob gas and the pre-check.
+    if ("error" in candidate && candidate.final) {
       rejected.push({ index, error: candidate.error });
       continue;
     }
@@ -906,21 +908,23 @@ function decodeTransactions(
     return geth.items.map((item) => rlpTxCandidate(item, common));
   }
   return txs.map((json, index): Candidate => {
-    // A signed legacy transaction meets geth's signer first: its V's chain id, its signature
-    // values, then (where ethereumjs will not build it) the sender its pre-check names.
+    // geth's signer first: the fork's types (also for a transaction it signs), then for a signed
+    // one its chain id and signature values, and (where ethereumjs will not build it) the sender
+    // its pre-check names.
     const type = isLegacy(json) ? 0 : Number(json.type);
+    if (!forkHasTxType(type, common)) return { error: TX_TYPE_NOT_SUPPORTED, type, final: true };
     const signed = keySigns(json)
       ? undefined
       : type === 0
         ? legacyJsonSigner(json, common)
-        : typedJsonSigner(json, type, common);
-    if (typeof signed === "string") return { error: signed, type };
+        : typedJsonSigner(json, common);
+    if (typeof signed === "string") return { error: signed, type, final: true };
     try {
       return { tx: transactionFromJson(json, common) };
     } catch (cause) {
       const message = (cause as Error).message;
       const fields = signed?.() ?? decodedFields(json);
-      if (typeof fields === "string") return { error: fields, type };
+      if (typeof fields === "string") return { error: fields, type, final: true };
       const reason = gethDecodeRejectReason(message, common.chainId(), fields);
       const error = reason !== message ? reason : `tx ${index}: ${message}`;
       return signed === undefined || fields === undefined ? { error } : { error, type, fields };
@@ -934,16 +938,14 @@ function isLegacy(json: T8nTxJson): boolean {
 }
 
 /**
- * geth's signer over a signed typed txs.json entry: its words for a type the fork lacks,
- * another chain id or signature values out of range, else what recovers the fields its
- * pre-check reads (undefined where the entry cannot be encoded as geth would).
+ * geth's signer over a signed typed txs.json entry of a type the fork has: its words for another
+ * chain id or signature values out of range, else what recovers the fields its pre-check reads
+ * (undefined where the entry cannot be encoded as geth would).
  */
 function typedJsonSigner(
   json: T8nTxJson,
-  type: number,
   common: Common,
 ): string | (() => DecodedFields | string | undefined) {
-  if (!forkHasTxType(type, common)) return TX_TYPE_NOT_SUPPORTED;
   // The input check allowed S in the upper half, as geth's JSON decoding does: its signer does not.
   const quantity = (value: unknown) => BigInt(value as string);
   const valid = typedSignatureValid(
