@@ -65,9 +65,10 @@ describe("bintrie-testnet usage (built CLI)", () => {
       stdout: "",
       stderr: "bintrie-testnet run: unknown option '--bogus'\n",
     });
-    expect(runBuilt(["t8n", "--trace"])).toMatchObject({
+    // A geth t8n switch not offered here is refused, not ignored.
+    expect(runBuilt(["t8n", "--trace", "--trace.callframes"])).toMatchObject({
       status: 2,
-      stderr: "bintrie-testnet t8n: unknown option '--trace'\n",
+      stderr: "bintrie-testnet t8n: unknown option '--trace.callframes'\n",
     });
   });
 

@@ -151,6 +151,13 @@ fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes d
         .default(0n, "0"),
     )
     .addOption(schemeOption())
+    .option(
+      "--trace",
+      "write each executed transaction's JSON opcode trace (geth's) to trace-<n>-<tx hash>.jsonl under --output.basedir",
+    )
+    .option("--trace.memory", "with --trace: each step's memory")
+    .option("--trace.nostack", "with --trace: no stacks")
+    .option("--trace.returndata", "with --trace: each step's return data")
     .addHelpText(
       "after",
       examples([

@@ -7,7 +7,7 @@ import {
 } from "@ethereumjs/block";
 import { type Common, Hardfork } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import { createTx, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
+import { type Blob4844Tx, createTx, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
 import {
   Address,
   bigIntToBytes,
@@ -68,6 +68,7 @@ import {
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { legacyJsonTx, legacySignature, legacyTxFields } from "./legacy-tx-fields.js";
+import { OpcodeTraceLogger, type OpcodeTraceOptions, type TraceSink } from "./opcode-trace.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
@@ -140,6 +141,11 @@ export interface T8nInput {
   readonly reward?: bigint;
   /** Where alloc, env and txs came from (file paths or stdin), for messages; default their names. */
   readonly sources?: T8nSources;
+  /**
+   * geth's `--trace`: the JSON opcode trace of each transaction that reaches execution, line by
+   * line into `sink` (see OpcodeTraceLogger).
+   */
+  readonly trace?: { readonly sink: TraceSink; readonly options?: OpcodeTraceOptions };
 }
 
 /** A log as geth's t8n prints it in a receipt. */
@@ -349,6 +355,16 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     txStartDepth = state.checkpointDepth - 1;
   });
   const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
+  const tracer =
+    input.trace === undefined
+      ? undefined
+      : new OpcodeTraceLogger(
+          vm.evm,
+          vm.common,
+          input.trace.options ?? {},
+          input.trace.sink,
+          ubt === undefined ? undefined : () => ubt.instructionChunkGas,
+        );
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
     const json = typeof input.txs === "string" ? undefined : input.txs[index];
@@ -393,8 +409,15 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       // the block's blob gas, then its pre-check's nonce, gas cap, sender and fee caps.
       const fields = candidate.fields ?? (json === undefined ? undefined : decodedFields(json));
       const blobs = type === 3 ? (fields?.blobVersionedHashes?.length ?? 0) : 0;
+      const blobGasOver = blockBlobGasOver(block.blobGas, blobs, vm.common.param("blobGasPerBlob"));
+      // geth's pre-check runs inside the transaction's execution: its trace (empty) has a
+      // file; the library built no transaction, so no hash names it here (counted, not written).
+      if (tracer !== undefined && blobGasOver === undefined) {
+        tracer.begin(undefined);
+        tracer.end();
+      }
       const first =
-        blockBlobGasOver(block.blobGas, blobs, vm.common.param("blobGasPerBlob")) ??
+        blobGasOver ??
         (fields?.from === undefined || fields.nonce === undefined
           ? undefined
           : await gethFirstChecksFailure(
@@ -413,10 +436,21 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       continue;
     }
     txStartDepth = undefined;
+    // geth checks the block's blob gas before the transaction executes (no trace for it).
+    const traced =
+      tracer !== undefined &&
+      blockBlobGasOver(
+        block.blobGas,
+        candidate.tx.type === 3 ? (candidate.tx as Blob4844Tx).blobVersionedHashes.length : 0,
+        vm.common.param("blobGasPerBlob"),
+      ) === undefined;
+    if (traced) tracer.begin(candidate.tx.hash());
     try {
       const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
+      if (traced) tracer.end();
       applied.push({ tx: candidate.tx, result });
     } catch (cause) {
+      if (traced) tracer.end();
       if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
         // geth panics on it: no result, its exit code.
         throw new TestnetError(cause.code, `${sources.txs}: tx ${index}: ${cause.message}`, {

@@ -36,6 +36,12 @@ export class UbtContext {
    * ethereumjs' message says only that a frame is static, which a CALL inside one is too.
    */
   readonly staticCallAt: boolean[] = [];
+  /**
+   * The code-chunk gas the instruction being charged pays (its own chunk, and on `Verkle` a
+   * PUSH's immediate bytes'): part of the library's cost of it, not of geth's (which charges
+   * it in its interpreter loop and in PUSH itself), for a trace to take out.
+   */
+  instructionChunkGas = 0n;
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
   /**

@@ -8,6 +8,7 @@ import {
   type T8nOutputNames,
   writeT8nOutput,
 } from "../../t8n/t8n-io.js";
+import { TraceFiles } from "../../t8n/trace-files.js";
 import { type CliIO, readAllText } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
 
@@ -25,6 +26,11 @@ export interface T8nFlags {
   /** geth's `--state.reward` in wei; negative: no reward step (no coinbase touch). */
   readonly "state.reward"?: bigint;
   readonly scheme?: string;
+  /** geth's `--trace` and its switches: a JSON opcode trace file per executed transaction. */
+  readonly trace?: boolean;
+  readonly "trace.memory"?: boolean;
+  readonly "trace.nostack"?: boolean;
+  readonly "trace.returndata"?: boolean;
 }
 
 /**
@@ -51,6 +57,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
   });
   // The EVM loads only once the inputs are read (bad input fails fast).
   const { transition } = await import("../../t8n/transition.js");
+  const traceFiles = flags.trace === true ? new TraceFiles(outputs.basedir ?? "") : undefined;
   const output = await transition({
     ...input,
     fork: flags["state.fork"],
@@ -62,6 +69,18 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
       env: names.env === STDIN ? `${STDIN}.env` : names.env,
       txs: names.txs === STDIN ? `${STDIN}.txs` : names.txs,
     },
+    ...(traceFiles === undefined
+      ? {}
+      : {
+          trace: {
+            sink: traceFiles,
+            options: {
+              memory: flags["trace.memory"] === true,
+              noStack: flags["trace.nostack"] === true,
+              returnData: flags["trace.returndata"] === true,
+            },
+          },
+        }),
   });
   const written = await writeT8nOutput(output, outputs, io);
   if (!written.stderr) {

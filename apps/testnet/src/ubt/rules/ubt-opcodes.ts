@@ -35,9 +35,15 @@ export function ubtOpcodes(ctx: UbtContext, common: Common): CustomOpcode[] {
       gas: bigint,
       c: Common,
     ): bigint | Promise<bigint> => {
-      let owed = gas + instructionChunkGas(ctx, runState, 0n);
+      let chunks = instructionChunkGas(ctx, runState, 0n);
+      ctx.instructionChunkGas = chunks;
+      let owed = gas + chunks;
       if (rule !== undefined) return rule.dynamicGas(ctx, runState, owed);
-      if (isPush) owed += pushDataChunkGas(ctx, runState, opcode, owed);
+      if (isPush) {
+        chunks = pushDataChunkGas(ctx, runState, opcode, owed);
+        ctx.instructionChunkGas += chunks;
+        owed += chunks;
+      }
       if (original === undefined) return owed;
       if (isCreate) return withoutSelfWarm(runState, () => original(runState, owed, c));
       return original(runState, owed, c);

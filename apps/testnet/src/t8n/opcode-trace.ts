@@ -1,0 +1,699 @@
+import type { Common } from "@ethereumjs/common";
+import { Hardfork } from "@ethereumjs/common";
+import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
+import { bytesToHex } from "@ethereumjs/util";
+import { gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
+
+/** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
+export interface OpcodeTraceOptions {
+  /** `--trace.memory`: each step's memory. */
+  readonly memory?: boolean;
+  /** `--trace.nostack`: no stack (`"stack":null`). */
+  readonly noStack?: boolean;
+  /** `--trace.returndata`: each step's return data of the frame's last call. */
+  readonly returnData?: boolean;
+}
+
+/** Where the trace of each transaction goes: geth's t8n writes a file per transaction. */
+export interface TraceSink {
+  /**
+   * A transaction reaches execution (geth's OnTxStart): its trace begins. Undefined: one whose
+   * hash is unknown here (the library could not build it) — counted, not written.
+   */
+  begin(txHash: Uint8Array | undefined): void;
+  /** One JSON line, without its newline. */
+  line(json: string): void;
+  /** The transaction's trace is complete. */
+  end(): void;
+}
+
+/** The library's EVM events the logger listens to. */
+type EvmEvents = NonNullable<EVMInterface["events"]>;
+
+/** What the logger changes of the library's entry of an opcode (its gas handler). */
+type GasHandler = (
+  runState: { memory: { read(offset: number, size: number): Uint8Array } },
+  gas: bigint,
+  common: Common,
+) => bigint | Promise<bigint>;
+interface OpcodeEntry {
+  gasHandler?: GasHandler;
+}
+
+/** How geth fails an instruction (see OpcodeTraceLogger.#fault). */
+interface Fault {
+  readonly error: string;
+  readonly before: boolean;
+  readonly step: Step;
+  readonly after?: Step;
+}
+
+/** One step, held until it is known whether the instruction failed. */
+interface Step {
+  readonly pc: number;
+  readonly op: number;
+  readonly gas: bigint;
+  readonly cost: bigint;
+  /** The constant part of the cost (the library's static fee). */
+  readonly constant: bigint;
+  /** On a UBT network, the code-chunk gas geth charges before it reads the instruction. */
+  readonly chunk: bigint;
+  /** The instruction before it in its frame and geth's cost of that (0, 0 for the first). */
+  readonly previous: { readonly op: number; readonly cost: bigint };
+  readonly memory: Uint8Array;
+  readonly stack: readonly bigint[];
+  readonly depth: number;
+  readonly refund: bigint;
+  readonly returnData: Uint8Array;
+  /** The fork has the opcode (the library maps every other one to INVALID). */
+  readonly defined: boolean;
+}
+
+interface Frame {
+  readonly message: Message;
+  /** Started by CREATE or CREATE2 (the caller keeps only a revert's output as return data). */
+  readonly byCreate: boolean;
+  pending: Step | undefined;
+  /** The return data of the frame's last call (geth's `evm.returnData`). */
+  returnData: Uint8Array;
+  /** A call or create instruction that has run and started no message (yet). */
+  unstarted: Step | undefined;
+  /** The frame's last instruction and its cost. */
+  previous: { readonly op: number; readonly cost: bigint };
+}
+
+/** What the logger reads of the library's final run state of a frame. */
+interface RunStateView {
+  /** What the frame returned (a deployment's code, also when storing it failed). */
+  readonly returnValue?: Uint8Array;
+  readonly programCounter: number;
+  readonly opCode: number;
+  readonly gasLeft: bigint;
+  readonly gasRefund: bigint;
+  readonly memoryWordCount: bigint;
+  readonly memory: { readonly _store: Uint8Array };
+  readonly stack: { getStack(): bigint[] };
+}
+
+/** Instructions that end a frame without an error (the library's STOP, RETURN, SELFDESTRUCT). */
+const HALTS = new Set([0x00, 0xf3, 0xff]);
+const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
+/** BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH. */
+const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
+const CREATES = new Set([0xf0, 0xf5]);
+const SSTORE = 0x55;
+const REVERT = 0xfd;
+const RETURNDATACOPY = 0x3e;
+const SELFDESTRUCT = 0xff;
+const SELFDESTRUCT_REFUND = 24_000n;
+/** What geth's SELFDESTRUCT charges for a cold beneficiary (EIP-2929's 2,600). */
+const COLD_ACCOUNT_SURCHARGE = 2600n;
+/** Instructions whose gas function in geth refuses a write in a static call. */
+const WRITE_GAS_CHECKED = new Set([SSTORE, 0xf0, 0xf5, 0xf1, SELFDESTRUCT]);
+/** The largest memory geth's memory gas takes (memoryGasCost; more overflows). */
+const MAX_MEMORY_FOR_GAS = 0x1fffffffe0n;
+const U64 = 1n << 64n;
+const EMPTY = new Uint8Array(0);
+const NO_PREVIOUS = { op: 0, cost: 0n } as const;
+
+/**
+ * geth's JSON opcode logger (`evm t8n --trace`, eth/tracers/logger/logger_json.go) over the
+ * library's `step`, `beforeMessage` and `afterMessage` events: a line per instruction before it
+ * runs (pc, op, gas left, its cost, memory size, stack, depth, refund counter, name), a second
+ * line with the error when the instruction fails as it runs (REVERT, an invalid opcode or jump),
+ * the error line alone when it fails before (a stack that does not fit, gas it cannot pay), and
+ * a line as each call frame ends (output, gas used, error). Costs and errors are geth's: a
+ * call's cost includes the gas it gives the callee (EIP-150's 63/64), errors are geth's words.
+ */
+export class OpcodeTraceLogger {
+  readonly #events: EvmEvents;
+  readonly #common: Common;
+  readonly #options: OpcodeTraceOptions;
+  readonly #sink: TraceSink;
+  readonly #frames: Frame[] = [];
+  /** Accounts whose SELFDESTRUCT the transaction has logged (for the refund before London). */
+  readonly #selfDestructed = new Set<string>();
+  readonly #onStep = (event: InterpreterStep): void => this.#step(event);
+  readonly #onMessage = (message: Message): void => this.#enter(message);
+  readonly #onResult = (result: EVMResult): void => this.#exit(result);
+
+  readonly #revert: OpcodeEntry | undefined;
+  #revertGas: GasHandler | undefined;
+
+  readonly #chunkGas: (() => bigint) | undefined;
+
+  /**
+   * `chunkGas`: on a UBT network, the code-chunk gas the library counted in the instruction
+   * just charged (geth's cost leaves it out).
+   */
+  constructor(
+    evm: EVMInterface,
+    common: Common,
+    options: OpcodeTraceOptions,
+    sink: TraceSink,
+    chunkGas?: () => bigint,
+  ) {
+    this.#chunkGas = chunkGas;
+    // The library's EVM always has its event emitter (its type leaves it optional).
+    this.#events = evm.events as EvmEvents;
+    this.#revert = (evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap?.[REVERT];
+    this.#common = common;
+    this.#options = options;
+    this.#sink = sink;
+  }
+
+  /** The transaction `txHash` starts executing: its trace begins (see TraceSink.begin). */
+  begin(txHash: Uint8Array | undefined): void {
+    this.#frames.length = 0;
+    this.#selfDestructed.clear();
+    this.#sink.begin(txHash);
+    this.#guardRevertOperands();
+    this.#events.on("step", this.#onStep);
+    this.#events.on("beforeMessage", this.#onMessage);
+    this.#events.on("afterMessage", this.#onResult);
+  }
+
+  /**
+   * The library's step hook reads REVERT's memory operands as it builds the event, before their
+   * gas is charged: operands past 2^53 throw a RangeError there (the transaction fails only when
+   * traced), smaller ones grow the frame's memory. While tracing, REVERT's gas handler makes
+   * that one read (the next on the frame's memory) return nothing.
+   */
+  #guardRevertOperands(): void {
+    const entry = this.#revert;
+    const original = entry?.gasHandler;
+    if (entry === undefined || original === undefined || this.#revertGas !== undefined) return;
+    this.#revertGas = original;
+    entry.gasHandler = (runState, gas, common) => {
+      const memory = runState.memory;
+      memory.read = () => {
+        delete (memory as { read?: unknown }).read;
+        return EMPTY;
+      };
+      return original(runState, gas, common);
+    };
+  }
+
+  /** The transaction is done (applied or refused): its trace ends. */
+  end(): void {
+    if (this.#revert !== undefined && this.#revertGas !== undefined) {
+      this.#revert.gasHandler = this.#revertGas;
+      this.#revertGas = undefined;
+    }
+    this.#events.off("step", this.#onStep);
+    this.#events.off("beforeMessage", this.#onMessage);
+    this.#events.off("afterMessage", this.#onResult);
+    this.#frames.length = 0;
+    this.#sink.end();
+  }
+
+  #step(event: InterpreterStep): void {
+    const frame = this.#frames.at(-1);
+    if (frame === undefined) return;
+    this.#flush(frame);
+    this.#closeUnstarted(frame);
+    const code = frame.message.code;
+    const op = code instanceof Uint8Array && event.pc < code.length ? code[event.pc]! : 0;
+    // The step event carries the whole cost (constant and dynamic) as `dynamicFee`.
+    const chunk = this.#chunkGas?.() ?? 0n;
+    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk;
+    if (CALLS.has(op)) cost += this.#callGas(event, cost);
+    frame.pending = {
+      pc: event.pc,
+      op,
+      gas: event.gasLeft,
+      cost,
+      constant: this.#constantGas(op) ?? BigInt(event.opcode.fee),
+      memory: event.memory,
+      stack: event.stack,
+      depth: event.depth + 1,
+      refund: event.gasRefund,
+      returnData: frame.returnData,
+      defined: event.opcode.name !== "INVALID",
+      chunk,
+      previous: frame.previous,
+    };
+    frame.previous = { op, cost };
+    if (op === SELFDESTRUCT) this.#selfdestructRefund(frame);
+  }
+
+  /**
+   * The gas geth's call instruction gives the callee, which geth counts in the instruction's
+   * cost (`callGas`, core/vm/gas.go): from EIP-150 on at most all but a 64th of what is left
+   * once the rest of the cost is paid, before it the stack's value.
+   */
+  #callGas(event: InterpreterStep, fee: bigint): bigint {
+    const requested = event.stack.at(-1) ?? 0n;
+    if (!this.#common.gteHardfork(Hardfork.TangerineWhistle)) return requested;
+    const available = event.gasLeft - fee;
+    if (available < 0n) return 0n;
+    const capped = available - available / 64n;
+    return requested >= U64 || capped < requested ? capped : requested;
+  }
+
+  /**
+   * Before London geth's SELFDESTRUCT gas function adds its refund (24,000, once per account and
+   * transaction) before the instruction is logged; the library adds it as the instruction runs.
+   */
+  #selfdestructRefund(frame: Frame): void {
+    const step = frame.pending;
+    const self = frame.message.to?.toString();
+    if (step === undefined || self === undefined || this.#common.isActivatedEIP(3529)) return;
+    // From Berlin on SELFDESTRUCT has a constant charge (5,000) before the gas function: no
+    // refund when geth fails there.
+    if (this.#common.gteHardfork(Hardfork.Berlin) && step.gas < step.constant) return;
+    if (this.#selfDestructed.has(self)) return;
+    this.#selfDestructed.add(self);
+    frame.pending = { ...step, refund: step.refund + SELFDESTRUCT_REFUND };
+  }
+
+  /**
+   * geth's constant gas of the instructions the library charges wholly as dynamic gas: the
+   * calls, and from Berlin on the account reads (EIP-2929's warm read of 100).
+   */
+  #constantGas(op: number): bigint | undefined {
+    const berlin = this.#common.gteHardfork(Hardfork.Berlin);
+    if (CALLS.has(op)) {
+      if (berlin) return 100n;
+      return this.#common.gteHardfork(Hardfork.TangerineWhistle) ? 700n : 40n;
+    }
+    return berlin && ACCOUNT_READS.has(op) ? 100n : undefined;
+  }
+
+  /** The frame's held step ran without failing: its line (a call or create may start a frame). */
+  #flush(frame: Frame): void {
+    const step = frame.pending;
+    if (step === undefined) return;
+    this.#line(step, undefined);
+    frame.pending = undefined;
+    // geth's SELFDESTRUCT enters and ends a frame of its own for tracers (gas used 0).
+    if (step.op === SELFDESTRUCT) this.#exitLine(EMPTY, 0n, undefined);
+    if (CALLS.has(step.op) || CREATES.has(step.op)) {
+      frame.unstarted = step;
+      frame.returnData = EMPTY;
+    }
+  }
+
+  /**
+   * A call or create instruction ran and the library started no frame for it: geth enters every
+   * call it makes and ends at once one the depth or the balance refuses.
+   */
+  #closeUnstarted(frame: Frame): void {
+    const step = frame.unstarted;
+    if (step === undefined) return;
+    frame.unstarted = undefined;
+    const error =
+      step.depth > 1024 ? "max call depth exceeded" : "insufficient balance for transfer";
+    this.#exitLine(EMPTY, 0n, error);
+  }
+
+  #enter(message: Message): void {
+    const parent = this.#frames.at(-1);
+    let byCreate = false;
+    if (parent !== undefined) {
+      this.#flush(parent);
+      byCreate = parent.unstarted !== undefined && CREATES.has(parent.unstarted.op);
+      parent.unstarted = undefined;
+    }
+    this.#frames.push({
+      message,
+      byCreate,
+      pending: undefined,
+      returnData: EMPTY,
+      unstarted: undefined,
+      previous: NO_PREVIOUS,
+    });
+  }
+
+  #exit(result: EVMResult): void {
+    const frame = this.#frames.pop();
+    if (frame === undefined) return;
+    const { exceptionError, returnValue, executionGasUsed } = result.execResult;
+    const failure = exceptionError?.error;
+    const runState = exceptionError === undefined ? undefined : stateAfter(result);
+    let error: string | undefined;
+    if (failure !== undefined && !FRAME_FAILURES.has(failure) && !depositFailure(failure, frame)) {
+      let step = frame.pending;
+      if (runState !== undefined && isStackFailure(failure) && step?.op !== runState.opCode) {
+        // The failing instruction emitted no step (the library's step hook reads REVERT's
+        // operands first): the one held ran, and the failing one is where the frame stopped.
+        this.#flush(frame);
+        this.#closeUnstarted(frame);
+        step = this.#stepOf(runState, frame, 0n);
+      }
+      frame.pending = undefined;
+      if (step !== undefined) {
+        const fault = this.#fault(failure, step, frame);
+        error = fault.error;
+        if (fault.before) {
+          // geth fails before it logs the instruction: one line, with the error.
+          this.#line(fault.step, error);
+        } else {
+          // geth logs the instruction, runs it, then logs it again with the error (OnFault),
+          // with the stack and memory it left.
+          this.#line(fault.step, undefined);
+          const after =
+            fault.after ??
+            (runState === undefined
+              ? fault.step
+              : {
+                  ...this.#stepOf(runState, frame, fault.step.cost),
+                  pc: step.pc,
+                  op: step.op,
+                  gas: step.gas,
+                });
+          // geth's OnFault passes no return data.
+          this.#line({ ...after, returnData: EMPTY, refund: step.refund }, error);
+        }
+      } else {
+        error = this.#frameError(failure, frame.message);
+      }
+    } else {
+      this.#flush(frame);
+      this.#closeUnstarted(frame);
+      if (failure === undefined) this.#implicitStop(frame, result);
+      else error = this.#frameError(failure, frame.message);
+    }
+    const reverted = failure === "revert";
+    // geth's frame output: the returned data, also the code a deployment failed to store.
+    const output =
+      failure === undefined || reverted
+        ? returnValue
+        : DEPLOYMENT_FAILURES.has(failure)
+          ? (stateAfter(result)?.returnValue ?? returnValue)
+          : EMPTY;
+    this.#exitLine(output, executionGasUsed, error);
+    const parent = this.#frames.at(-1);
+    // geth's `evm.returnData` after a call: its output; after a create: only a revert's.
+    if (parent !== undefined) parent.returnData = frame.byCreate && !reverted ? EMPTY : output;
+  }
+
+  /**
+   * geth's interpreter reads STOP past the end of the code and logs it: a frame that ran off its
+   * code (the library's loop just ends) gets that line, with the state its last instruction left.
+   */
+  #implicitStop(frame: Frame, result: EVMResult): void {
+    const runState = stateAfter(result);
+    const code = frame.message.code;
+    if (runState === undefined || !(code instanceof Uint8Array)) return;
+    if (runState.programCounter < code.length || HALTS.has(runState.opCode)) return;
+    // The run state's refund is the frame's first (the result's is its last).
+    const refund = result.execResult.gasRefund ?? runState.gasRefund;
+    this.#line({ ...this.#stepOf(runState, frame, 0n), op: 0, refund }, undefined);
+  }
+
+  /** A step of the frame as its final run state has it (cost and constant `cost`). */
+  #stepOf(runState: RunStateView, frame: Frame, cost: bigint): Step {
+    return {
+      pc: runState.programCounter,
+      op: runState.opCode,
+      gas: runState.gasLeft,
+      cost,
+      constant: cost,
+      memory: runState.memory._store.subarray(0, Number(runState.memoryWordCount) * 32),
+      stack: runState.stack.getStack(),
+      depth: frame.message.depth + 1,
+      refund: runState.gasRefund,
+      returnData: frame.returnData,
+      defined: true,
+      chunk: 0n,
+      previous: frame.previous,
+    };
+  }
+
+  /** A frame's error with no failed instruction (a precompile's, or a deployment's). */
+  #frameError(failure: string, message: Message): string {
+    // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
+    if (failure === "value out of range" && isPrecompile(message, 0x09)) {
+      return message.data.length === 213 ? "invalid final flag" : "invalid input length";
+    }
+    return gethFrameError(failure);
+  }
+
+  /**
+   * How geth fails the instruction the library failed at: its error, whether before logging
+   * the instruction (a stack that does not fit, gas it cannot pay, a write its gas function
+   * refuses: one line) or after (a second line), the step as geth logs it (its cost as geth
+   * had counted it), and for some the state geth's second line shows.
+   */
+  #fault(failure: string, step: Step, frame: Frame): Fault {
+    const constant = { ...step, cost: step.constant };
+    if (failure === "out of gas" && step.gas < step.chunk) {
+      // geth charges the code chunk before it reads the instruction: it logs the one before.
+      return {
+        error: "out of gas",
+        before: true,
+        step: { ...step, op: step.previous.op, cost: step.previous.cost },
+      };
+    }
+    // geth checks the stack before any gas (the library may fail for gas first).
+    const stackError = step.defined ? gethStackError(step.op, step.stack.length) : undefined;
+    if (isStackFailure(failure) || stackError !== undefined) {
+      return { error: stackError ?? failure, before: true, step: constant };
+    }
+    if (failure === "invalid opcode" || !step.defined) {
+      return { error: `invalid opcode: ${gethOpcodeName(step.op)}`, before: false, step };
+    }
+    // Then the constant charge.
+    if (step.gas < step.constant) return { error: "out of gas", before: true, step: constant };
+    if (failure === "static state change") {
+      // geth's gas functions of SSTORE, CREATE, CREATE2, CALL and SELFDESTRUCT refuse the write.
+      if (WRITE_GAS_CHECKED.has(step.op)) {
+        return { error: "out of gas: write protection", before: true, step: constant };
+      }
+      return { error: "write protection", before: false, step };
+    }
+    if (failure !== "out of gas") return { error: gethFrameError(failure), before: false, step };
+    // (The constant charge was paid: the rest of the cost failed.)
+    const memory = gethMemorySize(step.op, step.stack);
+    if (memory === undefined) return { error: "gas uint64 overflow", before: true, step: constant };
+    if (memory > MAX_MEMORY_FOR_GAS) {
+      return { error: "out of gas: gas uint64 overflow", before: true, step: constant };
+    }
+    if (
+      step.op === SELFDESTRUCT &&
+      this.#common.gteHardfork(Hardfork.Berlin) &&
+      step.gas - step.constant < COLD_ACCOUNT_SURCHARGE
+    ) {
+      // geth's SELFDESTRUCT gas stops at a cold beneficiary it cannot pay, before the refund.
+      const refund = this.#common.isActivatedEIP(3529)
+        ? step.refund
+        : step.refund - SELFDESTRUCT_REFUND;
+      return { error: "out of gas: out of gas", before: true, step: { ...constant, refund } };
+    }
+    if (step.op === SSTORE && step.gas <= 2300n && this.#common.gteHardfork(Hardfork.Istanbul)) {
+      return {
+        error: "out of gas: not enough gas for reentrancy sentry",
+        before: true,
+        step: constant,
+      };
+    }
+    if (step.op === RETURNDATACOPY) {
+      const copy = this.#returnDataCopy(step, frame, memory);
+      if (copy !== undefined) return copy;
+    }
+    if (step.op === 0xf1 || (CALLS.has(step.op) && this.#common.gteHardfork(Hardfork.Prague))) {
+      // geth's call gas charges its parts one by one and stops at the one it cannot pay
+      // (before Prague only CALL's does: the others fail on the whole).
+      return { error: "out of gas: out of gas", before: true, step: constant };
+    }
+    return { error: "out of gas", before: true, step };
+  }
+
+  /**
+   * RETURNDATACOPY past the return data: the library fails it for gas; geth charges the copy
+   * and the memory, then fails it as it runs (its operands popped, the memory grown).
+   */
+  #returnDataCopy(step: Step, frame: Frame, memory: bigint): Fault | undefined {
+    const [length = 0n, from = 0n] = [step.stack.at(-3), step.stack.at(-2)];
+    if (from + length <= BigInt(frame.returnData.length)) return undefined;
+    const words = (length + 31n) / 32n;
+    const cost = step.constant + memoryExpansionGas(step.memory.length, memory) + 3n * words;
+    if (cost > step.gas) return { error: "out of gas", before: true, step: { ...step, cost } };
+    const grown =
+      memory > BigInt(step.memory.length) ? new Uint8Array(Number(memory)) : step.memory;
+    if (grown !== step.memory) grown.set(step.memory);
+    return {
+      error: "return data out of bounds",
+      before: false,
+      step: { ...step, cost },
+      after: { ...step, cost, memory: grown, stack: step.stack.slice(0, -3) },
+    };
+  }
+
+  #line(step: Step, error: string | undefined): void {
+    const options = this.#options;
+    let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${(step.cost % U64).toString(16)}"`;
+    if (options.memory === true && step.memory.length > 0)
+      json += `,"memory":"${bytesToHex(step.memory)}"`;
+    json += `,"memSize":${step.memory.length}`;
+    json +=
+      options.noStack === true
+        ? `,"stack":null`
+        : `,"stack":[${step.stack.map((v) => `"0x${v.toString(16)}"`).join(",")}]`;
+    if (options.returnData === true && step.returnData.length > 0) {
+      json += `,"returnData":"${bytesToHex(step.returnData)}"`;
+    }
+    json += `,"depth":${step.depth},"refund":${step.refund},"opName":${goString(gethOpcodeName(step.op))}`;
+    if (error !== undefined) json += `,"error":${goString(error)}`;
+    this.#sink.line(`${json}}`);
+  }
+
+  #exitLine(output: Uint8Array, gasUsed: bigint, error: string | undefined): void {
+    // As geth's uint64 (a UBT frame's reckoning can go below zero in both).
+    let json = `{"output":"${bytesToHex(output).slice(2)}","gasUsed":"0x${BigInt.asUintN(64, gasUsed).toString(16)}"`;
+    if (error !== undefined && error !== "") json += `,"error":${goString(error)}`;
+    this.#sink.line(`${json}}`);
+  }
+}
+
+/**
+ * A create frame that returned its code and then could not pay for storing it (on a UBT
+ * network the library says only "out of gas"): the frame fails, not its RETURN.
+ */
+function depositFailure(failure: string, frame: Frame): boolean {
+  const step = frame.pending;
+  return (
+    failure === "out of gas" &&
+    frame.message.isCreate === true &&
+    step !== undefined &&
+    step.op === 0xf3 &&
+    step.cost <= step.gas
+  );
+}
+
+/** The library's final run state of a frame (absent for a precompile or an empty code). */
+function stateAfter(result: EVMResult): RunStateView | undefined {
+  return result.execResult.runState as RunStateView | undefined;
+}
+
+function isStackFailure(failure: string): boolean {
+  return failure === "stack underflow" || failure === "stack overflow";
+}
+
+/** Whether the message runs the precompile at address `n` (its code a function). */
+function isPrecompile(message: Message, n: number): boolean {
+  // The code's address: a DELEGATECALL's `to` is the caller's own.
+  const at = message.codeAddress.bytes;
+  return message.isCompiled && at[19] === n && at.subarray(0, 19).every((b) => b === 0);
+}
+
+/** A frame's error in geth's words (core/vm/errors.go) where the library words it otherwise. */
+function gethFrameError(failure: string): string {
+  if (failure.startsWith("invalid JUMP")) return "invalid jump destination";
+  return FRAME_ERRORS.get(failure) ?? failure;
+}
+
+/** Failures of a deployment's returned code. */
+const DEPLOYMENT_FAILURES = new Set([
+  "code store out of gas",
+  "code size to deposit exceeds maximum code size",
+  "invalid bytecode deployed",
+]);
+
+/** Failures of a frame once its code has run (the code it deploys), not of an instruction. */
+const FRAME_FAILURES = new Set([
+  "code store out of gas",
+  "code size to deposit exceeds maximum code size",
+  "invalid bytecode deployed",
+  "create collision",
+  "initcode exceeds max initcode size",
+]);
+
+const FRAME_ERRORS = new Map([
+  ["revert", "execution reverted"],
+  ["static state change", "write protection"],
+  ["value out of range", "return data out of bounds"],
+  ["code store out of gas", "contract creation code storage out of gas"],
+  ["code size to deposit exceeds maximum code size", "max code size exceeded"],
+  ["create collision", "contract address collision"],
+  ["invalid bytecode deployed", "invalid code: must not begin with 0xef"],
+  ["initcode exceeds max initcode size", "max initcode size exceeded"],
+]);
+
+/** A string as Go's encoding/json writes it: HTML characters escaped. */
+function goString(text: string): string {
+  return JSON.stringify(text)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * The memory size (whole words, in bytes) geth's interpreter computes for an instruction from
+ * its operands before any gas (core/vm/memory_table.go), 0 for one that uses none; undefined
+ * where geth's computation overflows 64 bits (ErrGasUintOverflow).
+ */
+function gethMemorySize(op: number, stack: readonly bigint[]): bigint | undefined {
+  const back = (i: number): bigint => stack[stack.length - 1 - i] ?? 0n;
+  let end: bigint | undefined;
+  switch (op) {
+    case 0x20:
+    case 0xa0:
+    case 0xa1:
+    case 0xa2:
+    case 0xa3:
+    case 0xa4:
+    case 0xf3:
+    case 0xfd:
+      end = memoryEnd(back(0), back(1));
+      break;
+    case 0x37:
+    case 0x39:
+    case 0x3e:
+      end = memoryEnd(back(0), back(2));
+      break;
+    case 0x3c:
+      end = memoryEnd(back(1), back(3));
+      break;
+    case 0x51:
+    case 0x52:
+      end = memoryEnd(back(0), 32n);
+      break;
+    case 0x53:
+      end = memoryEnd(back(0), 1n);
+      break;
+    case 0x5e:
+      // From the later of destination and source.
+      end = largerEnd(memoryEnd(back(0), back(2)), memoryEnd(back(1), back(2)));
+      break;
+    case 0xf0:
+    case 0xf5:
+      end = memoryEnd(back(1), back(2));
+      break;
+    case 0xf1:
+    case 0xf2:
+      end = largerEnd(memoryEnd(back(5), back(6)), memoryEnd(back(3), back(4)));
+      break;
+    case 0xf4:
+    case 0xfa:
+      end = largerEnd(memoryEnd(back(4), back(5)), memoryEnd(back(2), back(3)));
+      break;
+    default:
+      return 0n;
+  }
+  // Rounded up to whole words, which must fit 64 bits too.
+  if (end === undefined || end > U64 - 32n) return undefined;
+  return ((end + 31n) / 32n) * 32n;
+}
+
+/** geth's calcMemSize64: offset + length (0 for no length), undefined past 64 bits. */
+function memoryEnd(offset: bigint, length: bigint): bigint | undefined {
+  if (length === 0n) return 0n;
+  if (offset >= U64 || length >= U64 || offset + length >= U64) return undefined;
+  return offset + length;
+}
+
+function largerEnd(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return a > b ? a : b;
+}
+
+/** The gas of growing memory from `current` to `size` bytes (3 a word, words² / 512). */
+function memoryExpansionGas(current: number, size: bigint): bigint {
+  if (size <= BigInt(current)) return 0n;
+  const fee = (words: bigint): bigint => 3n * words + (words * words) / 512n;
+  return fee(size / 32n) - fee(BigInt(current) / 32n);
+}

@@ -1,0 +1,83 @@
+import { closeSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { bytesToHex } from "@ethereumjs/util";
+import { TestnetError } from "../chain/testnet-error.js";
+import type { TraceSink } from "./opcode-trace.js";
+import { T8N_EXIT_IO } from "./t8n-exit-codes.js";
+
+/** Bytes of trace lines held before they are written. */
+const FLUSH_AT = 1 << 16;
+
+/**
+ * geth's t8n trace files: `trace-<n>-<tx hash>.jsonl` under the output directory, n counting the
+ * transactions that reached execution (those refused before it, as they decode or recover their
+ * sender, have none; one refused by its pre-check has an empty file). Written synchronously, so
+ * the lines keep the order the EVM produced them in and a failing transition leaves the traces
+ * of what ran.
+ */
+export class TraceFiles implements TraceSink {
+  readonly #basedir: string;
+  #count = 0;
+  #fd: number | undefined;
+  #path = "";
+  #held: string[] = [];
+  #heldBytes = 0;
+  /** The files written, in order. */
+  readonly written: string[] = [];
+
+  constructor(basedir: string) {
+    this.#basedir = basedir;
+  }
+
+  begin(txHash: Uint8Array | undefined): void {
+    this.end();
+    const n = this.#count++;
+    if (txHash === undefined) return;
+    this.#path = join(this.#basedir, `trace-${n}-${bytesToHex(txHash)}.jsonl`);
+    try {
+      this.#fd = openSync(this.#path, "w");
+    } catch (cause) {
+      throw this.#fault("cannot create it", cause);
+    }
+    this.written.push(this.#path);
+  }
+
+  line(json: string): void {
+    if (this.#fd === undefined) return;
+    this.#held.push(json);
+    this.#heldBytes += json.length + 1;
+    if (this.#heldBytes >= FLUSH_AT) this.#flush();
+  }
+
+  end(): void {
+    if (this.#fd === undefined) return;
+    this.#flush();
+    const fd = this.#fd;
+    this.#fd = undefined;
+    try {
+      closeSync(fd);
+    } catch (cause) {
+      throw this.#fault("cannot close it", cause);
+    }
+  }
+
+  #flush(): void {
+    if (this.#held.length === 0 || this.#fd === undefined) return;
+    const text = `${this.#held.join("\n")}\n`;
+    this.#held = [];
+    this.#heldBytes = 0;
+    try {
+      writeSync(this.#fd, text);
+    } catch (cause) {
+      throw this.#fault("cannot write it", cause);
+    }
+  }
+
+  #fault(what: string, cause: unknown): TestnetError {
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    return new TestnetError("INVALID_OUTPUT", `--trace: ${this.#path}: ${what} (${code})`, {
+      file: this.#path,
+      gethExitCode: T8N_EXIT_IO,
+    });
+  }
+}
