@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { TestnetError } from "../src/chain/testnet-error.js";
 import type { OpcodeTraceOptions } from "../src/t8n/opcode-trace.js";
+import { T8N_EXIT_IO } from "../src/t8n/t8n-exit-codes.js";
 import { TraceFiles } from "../src/t8n/trace-files.js";
 import { type T8nInput, transition } from "../src/t8n/transition.js";
 import { runBuilt } from "./cli-process.js";
@@ -12,7 +14,7 @@ import { dataPath } from "./test-data.js";
  * geth's own `evm t8n --trace` output for random contracts (test/data/geth-traces/PROVENANCE.md):
  * calls of every kind, creations, reverts, invalid and undefined opcodes, stack and gas
  * failures, memory past 64 bits, RETURNDATACOPY past the data, SELFDESTRUCT, on forks from
- * Istanbul to Osaka and Binary.
+ * Istanbul to Osaka, Binary and Verkle.
  */
 interface TraceCase {
   readonly name: string;
@@ -63,7 +65,20 @@ async function traced(c: TraceCase, out: string) {
 
 describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
   it("holds cases from every fork it was made on, with the failures geth words", () => {
-    expect(CASES.length).toBeGreaterThanOrEqual(30);
+    expect(CASES.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(CASES.map((c) => c.fork))).toStrictEqual(
+      new Set([
+        "Istanbul",
+        "Berlin",
+        "London",
+        "Shanghai",
+        "Cancun",
+        "Prague",
+        "Osaka",
+        "Binary",
+        "Verkle",
+      ]),
+    );
     const text = CASES.flatMap((c) => Object.values(c.traces)).join("\n");
     for (const words of [
       "execution reverted",
@@ -129,5 +144,39 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
     expect(readFileSync(join(plain, "result.json"), "utf8")).toBe(
       readFileSync(join(out, "result.json"), "utf8"),
     );
+  });
+
+  it("a trace file it cannot create is t8n's output fault (exit 11), naming the file", () => {
+    const files = new TraceFiles(join(dir, "no-such-dir", "deeper"));
+    let caught: unknown;
+    try {
+      files.begin(new Uint8Array(32));
+    } catch (cause) {
+      caught = cause;
+    }
+    expect(caught).toBeInstanceOf(TestnetError);
+    const fault = caught as TestnetError;
+    expect(fault.code).toBe("INVALID_OUTPUT");
+    expect(fault.gethExitCode).toBe(T8N_EXIT_IO);
+    expect(fault.message).toContain(
+      `trace-0-0x${"00".repeat(32)}.jsonl: cannot create it (ENOENT)`,
+    );
+  });
+
+  it("numbers the files by the transactions that reached execution, writing none for an unknown hash", () => {
+    const out = join(dir, "numbering");
+    mkdirSync(out, { recursive: true });
+    const files = new TraceFiles(out);
+    files.begin(new Uint8Array(32).fill(1));
+    files.line("{}");
+    files.begin(undefined);
+    files.end();
+    files.begin(new Uint8Array(32).fill(2));
+    files.end();
+    expect(Object.keys(traceFiles(out))).toStrictEqual([
+      `trace-0-0x${"01".repeat(32)}.jsonl`,
+      `trace-2-0x${"02".repeat(32)}.jsonl`,
+    ]);
+    expect(traceFiles(out)[`trace-0-0x${"01".repeat(32)}.jsonl`]).toBe("{}\n");
   });
 });

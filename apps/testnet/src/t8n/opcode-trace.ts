@@ -1,7 +1,8 @@
 import type { Common } from "@ethereumjs/common";
 import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
-import { bytesToHex } from "@ethereumjs/util";
+import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
+import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
@@ -30,12 +31,26 @@ export interface TraceSink {
 /** The library's EVM events the logger listens to. */
 type EvmEvents = NonNullable<EVMInterface["events"]>;
 
+/** What a gas handler the logger wraps reads of the library's run state. */
+interface GasRunState {
+  readonly memory: { read(offset: number, size: number): Uint8Array };
+  readonly stack: { readonly length: number; peek(count: number): bigint[] };
+}
+type GasHandler = (runState: GasRunState, gas: bigint, common: Common) => bigint | Promise<bigint>;
+
+/** A call's callee as its gas handler met it: cold, and (CALL) an account the call creates. */
+interface CallInfo {
+  readonly cold: boolean;
+  creates: boolean;
+}
+/** The code-chunk gas a UBT network's instruction pays (see UbtContext.chunkGas). */
+export interface ChunkGas {
+  readonly instruction: bigint;
+  readonly pushData: bigint;
+}
+const NO_CHUNKS: ChunkGas = { instruction: 0n, pushData: 0n };
+
 /** What the logger changes of the library's entry of an opcode (its gas handler). */
-type GasHandler = (
-  runState: { memory: { read(offset: number, size: number): Uint8Array } },
-  gas: bigint,
-  common: Common,
-) => bigint | Promise<bigint>;
 interface OpcodeEntry {
   gasHandler?: GasHandler;
 }
@@ -58,6 +73,10 @@ interface Step {
   readonly constant: bigint;
   /** On a UBT network, the code-chunk gas geth charges before it reads the instruction. */
   readonly chunk: bigint;
+  /** On `Verkle`, the chunks of a PUSH's immediate bytes, which geth charges as PUSH runs. */
+  readonly pushData: bigint;
+  /** A call's callee as its gas handler met it (before Prague, not on a UBT network). */
+  readonly call?: CallInfo;
   /** The instruction before it in its frame and geth's cost of that (0, 0 for the first). */
   readonly previous: { readonly op: number; readonly cost: bigint };
   readonly memory: Uint8Array;
@@ -73,6 +92,8 @@ interface Frame {
   readonly message: Message;
   /** Started by CREATE or CREATE2 (the caller keeps only a revert's output as return data). */
   readonly byCreate: boolean;
+  /** A creation (CREATE, CREATE2 or a creation transaction): it deploys what it returns. */
+  readonly deploys: boolean;
   pending: Step | undefined;
   /** The return data of the frame's last call (geth's `evm.returnData`). */
   returnData: Uint8Array;
@@ -102,16 +123,18 @@ const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
 const CREATES = new Set([0xf0, 0xf5]);
 const SSTORE = 0x55;
+const CALL = 0xf1;
+const EXP = 0x0a;
+const LOG0 = 0xa0;
+const LOG4 = 0xa4;
 const REVERT = 0xfd;
 const RETURNDATACOPY = 0x3e;
 const SELFDESTRUCT = 0xff;
 const SELFDESTRUCT_REFUND = 24_000n;
-/** What geth's SELFDESTRUCT charges for a cold beneficiary (EIP-2929's 2,600). */
-const COLD_ACCOUNT_SURCHARGE = 2600n;
+/** EIP-2929's cold account access (a call's surcharge is this less the warm read, 100). */
+const COLD_ACCOUNT_ACCESS = 2600n;
 /** Instructions whose gas function in geth refuses a write in a static call. */
 const WRITE_GAS_CHECKED = new Set([SSTORE, 0xf0, 0xf5, 0xf1, SELFDESTRUCT]);
-/** The largest memory geth's memory gas takes (memoryGasCost; more overflows). */
-const MAX_MEMORY_FOR_GAS = 0x1fffffffe0n;
 const U64 = 1n << 64n;
 const EMPTY = new Uint8Array(0);
 const NO_PREVIOUS = { op: 0, cost: 0n } as const;
@@ -137,26 +160,33 @@ export class OpcodeTraceLogger {
   readonly #onMessage = (message: Message): void => this.#enter(message);
   readonly #onResult = (result: EVMResult): void => this.#exit(result);
 
-  readonly #revert: OpcodeEntry | undefined;
-  #revertGas: GasHandler | undefined;
-
-  readonly #chunkGas: (() => bigint) | undefined;
+  /** The library's opcode entries, whose gas handlers the logger wraps while it traces. */
+  readonly #opcodes: readonly (OpcodeEntry | undefined)[];
+  readonly #wrapped = new Map<OpcodeEntry, GasHandler>();
+  readonly #journal: { isWarmedAddress(address: Uint8Array): boolean };
+  readonly #state: EVMInterface["stateManager"];
+  /** What a call's gas handler met (see #watchCall), for the call's step. */
+  #call: CallInfo | undefined;
+  readonly #chunkGas: (() => ChunkGas) | undefined;
 
   /**
    * `chunkGas`: on a UBT network, the code-chunk gas the library counted in the instruction
-   * just charged (geth's cost leaves it out).
+   * just charged, cleared as it is read (geth's cost leaves it out).
    */
   constructor(
     evm: EVMInterface,
     common: Common,
     options: OpcodeTraceOptions,
     sink: TraceSink,
-    chunkGas?: () => bigint,
+    chunkGas?: () => ChunkGas,
   ) {
     this.#chunkGas = chunkGas;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
-    this.#revert = (evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap?.[REVERT];
+    this.#opcodes = (evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap ?? [];
+    // The library's journal (its interface type leaves the warm set out).
+    this.#journal = evm.journal as unknown as { isWarmedAddress(address: Uint8Array): boolean };
+    this.#state = evm.stateManager;
     this.#common = common;
     this.#options = options;
     this.#sink = sink;
@@ -168,6 +198,10 @@ export class OpcodeTraceLogger {
     this.#selfDestructed.clear();
     this.#sink.begin(txHash);
     this.#guardRevertOperands();
+    // On a UBT network the calls' gas is EIP-4762's or geth's Prague one (nothing to watch).
+    if (this.#chunkGas === undefined && !this.#common.gteHardfork(Hardfork.Prague)) {
+      for (const op of CALLS) this.#wrapGas(op, (runState) => this.#watchCall(op, runState));
+    }
     this.#events.on("step", this.#onStep);
     this.#events.on("beforeMessage", this.#onMessage);
     this.#events.on("afterMessage", this.#onResult);
@@ -180,26 +214,54 @@ export class OpcodeTraceLogger {
    * that one read (the next on the frame's memory) return nothing.
    */
   #guardRevertOperands(): void {
-    const entry = this.#revert;
-    const original = entry?.gasHandler;
-    if (entry === undefined || original === undefined || this.#revertGas !== undefined) return;
-    this.#revertGas = original;
-    entry.gasHandler = (runState, gas, common) => {
+    this.#wrapGas(REVERT, (runState) => {
       const memory = runState.memory;
       memory.read = () => {
         delete (memory as { read?: unknown }).read;
         return EMPTY;
       };
-      return original(runState, gas, common);
+      return undefined;
+    });
+  }
+
+  /** Runs `before` ahead of the library's gas handler of `op` until the trace ends. */
+  #wrapGas(op: number, before: (runState: GasRunState) => Promise<void> | undefined): void {
+    const entry = this.#opcodes[op];
+    const original = entry?.gasHandler;
+    if (entry === undefined || original === undefined || this.#wrapped.has(entry)) return;
+    this.#wrapped.set(entry, original);
+    entry.gasHandler = (runState, gas, common) => {
+      const pending = before(runState);
+      if (pending === undefined) return original(runState, gas, common);
+      return pending.then(() => original(runState, gas, common));
     };
+  }
+
+  /**
+   * Before Prague, what geth's cost of a call that runs out of gas depends on and the library
+   * does not say once it failed: whether the callee was cold (the library's gas handler warms
+   * it), and for a CALL whether it would create the callee's account.
+   */
+  #watchCall(op: number, runState: GasRunState): Promise<void> | undefined {
+    this.#call = undefined;
+    if (runState.stack.length < 3) return undefined;
+    const [, to, value] = runState.stack.peek(3) as [bigint, bigint, bigint];
+    const address = new Address(setLengthLeft(bigIntToBytes(BigInt.asUintN(160, to)), 20));
+    const call: CallInfo = { cold: !this.#journal.isWarmedAddress(address.bytes), creates: false };
+    this.#call = call;
+    if (op !== CALL) return undefined;
+    const spurious = this.#common.gteHardfork(Hardfork.SpuriousDragon);
+    if (spurious && value === 0n) return undefined;
+    return this.#state.getAccount(address).then((account) => {
+      call.creates = spurious ? account === undefined || account.isEmpty() : account === undefined;
+    });
   }
 
   /** The transaction is done (applied or refused): its trace ends. */
   end(): void {
-    if (this.#revert !== undefined && this.#revertGas !== undefined) {
-      this.#revert.gasHandler = this.#revertGas;
-      this.#revertGas = undefined;
-    }
+    for (const [entry, original] of this.#wrapped) entry.gasHandler = original;
+    this.#wrapped.clear();
+    this.#call = undefined;
     this.#events.off("step", this.#onStep);
     this.#events.off("beforeMessage", this.#onMessage);
     this.#events.off("afterMessage", this.#onResult);
@@ -215,9 +277,11 @@ export class OpcodeTraceLogger {
     const code = frame.message.code;
     const op = code instanceof Uint8Array && event.pc < code.length ? code[event.pc]! : 0;
     // The step event carries the whole cost (constant and dynamic) as `dynamicFee`.
-    const chunk = this.#chunkGas?.() ?? 0n;
-    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk;
-    if (CALLS.has(op)) cost += this.#callGas(event, cost);
+    const chunks = this.#chunkGas?.() ?? NO_CHUNKS;
+    const chunk = chunks.instruction;
+    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - chunks.pushData;
+    // What the call can pass on is reckoned after the code chunk is paid too.
+    if (CALLS.has(op)) cost += this.#callGas(event, cost + chunk);
     frame.pending = {
       pc: event.pc,
       op,
@@ -231,8 +295,11 @@ export class OpcodeTraceLogger {
       returnData: frame.returnData,
       defined: event.opcode.name !== "INVALID",
       chunk,
+      pushData: chunks.pushData,
       previous: frame.previous,
+      ...(CALLS.has(op) && this.#call !== undefined ? { call: this.#call } : {}),
     };
+    this.#call = undefined;
     frame.previous = { op, cost };
     if (op === SELFDESTRUCT) this.#selfdestructRefund(frame);
   }
@@ -269,7 +336,8 @@ export class OpcodeTraceLogger {
 
   /**
    * geth's constant gas of the instructions the library charges wholly as dynamic gas: the
-   * calls, and from Berlin on the account reads (EIP-2929's warm read of 100).
+   * calls, from Berlin on the account reads (EIP-2929's warm read of 100); and the other way
+   * round, the ones geth charges wholly as dynamic gas (EXP, LOG, SELFDESTRUCT before Berlin).
    */
   #constantGas(op: number): bigint | undefined {
     const berlin = this.#common.gteHardfork(Hardfork.Berlin);
@@ -277,7 +345,10 @@ export class OpcodeTraceLogger {
       if (berlin) return 100n;
       return this.#common.gteHardfork(Hardfork.TangerineWhistle) ? 700n : 40n;
     }
-    return berlin && ACCOUNT_READS.has(op) ? 100n : undefined;
+    if (berlin && ACCOUNT_READS.has(op)) return 100n;
+    // Charged wholly by their gas functions (SELFDESTRUCT's 5,000 from Berlin on is constant).
+    if (op === EXP || (op >= LOG0 && op <= LOG4)) return 0n;
+    return op === SELFDESTRUCT && !berlin ? 0n : undefined;
   }
 
   /** The frame's held step ran without failing: its line (a call or create may start a frame). */
@@ -318,6 +389,8 @@ export class OpcodeTraceLogger {
     this.#frames.push({
       message,
       byCreate,
+      // The library gives a creation its address only after this event.
+      deploys: message.to === undefined,
       pending: undefined,
       returnData: EMPTY,
       unstarted: undefined,
@@ -329,10 +402,15 @@ export class OpcodeTraceLogger {
     const frame = this.#frames.pop();
     if (frame === undefined) return;
     const { exceptionError, returnValue, executionGasUsed } = result.execResult;
-    const failure = exceptionError?.error;
+    // On a UBT network a deployment that cannot pay for its code fails "out of gas" in the
+    // library, with geth's code-storage error.
+    const failure =
+      exceptionError !== undefined && depositFailure(exceptionError.error, frame)
+        ? "code store out of gas"
+        : exceptionError?.error;
     const runState = exceptionError === undefined ? undefined : stateAfter(result);
     let error: string | undefined;
-    if (failure !== undefined && !FRAME_FAILURES.has(failure) && !depositFailure(failure, frame)) {
+    if (failure !== undefined && !FRAME_FAILURES.has(failure)) {
       let step = frame.pending;
       if (runState !== undefined && isStackFailure(failure) && step?.op !== runState.opCode) {
         // The failing instruction emitted no step (the library's step hook reads REVERT's
@@ -417,6 +495,7 @@ export class OpcodeTraceLogger {
       returnData: frame.returnData,
       defined: true,
       chunk: 0n,
+      pushData: 0n,
       previous: frame.previous,
     };
   }
@@ -446,6 +525,24 @@ export class OpcodeTraceLogger {
         step: { ...step, op: step.previous.op, cost: step.previous.cost },
       };
     }
+    if (
+      failure === "out of gas" &&
+      step.pushData > 0n &&
+      step.gas - step.chunk - step.cost < step.pushData
+    ) {
+      // geth's PUSH pays for its immediate bytes' chunks as it runs, once it pushed them: it
+      // fails after logging.
+      const code = frame.message.code instanceof Uint8Array ? frame.message.code : EMPTY;
+      const size = step.op - 0x5f;
+      const bytes = code.subarray(step.pc + 1, step.pc + 1 + size);
+      const pushed = bytesToBigInt(bytes) << BigInt(8 * (size - bytes.length));
+      return {
+        error: "out of gas",
+        before: false,
+        step,
+        after: { ...step, stack: [...step.stack, pushed] },
+      };
+    }
     // geth checks the stack before any gas (the library may fail for gas first).
     const stackError = step.defined ? gethStackError(step.op, step.stack.length) : undefined;
     if (isStackFailure(failure) || stackError !== undefined) {
@@ -473,7 +570,7 @@ export class OpcodeTraceLogger {
     if (
       step.op === SELFDESTRUCT &&
       this.#common.gteHardfork(Hardfork.Berlin) &&
-      step.gas - step.constant < COLD_ACCOUNT_SURCHARGE
+      step.gas - step.constant < COLD_ACCOUNT_ACCESS
     ) {
       // geth's SELFDESTRUCT gas stops at a cold beneficiary it cannot pay, before the refund.
       const refund = this.#common.isActivatedEIP(3529)
@@ -492,12 +589,57 @@ export class OpcodeTraceLogger {
       const copy = this.#returnDataCopy(step, frame, memory);
       if (copy !== undefined) return copy;
     }
-    if (step.op === 0xf1 || (CALLS.has(step.op) && this.#common.gteHardfork(Hardfork.Prague))) {
-      // geth's call gas charges its parts one by one and stops at the one it cannot pay
-      // (before Prague only CALL's does: the others fail on the whole).
-      return { error: "out of gas: out of gas", before: true, step: constant };
-    }
+    if (CALLS.has(step.op)) return this.#callOutOfGas(step, memory);
     return { error: "out of gas", before: true, step };
+  }
+
+  /**
+   * A call that cannot pay its gas, as geth's call gas reckons it: from Prague on it charges the
+   * cold callee, the memory, value and new account, and a delegation one by one and stops at the
+   * one it cannot pay ("out of gas: out of gas", the constant cost); before, only the cold
+   * callee and (CALL) the memory and value are charged that way, and the rest is summed in
+   * uint64 with the callee's share of what is left (which wraps where the rest exceeds it), an
+   * overflow failing as such.
+   */
+  #callOutOfGas(step: Step, memory: bigint): Fault {
+    const constant = { ...step, cost: step.constant };
+    const stopped: Fault = { error: "out of gas: out of gas", before: true, step: constant };
+    const common = this.#common;
+    const call = step.call;
+    if (common.gteHardfork(Hardfork.Prague)) return stopped;
+    if (call === undefined) {
+      // (On Verkle, EIP-4762's call gas: not reckoned here.)
+      return step.op === CALL ? stopped : { error: "out of gas", before: true, step };
+    }
+    const back = (i: number): bigint => step.stack[step.stack.length - 1 - i] ?? 0n;
+    const cold = common.gteHardfork(Hardfork.Berlin) && call.cold ? COLD_ACCOUNT_ACCESS - 100n : 0n;
+    let left = step.gas - step.constant;
+    if (left < cold) return stopped;
+    left -= cold;
+    const value = step.op === CALL || step.op === 0xf2 ? back(2) : 0n;
+    let intrinsic = memoryExpansionGas(step.memory.length, memory) + (value === 0n ? 0n : 9000n);
+    if (step.op === CALL) {
+      if (left < intrinsic) return stopped;
+      if (call.creates) intrinsic += 25_000n;
+    }
+    const overflow: Fault = {
+      error: "out of gas: gas uint64 overflow",
+      before: true,
+      step: constant,
+    };
+    const requested = back(0);
+    let callGas = requested;
+    if (common.gteHardfork(Hardfork.TangerineWhistle)) {
+      const available = BigInt.asUintN(64, left - intrinsic);
+      const share = available - available / 64n;
+      if (requested >= U64 || share < requested) callGas = share;
+    } else if (requested >= U64) {
+      return overflow;
+    }
+    const total = intrinsic + callGas;
+    if (total >= U64 || total + cold >= U64) return overflow;
+    const cost = BigInt.asUintN(64, step.constant + total + cold);
+    return { error: "out of gas", before: true, step: { ...step, cost } };
   }
 
   /**
@@ -555,7 +697,7 @@ function depositFailure(failure: string, frame: Frame): boolean {
   const step = frame.pending;
   return (
     failure === "out of gas" &&
-    frame.message.isCreate === true &&
+    frame.deploys &&
     step !== undefined &&
     step.op === 0xf3 &&
     step.cost <= step.gas
@@ -619,81 +761,4 @@ function goString(text: string): string {
     .replace(/&/g, "\\u0026")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
-}
-
-/**
- * The memory size (whole words, in bytes) geth's interpreter computes for an instruction from
- * its operands before any gas (core/vm/memory_table.go), 0 for one that uses none; undefined
- * where geth's computation overflows 64 bits (ErrGasUintOverflow).
- */
-function gethMemorySize(op: number, stack: readonly bigint[]): bigint | undefined {
-  const back = (i: number): bigint => stack[stack.length - 1 - i] ?? 0n;
-  let end: bigint | undefined;
-  switch (op) {
-    case 0x20:
-    case 0xa0:
-    case 0xa1:
-    case 0xa2:
-    case 0xa3:
-    case 0xa4:
-    case 0xf3:
-    case 0xfd:
-      end = memoryEnd(back(0), back(1));
-      break;
-    case 0x37:
-    case 0x39:
-    case 0x3e:
-      end = memoryEnd(back(0), back(2));
-      break;
-    case 0x3c:
-      end = memoryEnd(back(1), back(3));
-      break;
-    case 0x51:
-    case 0x52:
-      end = memoryEnd(back(0), 32n);
-      break;
-    case 0x53:
-      end = memoryEnd(back(0), 1n);
-      break;
-    case 0x5e:
-      // From the later of destination and source.
-      end = largerEnd(memoryEnd(back(0), back(2)), memoryEnd(back(1), back(2)));
-      break;
-    case 0xf0:
-    case 0xf5:
-      end = memoryEnd(back(1), back(2));
-      break;
-    case 0xf1:
-    case 0xf2:
-      end = largerEnd(memoryEnd(back(5), back(6)), memoryEnd(back(3), back(4)));
-      break;
-    case 0xf4:
-    case 0xfa:
-      end = largerEnd(memoryEnd(back(4), back(5)), memoryEnd(back(2), back(3)));
-      break;
-    default:
-      return 0n;
-  }
-  // Rounded up to whole words, which must fit 64 bits too.
-  if (end === undefined || end > U64 - 32n) return undefined;
-  return ((end + 31n) / 32n) * 32n;
-}
-
-/** geth's calcMemSize64: offset + length (0 for no length), undefined past 64 bits. */
-function memoryEnd(offset: bigint, length: bigint): bigint | undefined {
-  if (length === 0n) return 0n;
-  if (offset >= U64 || length >= U64 || offset + length >= U64) return undefined;
-  return offset + length;
-}
-
-function largerEnd(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
-  if (a === undefined || b === undefined) return undefined;
-  return a > b ? a : b;
-}
-
-/** The gas of growing memory from `current` to `size` bytes (3 a word, words² / 512). */
-function memoryExpansionGas(current: number, size: bigint): bigint {
-  if (size <= BigInt(current)) return 0n;
-  const fee = (words: bigint): bigint => 3n * words + (words * words) / 512n;
-  return fee(size / 32n) - fee(BigInt(current) / 32n);
 }

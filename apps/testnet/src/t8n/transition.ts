@@ -54,7 +54,12 @@ import { MptReceiptShadow } from "../runner/mpt-receipt-shadow.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
-import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
+import {
+  addressKey,
+  HISTORY_SERVE_WINDOW,
+  HISTORY_STORAGE_ADDRESS,
+  type UbtContext,
+} from "../ubt/ubt-context.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
@@ -363,7 +368,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
           vm.common,
           input.trace.options ?? {},
           input.trace.sink,
-          ubt === undefined ? undefined : () => ubt.instructionChunkGas,
+          ubt === undefined ? undefined : () => takeChunkGas(ubt),
         );
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
@@ -611,6 +616,14 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
+}
+
+/** The code-chunk gas of the instruction just charged (see UbtContext.chunkGas), cleared. */
+function takeChunkGas(ubt: UbtContext): { instruction: bigint; pushData: bigint } {
+  const taken = { ...ubt.chunkGas };
+  ubt.chunkGas.instruction = 0n;
+  ubt.chunkGas.pushData = 0n;
+  return taken;
 }
 
 /**

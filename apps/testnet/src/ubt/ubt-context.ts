@@ -37,11 +37,12 @@ export class UbtContext {
    */
   readonly staticCallAt: boolean[] = [];
   /**
-   * The code-chunk gas the instruction being charged pays (its own chunk, and on `Verkle` a
-   * PUSH's immediate bytes'): part of the library's cost of it, not of geth's (which charges
-   * it in its interpreter loop and in PUSH itself), for a trace to take out.
+   * The code-chunk gas the instruction being charged pays: its own chunk's, and on `Verkle` a
+   * PUSH's immediate bytes'. Part of the library's cost of it, not of geth's (which charges the
+   * one in its interpreter loop, the other as PUSH runs), for a trace to take out; set by each
+   * instruction's gas handler, taken (and cleared) by the trace.
    */
-  instructionChunkGas = 0n;
+  chunkGas = { instruction: 0n, pushData: 0n };
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
   /**

@@ -35,14 +35,14 @@ export function ubtOpcodes(ctx: UbtContext, common: Common): CustomOpcode[] {
       gas: bigint,
       c: Common,
     ): bigint | Promise<bigint> => {
-      let chunks = instructionChunkGas(ctx, runState, 0n);
-      ctx.instructionChunkGas = chunks;
-      let owed = gas + chunks;
+      const chunk = instructionChunkGas(ctx, runState, 0n);
+      ctx.chunkGas.instruction = chunk;
+      let owed = gas + chunk;
       if (rule !== undefined) return rule.dynamicGas(ctx, runState, owed);
       if (isPush) {
-        chunks = pushDataChunkGas(ctx, runState, opcode, owed);
-        ctx.instructionChunkGas += chunks;
-        owed += chunks;
+        const pushData = pushDataChunkGas(ctx, runState, opcode, owed);
+        ctx.chunkGas.pushData = pushData;
+        owed += pushData;
       }
       if (original === undefined) return owed;
       if (isCreate) return withoutSelfWarm(runState, () => original(runState, owed, c));
