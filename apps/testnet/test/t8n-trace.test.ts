@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -178,5 +186,21 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
       `trace-2-0x${"02".repeat(32)}.jsonl`,
     ]);
     expect(traceFiles(out)[`trace-0-0x${"01".repeat(32)}.jsonl`]).toBe("{}\n");
+  });
+
+  it("a trace write that fails (disk full) ends the transition as an output fault, rejecting no transaction", async () => {
+    const c = CASES.find((k) => k.name === "seed38_Osaka")!;
+    const out = join(dir, "full");
+    mkdirSync(out, { recursive: true });
+    // The first trace file is /dev/full: its writes fail with ENOSPC.
+    symlinkSync("/dev/full", join(out, Object.keys(c.traces)[0]!));
+    const sink = new TraceFiles(out);
+    await expect(
+      transition({ alloc: c.alloc, env: c.env, txs: c.txs, fork: c.fork, trace: { sink } }),
+    ).rejects.toMatchObject({
+      code: "INVALID_OUTPUT",
+      gethExitCode: T8N_EXIT_IO,
+      message: expect.stringContaining("cannot write it (ENOSPC)"),
+    });
   });
 });

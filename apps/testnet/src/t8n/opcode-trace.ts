@@ -480,7 +480,7 @@ export class OpcodeTraceLogger {
     this.#line({ ...this.#stepOf(runState, frame, 0n), op: 0, refund }, undefined);
   }
 
-  /** A step of the frame as its final run state has it (cost and constant `cost`). */
+  /** A step of the frame as its final run state has it, costing `cost` (all of it constant). */
   #stepOf(runState: RunStateView, frame: Frame, cost: bigint): Step {
     return {
       pc: runState.programCounter,

@@ -21,6 +21,8 @@ export class TraceFiles implements TraceSink {
   #fd: number | undefined;
   #path = "";
   #held: string[] = [];
+  /** The first write of the open file that failed, thrown by `end`. */
+  #failure: TestnetError | undefined;
   #heldBytes = 0;
   /** The files written, in order. */
   readonly written: string[] = [];
@@ -42,8 +44,12 @@ export class TraceFiles implements TraceSink {
     this.written.push(this.#path);
   }
 
+  /**
+   * Called from the EVM's events: a write that fails is kept and thrown by `end`, so the fault
+   * reaches the caller as an output fault, not as the transaction's failure.
+   */
   line(json: string): void {
-    if (this.#fd === undefined) return;
+    if (this.#fd === undefined || this.#failure !== undefined) return;
     this.#held.push(json);
     this.#heldBytes += json.length + 1;
     if (this.#heldBytes >= FLUSH_AT) this.#flush();
@@ -57,19 +63,22 @@ export class TraceFiles implements TraceSink {
     try {
       closeSync(fd);
     } catch (cause) {
-      throw this.#fault("cannot close it", cause);
+      this.#failure ??= this.#fault("cannot close it", cause);
     }
+    const failure = this.#failure;
+    this.#failure = undefined;
+    if (failure !== undefined) throw failure;
   }
 
   #flush(): void {
-    if (this.#held.length === 0 || this.#fd === undefined) return;
+    if (this.#held.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
     const text = `${this.#held.join("\n")}\n`;
     this.#held = [];
     this.#heldBytes = 0;
     try {
       writeSync(this.#fd, text);
     } catch (cause) {
-      throw this.#fault("cannot write it", cause);
+      this.#failure = this.#fault("cannot write it", cause);
     }
   }
 

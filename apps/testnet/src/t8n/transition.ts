@@ -450,12 +450,19 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         vm.common.param("blobGasPerBlob"),
       ) === undefined;
     if (traced) tracer.begin(candidate.tx.hash());
+    let ran: { readonly result: RunTxResult } | { readonly cause: unknown };
     try {
-      const result = await builder.addTransaction(candidate.tx, { allowNoBlobs: true });
-      if (traced) tracer.end();
-      applied.push({ tx: candidate.tx, result });
+      ran = { result: await builder.addTransaction(candidate.tx, { allowNoBlobs: true }) };
     } catch (cause) {
-      if (traced) tracer.end();
+      ran = { cause };
+    }
+    // Outside the try: a trace that cannot be written ends the transition (exit 11), it does
+    // not reject the transaction.
+    if (traced) tracer.end();
+    if ("result" in ran) {
+      applied.push({ tx: candidate.tx, result: ran.result });
+    } else {
+      const cause = ran.cause;
       if (cause instanceof TestnetError && cause.code === "GAS_RETURNED_OVER_LIMIT") {
         // geth panics on it: no result, its exit code.
         throw new TestnetError(cause.code, `${sources.txs}: tx ${index}: ${cause.message}`, {
