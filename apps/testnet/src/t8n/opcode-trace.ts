@@ -2,6 +2,7 @@ import type { Common } from "@ethereumjs/common";
 import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
 import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
+import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 
@@ -502,9 +503,24 @@ export class OpcodeTraceLogger {
 
   /** A frame's error with no failed instruction (a precompile's, or a deployment's). */
   #frameError(failure: string, message: Message): string {
-    // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
-    if (failure === "value out of range" && isPrecompile(message, 0x09)) {
-      return message.data.length === 213 ? "invalid final flag" : "invalid input length";
+    if (message.isCompiled) {
+      // geth charges a precompile's gas before it reads the input; the library may refuse the
+      // input first.
+      const required = gethPrecompileGas(message, this.#common);
+      if (required !== undefined && required > message.gasLimit) return "out of gas";
+      // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
+      if (failure === "value out of range" && isPrecompile(message, 0x09)) {
+        return message.data.length === 213 ? "invalid final flag" : "invalid input length";
+      }
+      // The BLS12-381 precompiles: geth's length check also refuses an empty input.
+      if (failure === "input is empty") return "invalid input length";
+      if (failure === "point not on curve") return "invalid point: not on curve";
+      // The BN254 ones: the library says "revert" (or its length error) for any input fault.
+      const at = message.codeAddress.bytes;
+      if (at[19]! >= 0x06 && at[19]! <= 0x08 && isPrecompile(message, at[19]!)) {
+        const bn254 = gethBn254InputError(at[19]!, message.data);
+        if (bn254 !== undefined) return bn254;
+      }
     }
     return gethFrameError(failure);
   }
@@ -711,6 +727,45 @@ function stateAfter(result: EVMResult): RunStateView | undefined {
 
 function isStackFailure(failure: string): boolean {
   return failure === "stack underflow" || failure === "stack overflow";
+}
+
+/**
+ * The gas geth's precompile asks before it runs (its RequiredGas), for those whose input the
+ * library may refuse before it charges: the BN254 (EIP-1108 from Istanbul) and BLS12-381 ones
+ * and the point evaluation; undefined for the others (and the MSMs of one pair or more, whose
+ * discount tables are not kept here).
+ */
+function gethPrecompileGas(message: Message, common: Common): bigint | undefined {
+  const at = message.codeAddress.bytes;
+  if (!at.subarray(0, 19).every((b) => b === 0)) return undefined;
+  const size = BigInt(message.data.length);
+  const istanbul = common.gteHardfork(Hardfork.Istanbul);
+  switch (at[19]) {
+    case 0x06:
+      return istanbul ? 150n : 500n;
+    case 0x07:
+      return istanbul ? 6000n : 40_000n;
+    case 0x08:
+      return istanbul ? 45_000n + 34_000n * (size / 192n) : 100_000n + 80_000n * (size / 192n);
+    case 0x0a:
+      return 50_000n;
+    case 0x0b:
+      return 375n;
+    case 0x0c:
+      return size < 160n ? 0n : undefined;
+    case 0x0d:
+      return 600n;
+    case 0x0e:
+      return size < 288n ? 0n : undefined;
+    case 0x0f:
+      return 37_700n + 32_600n * (size / 384n);
+    case 0x10:
+      return 5500n;
+    case 0x11:
+      return 23_800n;
+    default:
+      return undefined;
+  }
 }
 
 /** Whether the message runs the precompile at address `n` (its code a function). */
