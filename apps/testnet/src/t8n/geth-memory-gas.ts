@@ -1,3 +1,5 @@
+import { fromTop } from "./geth-opcode-table.js";
+
 /**
  * geth's reckoning of an instruction's memory before its gas (core/vm/memory_table.go,
  * common.go, gas.go): the size it grows memory to, where that overflows 64 bits, and the gas of
@@ -15,7 +17,7 @@ export const MAX_MEMORY_FOR_GAS = 0x1fffffffe0n;
  * where geth's computation overflows 64 bits (ErrGasUintOverflow).
  */
 export function gethMemorySize(op: number, stack: readonly bigint[]): bigint | undefined {
-  const back = (i: number): bigint => stack[stack.length - 1 - i] ?? 0n;
+  const back = (i: number): bigint => fromTop(stack, i);
   let end: bigint | undefined;
   switch (op) {
     case 0x20:

@@ -99,3 +99,8 @@ export function gethStackError(op: number, length: number): string | undefined {
   if (length > max) return `stack limit reached ${length} (${max})`;
   return undefined;
 }
+
+/** The stack item `i` below the top (0: the top), 0 past the bottom. */
+export function fromTop(stack: readonly bigint[], i: number): bigint {
+  return stack[stack.length - 1 - i] ?? 0n;
+}

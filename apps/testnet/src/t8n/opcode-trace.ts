@@ -2,9 +2,10 @@ import type { Common } from "@ethereumjs/common";
 import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
 import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
+import { gethCallError } from "../chain/system-call.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
-import { gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
+import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
 export interface OpcodeTraceOptions {
@@ -118,7 +119,8 @@ interface RunStateView {
 }
 
 /** Instructions that end a frame without an error (the library's STOP, RETURN, SELFDESTRUCT). */
-const HALTS = new Set([0x00, 0xf3, 0xff]);
+const RETURN = 0xf3;
+const HALTS = new Set([0x00, RETURN, 0xff]);
 const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 /** BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH. */
 const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
@@ -314,9 +316,7 @@ export class OpcodeTraceLogger {
     const requested = event.stack.at(-1) ?? 0n;
     if (!this.#common.gteHardfork(Hardfork.TangerineWhistle)) return requested;
     const available = event.gasLeft - fee;
-    if (available < 0n) return 0n;
-    const capped = available - available / 64n;
-    return requested >= U64 || capped < requested ? capped : requested;
+    return available < 0n ? 0n : callShare(requested, available);
   }
 
   /**
@@ -503,24 +503,22 @@ export class OpcodeTraceLogger {
 
   /** A frame's error with no failed instruction (a precompile's, or a deployment's). */
   #frameError(failure: string, message: Message): string {
-    if (message.isCompiled) {
+    const precompile = precompileOf(message);
+    if (precompile !== undefined) {
       // geth charges a precompile's gas before it reads the input; the library may refuse the
       // input first.
-      const required = gethPrecompileGas(message, this.#common);
+      const required = gethPrecompileGas(precompile, message.data.length, this.#common);
       if (required !== undefined && required > message.gasLimit) return "out of gas";
       // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
-      if (failure === "value out of range" && isPrecompile(message, 0x09)) {
+      if (failure === "value out of range" && precompile === 0x09) {
         return message.data.length === 213 ? "invalid final flag" : "invalid input length";
       }
       // The BLS12-381 precompiles: geth's length check also refuses an empty input.
       if (failure === "input is empty") return "invalid input length";
       if (failure === "point not on curve") return "invalid point: not on curve";
       // The BN254 ones: the library says "revert" (or its length error) for any input fault.
-      const at = message.codeAddress.bytes;
-      if (at[19]! >= 0x06 && at[19]! <= 0x08 && isPrecompile(message, at[19]!)) {
-        const bn254 = gethBn254InputError(at[19]!, message.data);
-        if (bn254 !== undefined) return bn254;
-      }
+      const bn254 = gethBn254InputError(precompile, message.data);
+      if (bn254 !== undefined) return bn254;
     }
     return gethFrameError(failure);
   }
@@ -627,7 +625,7 @@ export class OpcodeTraceLogger {
       // (On Verkle, EIP-4762's call gas: not reckoned here.)
       return step.op === CALL ? stopped : { error: "out of gas", before: true, step };
     }
-    const back = (i: number): bigint => step.stack[step.stack.length - 1 - i] ?? 0n;
+    const back = (i: number): bigint => fromTop(step.stack, i);
     const cold = common.gteHardfork(Hardfork.Berlin) && call.cold ? COLD_ACCOUNT_ACCESS - 100n : 0n;
     let left = step.gas - step.constant;
     if (left < cold) return stopped;
@@ -646,9 +644,7 @@ export class OpcodeTraceLogger {
     const requested = back(0);
     let callGas = requested;
     if (common.gteHardfork(Hardfork.TangerineWhistle)) {
-      const available = BigInt.asUintN(64, left - intrinsic);
-      const share = available - available / 64n;
-      if (requested >= U64 || share < requested) callGas = share;
+      callGas = callShare(requested, BigInt.asUintN(64, left - intrinsic));
     } else if (requested >= U64) {
       return overflow;
     }
@@ -681,7 +677,7 @@ export class OpcodeTraceLogger {
 
   #line(step: Step, error: string | undefined): void {
     const options = this.#options;
-    let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${(step.cost % U64).toString(16)}"`;
+    let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${BigInt.asUintN(64, step.cost).toString(16)}"`;
     if (options.memory === true && step.memory.length > 0)
       json += `,"memory":"${bytesToHex(step.memory)}"`;
     json += `,"memSize":${step.memory.length}`;
@@ -715,7 +711,7 @@ function depositFailure(failure: string, frame: Frame): boolean {
     failure === "out of gas" &&
     frame.deploys &&
     step !== undefined &&
-    step.op === 0xf3 &&
+    step.op === RETURN &&
     step.cost <= step.gas
   );
 }
@@ -735,12 +731,10 @@ function isStackFailure(failure: string): boolean {
  * and the point evaluation; undefined for the others (and the MSMs of one pair or more, whose
  * discount tables are not kept here).
  */
-function gethPrecompileGas(message: Message, common: Common): bigint | undefined {
-  const at = message.codeAddress.bytes;
-  if (!at.subarray(0, 19).every((b) => b === 0)) return undefined;
-  const size = BigInt(message.data.length);
+function gethPrecompileGas(precompile: number, length: number, common: Common): bigint | undefined {
+  const size = BigInt(length);
   const istanbul = common.gteHardfork(Hardfork.Istanbul);
-  switch (at[19]) {
+  switch (precompile) {
     case 0x06:
       return istanbul ? 150n : 500n;
     case 0x07:
@@ -768,17 +762,28 @@ function gethPrecompileGas(message: Message, common: Common): bigint | undefined
   }
 }
 
-/** Whether the message runs the precompile at address `n` (its code a function). */
-function isPrecompile(message: Message, n: number): boolean {
+/** The number of the precompile the message runs (its code a function), if it runs one. */
+function precompileOf(message: Message): number | undefined {
   // The code's address: a DELEGATECALL's `to` is the caller's own.
   const at = message.codeAddress.bytes;
-  return message.isCompiled && at[19] === n && at.subarray(0, 19).every((b) => b === 0);
+  return message.isCompiled && at.subarray(0, 19).every((b) => b === 0) ? at[19] : undefined;
 }
 
-/** A frame's error in geth's words (core/vm/errors.go) where the library words it otherwise. */
+/**
+ * geth's share of what is left that a call passes on (callGas, core/vm/gas.go, from EIP-150):
+ * all but a 64th of `available`, or the stack's request where that is less.
+ */
+function callShare(requested: bigint, available: bigint): bigint {
+  const share = available - available / 64n;
+  return requested >= U64 || share < requested ? share : requested;
+}
+
+/**
+ * A frame's error in geth's words (core/vm/errors.go) where the library words it otherwise:
+ * a system call's words (gethCallError: REVERT, JUMP), and those only a transaction meets.
+ */
 function gethFrameError(failure: string): string {
-  if (failure.startsWith("invalid JUMP")) return "invalid jump destination";
-  return FRAME_ERRORS.get(failure) ?? failure;
+  return FRAME_ERRORS.get(failure) ?? gethCallError(failure);
 }
 
 /** Failures of a deployment's returned code. */
@@ -790,15 +795,12 @@ const DEPLOYMENT_FAILURES = new Set([
 
 /** Failures of a frame once its code has run (the code it deploys), not of an instruction. */
 const FRAME_FAILURES = new Set([
-  "code store out of gas",
-  "code size to deposit exceeds maximum code size",
-  "invalid bytecode deployed",
+  ...DEPLOYMENT_FAILURES,
   "create collision",
   "initcode exceeds max initcode size",
 ]);
 
 const FRAME_ERRORS = new Map([
-  ["revert", "execution reverted"],
   ["static state change", "write protection"],
   ["value out of range", "return data out of bounds"],
   ["code store out of gas", "contract creation code storage out of gas"],
