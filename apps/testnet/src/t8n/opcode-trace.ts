@@ -3,6 +3,7 @@ import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
 import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
 import { gethCallError } from "../chain/system-call.js";
+import { isUbtCommon } from "../ubt/ubt-common.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
@@ -171,6 +172,8 @@ export class OpcodeTraceLogger {
   /** What a call's gas handler met (see #watchCall), for the call's step. */
   #call: CallInfo | undefined;
   readonly #chunkGas: (() => ChunkGas) | undefined;
+  /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
+  readonly #eip4762: boolean;
 
   /**
    * `chunkGas`: on a UBT network, the code-chunk gas the library counted in the instruction
@@ -184,6 +187,7 @@ export class OpcodeTraceLogger {
     chunkGas?: () => ChunkGas,
   ) {
     this.#chunkGas = chunkGas;
+    this.#eip4762 = isUbtCommon(common) && common.ubtNetwork.verkleOpcodes;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
     this.#opcodes = (evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap ?? [];
@@ -327,6 +331,8 @@ export class OpcodeTraceLogger {
     const step = frame.pending;
     const self = frame.message.to?.toString();
     if (step === undefined || self === undefined || this.#common.isActivatedEIP(3529)) return;
+    // Nor when its stack is empty: geth checks the stack before any gas.
+    if (step.stack.length === 0) return;
     // From Berlin on SELFDESTRUCT has a constant charge (5,000) before the gas function: no
     // refund when geth fails there.
     if (this.#common.gteHardfork(Hardfork.Berlin) && step.gas < step.constant) return;
@@ -592,7 +598,12 @@ export class OpcodeTraceLogger {
         : step.refund - SELFDESTRUCT_REFUND;
       return { error: "out of gas: out of gas", before: true, step: { ...constant, refund } };
     }
-    if (step.op === SSTORE && step.gas <= 2300n && this.#common.gteHardfork(Hardfork.Istanbul)) {
+    if (
+      step.op === SSTORE &&
+      step.gas <= 2300n &&
+      this.#common.gteHardfork(Hardfork.Istanbul) &&
+      !this.#eip4762
+    ) {
       return {
         error: "out of gas: not enough gas for reentrancy sentry",
         before: true,
@@ -764,9 +775,11 @@ function gethPrecompileGas(precompile: number, length: number, common: Common): 
 
 /** The number of the precompile the message runs (its code a function), if it runs one. */
 function precompileOf(message: Message): number | undefined {
+  // First: a creation has no code address (the library's getter throws).
+  if (!message.isCompiled) return undefined;
   // The code's address: a DELEGATECALL's `to` is the caller's own.
   const at = message.codeAddress.bytes;
-  return message.isCompiled && at.subarray(0, 19).every((b) => b === 0) ? at[19] : undefined;
+  return at.subarray(0, 19).every((b) => b === 0) ? at[19] : undefined;
 }
 
 /**
