@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TestnetError } from "../src/chain/testnet-error.js";
-import type { OpcodeTraceOptions } from "../src/t8n/opcode-trace.js";
 import { T8N_EXIT_IO } from "../src/t8n/t8n-exit-codes.js";
 import { TraceFiles } from "../src/t8n/trace-files.js";
 import { type T8nInput, transition } from "../src/t8n/transition.js";
+import type { OpcodeTraceOptions } from "../src/trace/opcode-trace.js";
 import { runBuilt } from "./cli-process.js";
 import { dataPath } from "./test-data.js";
 

@@ -79,12 +79,20 @@ failed; exit 2 if no test matches.`,
     .option("--json", "print one JSON object per test, then a summary object (stdout stays JSON)")
     .addOption(filterOption())
     .addOption(schemeOption())
+    .option(
+      "--trace",
+      "write the JSON opcode trace of every transaction the blocks run to stderr, as geth's evm blocktest --trace (then stderr holds nothing else)",
+    )
+    .option("--trace.memory", "with --trace: each step's memory")
+    .option("--trace.nostack", "with --trace: no stacks")
+    .option("--trace.returndata", "with --trace: each step's return data")
     .addHelpText(
       "after",
       examples([
         "bintrie-testnet run fixtures/blockchain",
         "bintrie-testnet run fixtures/ --filter 'SimpleTx|logRevert' --json",
         "bintrie-testnet run fixtures/ --filter 'bcStateTests/.* :: .*_Cancun$'",
+        "bintrie-testnet run fixtures/ --filter 'logRevert' --trace 2> trace.jsonl",
       ]),
     )
     .action(async (paths: string[], flags) => {

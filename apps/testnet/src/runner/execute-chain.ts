@@ -14,9 +14,11 @@ import { applyAlloc } from "../fixtures/alloc.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, parseQuantity } from "../fixtures/hex.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import type { TraceRequest } from "../trace/opcode-trace.js";
 import { createExecutionVM, runBlockAsGeth } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import type { UbtContext } from "../ubt/ubt-context.js";
+import { BlockTransactionTrace } from "./block-transaction-trace.js";
 import { type MptBlockRoots, MptReceiptShadow } from "./mpt-receipt-shadow.js";
 
 /** Header field positions in a block header's RLP list. */
@@ -36,12 +38,18 @@ export interface ExecuteOptions {
    * rebuilt parent's hash (used by `fill`). Without it, the fixture's blocks run as they are.
    */
   readonly rebuild?: boolean;
+  /**
+   * geth's `evm blocktest --trace`: the JSON opcode trace of every transaction the blocks run
+   * (see BlockTransactionTrace), into `trace.sink`.
+   */
+  readonly trace?: TraceRequest;
 }
 
 export const EXECUTE_OPTION_KEYS: readonly (keyof ExecuteOptions)[] = [
   "scheme",
   "groupDepth",
   "rebuild",
+  "trace",
 ];
 
 /** One executed block. */
@@ -135,6 +143,10 @@ export async function executeChain(
   });
   // Every VM createExecutionVM makes carries one.
   const systemCalls = systemCallContextOf(vm)!;
+  const tracing =
+    options.trace === undefined
+      ? undefined
+      : new BlockTransactionTrace(vm, ubtRules, options.trace);
   // An MPT execution of the same blocks beside the binary one, on MPT fixtures: before
   // Byzantium a receipt holds the MPT root after its transaction, so the receipts root needs it;
   // and where a block is expected to fail, its MPT state root may be what is wrong (geth's
@@ -168,6 +180,7 @@ export async function executeChain(
         shadow,
         checkMptRoot: binary === undefined,
       });
+      tracing?.settle();
       if (refused) rejected.push(i);
       else failures.push(`${label} should fail (${fixtureBlock.expectException}) but ran`);
       continue;
@@ -192,6 +205,7 @@ export async function executeChain(
       break;
     } finally {
       blockMilliseconds += performance.now() - started;
+      tracing?.settle();
     }
     const queueFailure = systemCalls.takeQueueFailure();
     if (queueFailure !== undefined) {
@@ -252,6 +266,7 @@ export async function executeChain(
     blocks.push({ block: final, root: result.stateRoot, gasUsed: result.gasUsed, fixtureIndex: i });
     parent = final;
   }
+  tracing?.close();
   const head = await blockchain.getCanonicalHeadBlock();
   if (!rebuild && failures.length === 0 && !sameHex(head.hash(), test.lastblockhash)) {
     failures.push(`chain head ${bytesToHex(head.hash())}, lastblockhash is ${test.lastblockhash}`);

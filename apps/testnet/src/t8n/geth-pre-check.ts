@@ -1,6 +1,7 @@
 import type { Common } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { type Address, toChecksumAddress } from "@ethereumjs/util";
+import { isDelegation } from "../chain/authorization-authority.js";
 import type { BinaryStateManager } from "../state/binary-state-manager.js";
 
 /** What geth's pre-check reads of the block being built. */
@@ -29,7 +30,6 @@ export interface PreCheckFields {
 const MAX_TX_GAS = 1n << 24n;
 /** EIP-7594's cap on a transaction's blobs (params.BlobTxMaxBlobs). */
 const MAX_TX_BLOBS = 6;
-const DELEGATION_PREFIX = [0xef, 0x01, 0x00];
 
 /**
  * The first check geth's `stateTransition.preCheck` and `buyGas` (core/state_transition.go) fail
@@ -126,9 +126,4 @@ export async function gethFirstChecksFailure(
     }
   }
   return undefined;
-}
-
-/** EIP-7702's delegation designator: 0xef0100 and a 20-byte address. */
-function isDelegation(code: Uint8Array): boolean {
-  return code.length === 23 && DELEGATION_PREFIX.every((byte, i) => code[i] === byte);
 }

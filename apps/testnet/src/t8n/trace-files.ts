@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { bytesToHex } from "@ethereumjs/util";
 import { TestnetError } from "../chain/testnet-error.js";
-import type { TraceSink } from "./opcode-trace.js";
+import type { TraceSink } from "../trace/opcode-trace.js";
 import { T8N_EXIT_IO } from "./t8n-exit-codes.js";
 
 /** Bytes of trace lines held before they are written. */

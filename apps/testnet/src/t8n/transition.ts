@@ -52,14 +52,11 @@ import type { FixtureAlloc } from "../fixtures/blockchain-test.js";
 import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixtures/hex.js";
 import { MptReceiptShadow } from "../runner/mpt-receipt-shadow.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
+import { authorizationRefund } from "../trace/authorization-refund.js";
+import { OpcodeTraceLogger, type TraceRequest } from "../trace/opcode-trace.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
-import {
-  addressKey,
-  HISTORY_SERVE_WINDOW,
-  HISTORY_STORAGE_ADDRESS,
-  type UbtContext,
-} from "../ubt/ubt-context.js";
+import { addressKey, HISTORY_SERVE_WINDOW, HISTORY_STORAGE_ADDRESS } from "../ubt/ubt-context.js";
 import { checkT8nInput, type T8nSources } from "./check-t8n-input.js";
 import { ethashDifficulty } from "./ethash-difficulty.js";
 import { type GethAllocAccount, gethAllocFromDump } from "./geth-alloc.js";
@@ -73,7 +70,6 @@ import {
   TX_TYPE_NOT_SUPPORTED,
 } from "./geth-reject-reason.js";
 import { legacyJsonTx, legacySignature, legacyTxFields } from "./legacy-tx-fields.js";
-import { OpcodeTraceLogger, type OpcodeTraceOptions, type TraceSink } from "./opcode-trace.js";
 import { pendingBlockFees, preCheckBlock } from "./pending-block.js";
 import { type Candidate, rlpTxCandidate } from "./rlp-tx-candidate.js";
 import { recordDeletions, refuseStorageWiping } from "./storage-wiping.js";
@@ -150,7 +146,7 @@ export interface T8nInput {
    * geth's `--trace`: the JSON opcode trace of each transaction that reaches execution, line by
    * line into `sink` (see OpcodeTraceLogger).
    */
-  readonly trace?: { readonly sink: TraceSink; readonly options?: OpcodeTraceOptions };
+  readonly trace?: TraceRequest;
 }
 
 /** A log as geth's t8n prints it in a receipt. */
@@ -368,7 +364,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
           vm.common,
           input.trace.options ?? {},
           input.trace.sink,
-          ubt === undefined ? undefined : () => takeChunkGas(ubt),
+          ubt === undefined ? undefined : () => ubt.takeChunkGas(),
         );
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
@@ -449,7 +445,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         candidate.tx.type === 3 ? (candidate.tx as Blob4844Tx).blobVersionedHashes.length : 0,
         vm.common.param("blobGasPerBlob"),
       ) === undefined;
-    if (traced) tracer.begin(candidate.tx.hash());
+    if (traced) {
+      tracer.begin(candidate.tx.hash(), await authorizationRefund(candidate.tx, state));
+    }
     let ran: { readonly result: RunTxResult } | { readonly cause: unknown };
     try {
       ran = { result: await builder.addTransaction(candidate.tx, { allowNoBlobs: true }) };
@@ -623,14 +621,6 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const alloc = gethAllocFromDump(await state.dumpState());
   const body = bytesToHex(RLP.encode(block.transactions.map((tx) => tx.serialize())));
   return { result, alloc, body };
-}
-
-/** The code-chunk gas of the instruction just charged (see UbtContext.chunkGas), cleared. */
-function takeChunkGas(ubt: UbtContext): { instruction: bigint; pushData: bigint } {
-  const taken = { ...ubt.chunkGas };
-  ubt.chunkGas.instruction = 0n;
-  ubt.chunkGas.pushData = 0n;
-  return taken;
 }
 
 /**

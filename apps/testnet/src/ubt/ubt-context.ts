@@ -37,12 +37,13 @@ export class UbtContext {
    */
   readonly staticCallAt: boolean[] = [];
   /**
-   * The code-chunk gas the instruction being charged pays: its own chunk's, and on `Verkle` a
-   * PUSH's immediate bytes'. Part of the library's cost of it, not of geth's (which charges the
-   * one in its interpreter loop, the other as PUSH runs), for a trace to take out; set by each
-   * instruction's gas handler, taken (and cleared) by the trace.
+   * The code-chunk gas the instruction being charged pays: its own chunk's (`instruction`), and
+   * on `Verkle` what geth charges as the instruction runs (`inExecution`: a PUSH's immediate
+   * bytes' chunks, the chunks EXTCODECOPY copies). Part of the library's cost of it, not of
+   * geth's (which charges the one in its interpreter loop, the other in the instruction), for a
+   * trace to take out; set by each instruction's gas handler, taken (and cleared) by the trace.
    */
-  chunkGas = { instruction: 0n, pushData: 0n };
+  chunkGas = { instruction: 0n, inExecution: 0n };
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
   /**
@@ -53,6 +54,14 @@ export class UbtContext {
 
   constructor(network: UbtNetwork) {
     this.network = network;
+  }
+
+  /** The code-chunk gas of the instruction just charged (see chunkGas), cleared. */
+  takeChunkGas(): { instruction: bigint; inExecution: bigint } {
+    const taken = { ...this.chunkGas };
+    this.chunkGas.instruction = 0n;
+    this.chunkGas.inExecution = 0n;
+    return taken;
   }
 
   /** Starts a transaction or system call: fresh access events, merged into the block's. */

@@ -3,6 +3,8 @@ import { TestnetError } from "../../chain/testnet-error.js";
 import { genesisHeaderFailures } from "../../fixtures/genesis-header-check.js";
 import { collectFixtures } from "../../fixtures/load-fixtures.js";
 import type { TestResult } from "../../runner/run-blockchain-test.js";
+import type { TraceRequest } from "../../trace/opcode-trace.js";
+import { TraceStream } from "../../trace/trace-stream.js";
 import type { CliIO } from "../cli-io.js";
 import { EXIT_FAILURE, EXIT_OK, type ExitCode } from "../exit-codes.js";
 import {
@@ -19,6 +21,11 @@ export interface RunFlags {
   readonly json?: boolean;
   readonly filter?: string;
   readonly scheme?: string;
+  /** geth's blocktest `--trace` and t8n's switches: every transaction's trace on stderr. */
+  readonly trace?: boolean;
+  readonly "trace.memory"?: boolean;
+  readonly "trace.nostack"?: boolean;
+  readonly "trace.returndata"?: boolean;
 }
 
 /**
@@ -44,6 +51,17 @@ export async function runTests(
   // The EVM loads only once there is something to run (a bad filter fails fast).
   const { runBlockchainTest } = await import("../../runner/run-blockchain-test.js");
   const json = flags.json === true;
+  const trace: TraceRequest | undefined =
+    flags.trace === true
+      ? {
+          sink: new TraceStream(io.stderr),
+          options: {
+            memory: flags["trace.memory"] === true,
+            noStack: flags["trace.nostack"] === true,
+            returnData: flags["trace.returndata"] === true,
+          },
+        }
+      : undefined;
   let passed = 0;
   let failed = 0;
   let blocks = 0;
@@ -62,7 +80,10 @@ export async function runTests(
     }
     let result: TestResult;
     try {
-      result = await runBlockchainTest(entry, { scheme: flags.scheme as KeyScheme | undefined });
+      result = await runBlockchainTest(entry, {
+        scheme: flags.scheme as KeyScheme | undefined,
+        ...(trace === undefined ? {} : { trace }),
+      });
       const header = genesisHeaderFailures(entry.test, result.genesisRoot);
       if (header.length > 0) {
         result = { ...result, passed: false, failures: [...header, ...result.failures] };
@@ -93,7 +114,9 @@ export async function runTests(
       `${blocks} blocks, ${gas} gas in ${stats.seconds} s: ${stats.blocksPerSecond} blocks/s, ${formatRate(stats.gasPerSecond)} gas/s (runBlock alone: ${stats.blockExecutionSeconds} s)\n`,
     );
   }
-  // With --json, stdout stays pure JSON lines; the plain summary goes to stderr.
-  (json ? io.stderr : io.stdout).write(`${passed} passed, ${failed} failed\n`);
+  // With --json, stdout stays pure JSON lines; the plain summary goes to stderr, unless the
+  // trace has it (the summary object on stdout says the same).
+  if (!json) io.stdout.write(`${passed} passed, ${failed} failed\n`);
+  else if (trace === undefined) io.stderr.write(`${passed} passed, ${failed} failed\n`);
   return failed > 0 ? EXIT_FAILURE : EXIT_OK;
 }

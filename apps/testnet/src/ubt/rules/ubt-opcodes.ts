@@ -41,7 +41,7 @@ export function ubtOpcodes(ctx: UbtContext, common: Common): CustomOpcode[] {
       if (rule !== undefined) return rule.dynamicGas(ctx, runState, owed);
       if (isPush) {
         const pushData = pushDataChunkGas(ctx, runState, opcode, owed);
-        ctx.chunkGas.pushData = pushData;
+        ctx.chunkGas.inExecution = pushData;
         owed += pushData;
       }
       if (original === undefined) return owed;

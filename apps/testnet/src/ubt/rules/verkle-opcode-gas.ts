@@ -144,6 +144,8 @@ const extcodecopy: VerkleOpcodeRule = {
       false,
       availableGas(rs, gas),
     );
+    // geth charges the copied chunks as the instruction runs (opExtCodeCopyEIP4762).
+    ctx.chunkGas.inExecution = wanted;
     return gas + wanted;
   },
 };

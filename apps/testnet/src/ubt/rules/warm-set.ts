@@ -1,15 +1,7 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
-import {
-  BIGINT_0,
-  BIGINT_1,
-  bytesToBigInt,
-  bytesToUnprefixedHex,
-  type EOACode7702AuthorizationListBytesItem,
-  eoaCode7702RecoverAuthority,
-  MAX_UINT64,
-  SECP256K1_ORDER_DIV_2,
-} from "@ethereumjs/util";
+import { bytesToUnprefixedHex } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
+import { authorizationsOf, recoverAuthority } from "../../chain/authorization-authority.js";
 import { addressKey } from "../ubt-context.js";
 import type { UbtRunState, WarmJournal } from "./run-state.js";
 
@@ -118,27 +110,14 @@ export function installUbtWarmModel(vm: VM): UbtWarmSet {
 }
 
 /**
- * The authorities of a set-code transaction's authorizations that pass geth's
- * `validateAuthorization` checks up to the recovery (chain id 0 or the chain's, a nonce below
- * 2^64 − 1, s in the lower half, y parity 0 or 1, a recoverable signature): the ones it warms.
+ * The authorities of a set-code transaction's authorizations that pass geth's checks up to the
+ * recovery (see recoverAuthority): the ones it warms.
  */
 function warmedAuthorities(tx: TypedTransaction, chainId: bigint): ReadonlySet<string> {
-  const list = (tx as { authorizationList?: EOACode7702AuthorizationListBytesItem[] })
-    .authorizationList;
   const found = new Set<string>();
-  if (list === undefined) return found;
-  for (const data of list) {
-    const authChainId = bytesToBigInt(data[0]!);
-    if (authChainId !== BIGINT_0 && authChainId !== chainId) continue;
-    if (bytesToBigInt(data[2]!) >= MAX_UINT64) continue;
-    if (bytesToBigInt(data[5]!) > SECP256K1_ORDER_DIV_2 || bytesToBigInt(data[3]!) > BIGINT_1) {
-      continue;
-    }
-    try {
-      found.add(addressKey(eoaCode7702RecoverAuthority(data).bytes));
-    } catch {
-      // Not recoverable: geth skips it unwarmed.
-    }
+  for (const data of authorizationsOf(tx)) {
+    const authority = recoverAuthority(data, chainId);
+    if (authority !== undefined) found.add(addressKey(authority));
   }
   return found;
 }

@@ -18,7 +18,16 @@ export interface OpcodeTraceOptions {
   readonly returnData?: boolean;
 }
 
-/** Where the trace of each transaction goes: geth's t8n writes a file per transaction. */
+/** A trace asked for: where its lines go, and geth's switches. */
+export interface TraceRequest {
+  readonly sink: TraceSink;
+  readonly options?: OpcodeTraceOptions;
+}
+
+/**
+ * Where the trace of each transaction goes: geth's t8n writes a file per transaction, its
+ * blocktest one stream.
+ */
 export interface TraceSink {
   /**
    * A transaction reaches execution (geth's OnTxStart): its trace begins. Undefined: one whose
@@ -49,9 +58,9 @@ interface CallInfo {
 /** The code-chunk gas a UBT network's instruction pays (see UbtContext.chunkGas). */
 export interface ChunkGas {
   readonly instruction: bigint;
-  readonly pushData: bigint;
+  readonly inExecution: bigint;
 }
-const NO_CHUNKS: ChunkGas = { instruction: 0n, pushData: 0n };
+const NO_CHUNKS: ChunkGas = { instruction: 0n, inExecution: 0n };
 
 /** What the logger changes of the library's entry of an opcode (its gas handler). */
 interface OpcodeEntry {
@@ -76,8 +85,11 @@ interface Step {
   readonly constant: bigint;
   /** On a UBT network, the code-chunk gas geth charges before it reads the instruction. */
   readonly chunk: bigint;
-  /** On `Verkle`, the chunks of a PUSH's immediate bytes, which geth charges as PUSH runs. */
-  readonly pushData: bigint;
+  /**
+   * On `Verkle`, the chunks geth charges as the instruction runs, left out of its cost: a
+   * PUSH's immediate bytes', the ones EXTCODECOPY copies.
+   */
+  readonly inExecution: bigint;
   /** A call's callee as its gas handler met it (before Prague, not on a UBT network). */
   readonly call?: CallInfo;
   /** The instruction before it in its frame and geth's cost of that (0, 0 for the first). */
@@ -133,6 +145,7 @@ const LOG0 = 0xa0;
 const LOG4 = 0xa4;
 const REVERT = 0xfd;
 const RETURNDATACOPY = 0x3e;
+const EXTCODECOPY = 0x3c;
 const SELFDESTRUCT = 0xff;
 const SELFDESTRUCT_REFUND = 24_000n;
 /** EIP-2929's cold account access (a call's surcharge is this less the warm read, 100). */
@@ -164,14 +177,19 @@ export class OpcodeTraceLogger {
   readonly #onMessage = (message: Message): void => this.#enter(message);
   readonly #onResult = (result: EVMResult): void => this.#exit(result);
 
-  /** The library's opcode entries, whose gas handlers the logger wraps while it traces. */
-  readonly #opcodes: readonly (OpcodeEntry | undefined)[];
+  /**
+   * The library's EVM: its opcode entries, whose gas handlers the logger wraps while it traces,
+   * are the fork's at each transaction (the EVM makes them anew when the fork changes).
+   */
+  readonly #evm: EVMInterface;
   readonly #wrapped = new Map<OpcodeEntry, GasHandler>();
   readonly #journal: { isWarmedAddress(address: Uint8Array): boolean };
   readonly #state: EVMInterface["stateManager"];
   /** What a call's gas handler met (see #watchCall), for the call's step. */
   #call: CallInfo | undefined;
   readonly #chunkGas: (() => ChunkGas) | undefined;
+  /** geth's refund counter less the library's (see begin). */
+  #refundAtStart = 0n;
   /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
   readonly #eip4762: boolean;
 
@@ -190,7 +208,7 @@ export class OpcodeTraceLogger {
     this.#eip4762 = isUbtCommon(common) && common.ubtNetwork.verkleOpcodes;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
-    this.#opcodes = (evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap ?? [];
+    this.#evm = evm;
     // The library's journal (its interface type leaves the warm set out).
     this.#journal = evm.journal as unknown as { isWarmedAddress(address: Uint8Array): boolean };
     this.#state = evm.stateManager;
@@ -199,8 +217,13 @@ export class OpcodeTraceLogger {
     this.#sink = sink;
   }
 
-  /** The transaction `txHash` starts executing: its trace begins (see TraceSink.begin). */
-  begin(txHash: Uint8Array | undefined): void {
+  /**
+   * The transaction `txHash` starts executing: its trace begins (see TraceSink.begin).
+   * `refund`: what geth's refund counter holds before the code runs and the library's does not
+   * (see authorizationRefund).
+   */
+  begin(txHash: Uint8Array | undefined, refund = 0n): void {
+    this.#refundAtStart = refund;
     this.#frames.length = 0;
     this.#selfDestructed.clear();
     this.#sink.begin(txHash);
@@ -233,7 +256,8 @@ export class OpcodeTraceLogger {
 
   /** Runs `before` ahead of the library's gas handler of `op` until the trace ends. */
   #wrapGas(op: number, before: (runState: GasRunState) => Promise<void> | undefined): void {
-    const entry = this.#opcodes[op];
+    const opcodes = (this.#evm as unknown as { _opcodeMap?: OpcodeEntry[] })._opcodeMap;
+    const entry = opcodes?.[op];
     const original = entry?.gasHandler;
     if (entry === undefined || original === undefined || this.#wrapped.has(entry)) return;
     this.#wrapped.set(entry, original);
@@ -286,7 +310,7 @@ export class OpcodeTraceLogger {
     // The step event carries the whole cost (constant and dynamic) as `dynamicFee`.
     const chunks = this.#chunkGas?.() ?? NO_CHUNKS;
     const chunk = chunks.instruction;
-    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - chunks.pushData;
+    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - chunks.inExecution;
     // What the call can pass on is reckoned after the code chunk is paid too.
     if (CALLS.has(op)) cost += this.#callGas(event, cost + chunk);
     frame.pending = {
@@ -295,14 +319,14 @@ export class OpcodeTraceLogger {
       gas: event.gasLeft,
       cost,
       constant: this.#constantGas(op) ?? BigInt(event.opcode.fee),
-      memory: event.memory,
+      memory: wholeMemory(event.memory, event.memoryWordCount),
       stack: event.stack,
       depth: event.depth + 1,
       refund: event.gasRefund,
       returnData: frame.returnData,
       defined: event.opcode.name !== "INVALID",
       chunk,
-      pushData: chunks.pushData,
+      inExecution: chunks.inExecution,
       previous: frame.previous,
       ...(CALLS.has(op) && this.#call !== undefined ? { call: this.#call } : {}),
     };
@@ -495,14 +519,14 @@ export class OpcodeTraceLogger {
       gas: runState.gasLeft,
       cost,
       constant: cost,
-      memory: runState.memory._store.subarray(0, Number(runState.memoryWordCount) * 32),
+      memory: wholeMemory(runState.memory._store, runState.memoryWordCount),
       stack: runState.stack.getStack(),
       depth: frame.message.depth + 1,
       refund: runState.gasRefund,
       returnData: frame.returnData,
       defined: true,
       chunk: 0n,
-      pushData: 0n,
+      inExecution: 0n,
       previous: frame.previous,
     };
   }
@@ -547,21 +571,13 @@ export class OpcodeTraceLogger {
     }
     if (
       failure === "out of gas" &&
-      step.pushData > 0n &&
-      step.gas - step.chunk - step.cost < step.pushData
+      step.inExecution > 0n &&
+      step.gas - step.chunk >= step.cost &&
+      step.gas - step.chunk - step.cost < step.inExecution
     ) {
-      // geth's PUSH pays for its immediate bytes' chunks as it runs, once it pushed them: it
-      // fails after logging.
-      const code = frame.message.code instanceof Uint8Array ? frame.message.code : EMPTY;
-      const size = step.op - 0x5f;
-      const bytes = code.subarray(step.pc + 1, step.pc + 1 + size);
-      const pushed = bytesToBigInt(bytes) << BigInt(8 * (size - bytes.length));
-      return {
-        error: "out of gas",
-        before: false,
-        step,
-        after: { ...step, stack: [...step.stack, pushed] },
-      };
+      // geth charges these chunks as the instruction runs: it fails after logging, with what
+      // the instruction did before (see #ranUntilChunks).
+      return { error: "out of gas", before: false, step, after: this.#ranUntilChunks(step, frame) };
     }
     // geth checks the stack before any gas (the library may fail for gas first).
     const stackError = step.defined ? gethStackError(step.op, step.stack.length) : undefined;
@@ -686,6 +702,24 @@ export class OpcodeTraceLogger {
     };
   }
 
+  /**
+   * A `Verkle` step as geth's instruction leaves it where it charges the chunks (and fails for
+   * them): a PUSH has pushed its bytes; EXTCODECOPY has popped its operands, its memory grown.
+   */
+  #ranUntilChunks(step: Step, frame: Frame): Step {
+    if (step.op === EXTCODECOPY) {
+      const size = gethMemorySize(step.op, step.stack) ?? 0n;
+      const memory = size > BigInt(step.memory.length) ? new Uint8Array(Number(size)) : step.memory;
+      if (memory !== step.memory) memory.set(step.memory);
+      return { ...step, memory, stack: step.stack.slice(0, -4) };
+    }
+    const code = frame.message.code instanceof Uint8Array ? frame.message.code : EMPTY;
+    const size = step.op - 0x5f;
+    const bytes = code.subarray(step.pc + 1, step.pc + 1 + size);
+    const pushed = bytesToBigInt(bytes) << BigInt(8 * (size - bytes.length));
+    return { ...step, stack: [...step.stack, pushed] };
+  }
+
   #line(step: Step, error: string | undefined): void {
     const options = this.#options;
     let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${BigInt.asUintN(64, step.cost).toString(16)}"`;
@@ -699,7 +733,7 @@ export class OpcodeTraceLogger {
     if (options.returnData === true && step.returnData.length > 0) {
       json += `,"returnData":"${bytesToHex(step.returnData)}"`;
     }
-    json += `,"depth":${step.depth},"refund":${step.refund},"opName":${goString(gethOpcodeName(step.op))}`;
+    json += `,"depth":${step.depth},"refund":${step.refund + this.#refundAtStart},"opName":${goString(gethOpcodeName(step.op))}`;
     if (error !== undefined) json += `,"error":${goString(error)}`;
     this.#sink.line(`${json}}`);
   }
@@ -831,4 +865,18 @@ function goString(text: string): string {
     .replace(/&/g, "\\u0026")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * A frame's memory at its size in words: the library grows its store when it writes, so after
+ * an instruction that only reserved memory (a failed call's output area) the store is shorter
+ * than the memory geth has; the rest is zeros.
+ */
+function wholeMemory(store: Uint8Array, words: bigint): Uint8Array {
+  const size = Number(words) * 32;
+  if (store.length === size) return store;
+  if (store.length > size) return store.subarray(0, size);
+  const memory = new Uint8Array(size);
+  memory.set(store);
+  return memory;
 }

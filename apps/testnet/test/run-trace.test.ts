@@ -1,0 +1,142 @@
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../src/cli/run-cli.js";
+import { MAIN } from "./cli-process.js";
+import { GETH_EVM } from "./geth-tools.js";
+import { dataPath } from "./test-data.js";
+
+/**
+ * `run --trace` against geth's `evm blocktest --trace`: the same JSON opcode lines on stderr,
+ * byte for byte (data/geth-blocktest-traces/PROVENANCE.md).
+ */
+interface TraceSet {
+  /** Our flags, and geth's that mean the same. */
+  readonly flags: readonly string[];
+  readonly gethFlags: readonly string[];
+  /** geth's stderr trace lines by fixture path (relative to test/). */
+  readonly traces: Readonly<Record<string, string>>;
+  /** The fixtures geth's blocktest fails (a block it refuses that the fixture expects valid). */
+  readonly failing: readonly string[];
+}
+
+const SETS = JSON.parse(
+  readFileSync(dataPath("geth-blocktest-traces/traces.json"), "utf8"),
+) as readonly TraceSet[];
+const fixturePath = (relative: string): string =>
+  fileURLToPath(new URL(`./${relative}`, import.meta.url));
+
+/** Runs the CLI in this process: exit code, stdout and stderr. */
+async function cli(argv: readonly string[]) {
+  let stdout = "";
+  let stderr = "";
+  const status = await runCli(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { status, stdout, stderr };
+}
+
+describe("run --trace writes geth's blocktest trace to stderr", () => {
+  it("holds geth's traces of MPT, proof-of-work and UBT fixtures, with each set of switches", () => {
+    expect(SETS.map((s) => Object.keys(s.traces).length)).toEqual([37, 3, 1]);
+    expect(SETS[0]!.failing).toHaveLength(2);
+    const all = SETS.flatMap((s) => Object.values(s.traces)).join("");
+    // What the traces exercise: UBT code chunks copied, a failing call, memory, return data.
+    for (const needle of [
+      '"opName":"EXTCODECOPY"',
+      '"error":"out of gas"',
+      '"memory":"0x',
+      '"returnData":"0x',
+      '"stack":null',
+    ]) {
+      expect(all).toContain(needle);
+    }
+  });
+
+  for (const set of SETS) {
+    it.each(Object.keys(set.traces))(`${set.flags.join(" ")}: %s`, async (relative) => {
+      const ran = await cli(["run", fixturePath(relative), ...set.flags]);
+      expect(ran.stderr).toBe(set.traces[relative]);
+      const fails = set.failing.includes(relative);
+      expect(ran.stdout).toMatch(fails ? /\n0 passed, 1 failed\n$/ : /\n1 passed, 0 failed\n$/);
+      expect(ran.status).toBe(fails ? 1 : 0);
+    });
+  }
+
+  it("with --json, stdout stays JSON and stderr holds the trace alone (no plain summary)", async () => {
+    const relative = "data/mpt/blockchain/ethereum-tests/ValidBlocks/bcExample/basefeeExample.json";
+    const ran = await cli(["run", fixturePath(relative), "--trace", "--json"]);
+    expect(ran.stderr).toBe(SETS[0]!.traces[relative]);
+    const lines = ran.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.at(-1).summary).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it("without --trace nothing goes to stderr; a trace switch alone traces nothing", async () => {
+    const relative = "data/mpt/blockchain/ethereum-tests/ValidBlocks/bcExample/basefeeExample.json";
+    expect((await cli(["run", fixturePath(relative)])).stderr).toBe("");
+    expect((await cli(["run", fixturePath(relative), "--trace.nostack"])).stderr).toBe("");
+  });
+});
+
+describe("run --trace (built CLI)", () => {
+  it("a reader that closes stderr early (2>&1 >/dev/null | head) ends the run with exit 0", async () => {
+    // The longest vendored trace (4 MB): the reader leaves after its first piece.
+    const fixture = dataPath(
+      "mpt/blockchain/ethereum-tests/ValidBlocks/bcStateTests/blockhashTests.json",
+    );
+    const child = spawn(process.execPath, [MAIN, "run", fixture, "--trace"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let first = "";
+    child.stderr.once("data", (chunk: Buffer) => {
+      first = chunk.toString("utf8");
+      child.stderr.destroy();
+    });
+    const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+    expect(first.startsWith('{"pc":')).toBe(true);
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  }, 60_000);
+});
+
+const run = promisify(execFile);
+
+describe.runIf(GETH_EVM !== undefined)(
+  "run --trace against geth's evm blocktest --trace, live",
+  () => {
+    // Every vendored blockchain test, the ones whose traces are too large to vendor too.
+    const root = fileURLToPath(new URL(".", import.meta.url));
+    const fixtures = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".json") && !name.includes("geth-blocktest-traces"))
+      .filter((name) => readFileSync(join(root, name), "utf8").includes('"genesisRLP"'))
+      .sort();
+    it.each(fixtures)(
+      "%s",
+      async (relative) => {
+        for (const set of SETS) {
+          const geth = await run(
+            GETH_EVM!,
+            ["blocktest", ...set.gethFlags, fixturePath(relative)],
+            {
+              maxBuffer: 1 << 30,
+            },
+          ).catch((failed: { stderr: string }) => failed);
+          const lines = geth.stderr
+            .split("\n")
+            .filter((line) => line.startsWith("{"))
+            .map((line) => `${line}\n`)
+            .join("");
+          expect((await cli(["run", fixturePath(relative), ...set.flags])).stderr).toBe(lines);
+        }
+      },
+      600_000,
+    );
+  },
+);
