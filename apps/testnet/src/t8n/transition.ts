@@ -364,7 +364,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
           vm.common,
           input.trace.options ?? {},
           input.trace.sink,
-          ubt === undefined ? undefined : () => ubt.takeChunkGas(),
+          ubt === undefined ? undefined : () => ubt.takeTraceGas(),
         );
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;

@@ -3,7 +3,9 @@ import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
 import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
 import { gethCallError } from "../chain/system-call.js";
+import { VERKLE_OPCODE_RULES } from "../ubt/rules/verkle-opcode-gas.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
+import type { UbtTraceGas, VerkleCallWitness } from "../ubt/ubt-context.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
@@ -55,12 +57,12 @@ interface CallInfo {
   readonly cold: boolean;
   creates: boolean;
 }
-/** The code-chunk gas a UBT network's instruction pays (see UbtContext.chunkGas). */
-export interface ChunkGas {
-  readonly instruction: bigint;
-  readonly inExecution: bigint;
-}
-const NO_CHUNKS: ChunkGas = { instruction: 0n, inExecution: 0n };
+const NO_TRACE_GAS: UbtTraceGas = {
+  instruction: 0n,
+  inExecution: 0n,
+  refused: undefined,
+  call: undefined,
+};
 
 /** What the logger changes of the library's entry of an opcode (its gas handler). */
 interface OpcodeEntry {
@@ -92,6 +94,10 @@ interface Step {
   readonly inExecution: bigint;
   /** A call's callee as its gas handler met it (before Prague, not on a UBT network). */
   readonly call?: CallInfo;
+  /** On `Verkle`, what a call met in EIP-4762's call gas (see UbtTraceGas). */
+  readonly verkleCall?: VerkleCallWitness;
+  /** On `Verkle`, the gas geth charged for a write a static frame refuses (see UbtTraceGas). */
+  readonly refused?: bigint;
   /** The instruction before it in its frame and geth's cost of that (0, 0 for the first). */
   readonly previous: { readonly op: number; readonly cost: bigint };
   readonly memory: Uint8Array;
@@ -143,6 +149,9 @@ const CALL = 0xf1;
 const EXP = 0x0a;
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
+/** geth's LOG gas: per instruction and per topic, and per byte of data. */
+const LOG_GAS = 375n;
+const LOG_DATA_GAS = 8n;
 const REVERT = 0xfd;
 const RETURNDATACOPY = 0x3e;
 const EXTCODECOPY = 0x3c;
@@ -187,24 +196,24 @@ export class OpcodeTraceLogger {
   readonly #state: EVMInterface["stateManager"];
   /** What a call's gas handler met (see #watchCall), for the call's step. */
   #call: CallInfo | undefined;
-  readonly #chunkGas: (() => ChunkGas) | undefined;
+  readonly #traceGas: (() => UbtTraceGas) | undefined;
   /** geth's refund counter less the library's (see begin). */
   #refundAtStart = 0n;
   /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
   readonly #eip4762: boolean;
 
   /**
-   * `chunkGas`: on a UBT network, the code-chunk gas the library counted in the instruction
-   * just charged, cleared as it is read (geth's cost leaves it out).
+   * `traceGas`: on a UBT network, what the instruction just charged told of geth's cost of it
+   * (UbtContext.takeTraceGas: its code chunk's gas, which geth's cost leaves out, and more).
    */
   constructor(
     evm: EVMInterface,
     common: Common,
     options: OpcodeTraceOptions,
     sink: TraceSink,
-    chunkGas?: () => ChunkGas,
+    traceGas?: () => UbtTraceGas,
   ) {
-    this.#chunkGas = chunkGas;
+    this.#traceGas = traceGas;
     this.#eip4762 = isUbtCommon(common) && common.ubtNetwork.verkleOpcodes;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
@@ -229,7 +238,7 @@ export class OpcodeTraceLogger {
     this.#sink.begin(txHash);
     this.#guardRevertOperands();
     // On a UBT network the calls' gas is EIP-4762's or geth's Prague one (nothing to watch).
-    if (this.#chunkGas === undefined && !this.#common.gteHardfork(Hardfork.Prague)) {
+    if (this.#traceGas === undefined && !this.#common.gteHardfork(Hardfork.Prague)) {
       for (const op of CALLS) this.#wrapGas(op, (runState) => this.#watchCall(op, runState));
     }
     this.#events.on("step", this.#onStep);
@@ -308,9 +317,9 @@ export class OpcodeTraceLogger {
     const code = frame.message.code;
     const op = code instanceof Uint8Array && event.pc < code.length ? code[event.pc]! : 0;
     // The step event carries the whole cost (constant and dynamic) as `dynamicFee`.
-    const chunks = this.#chunkGas?.() ?? NO_CHUNKS;
-    const chunk = chunks.instruction;
-    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - chunks.inExecution;
+    const told = this.#traceGas?.() ?? NO_TRACE_GAS;
+    const chunk = told.instruction;
+    let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - told.inExecution;
     // What the call can pass on is reckoned after the code chunk is paid too.
     if (CALLS.has(op)) cost += this.#callGas(event, cost + chunk);
     frame.pending = {
@@ -326,7 +335,9 @@ export class OpcodeTraceLogger {
       returnData: frame.returnData,
       defined: event.opcode.name !== "INVALID",
       chunk,
-      inExecution: chunks.inExecution,
+      inExecution: told.inExecution,
+      ...(told.refused === undefined ? {} : { refused: told.refused }),
+      ...(told.call === undefined ? {} : { verkleCall: told.call }),
       previous: frame.previous,
       ...(CALLS.has(op) && this.#call !== undefined ? { call: this.#call } : {}),
     };
@@ -359,7 +370,7 @@ export class OpcodeTraceLogger {
     if (step.stack.length === 0) return;
     // From Berlin on SELFDESTRUCT has a constant charge (5,000) before the gas function: no
     // refund when geth fails there.
-    if (this.#common.gteHardfork(Hardfork.Berlin) && step.gas < step.constant) return;
+    if (this.#common.gteHardfork(Hardfork.Berlin) && gasAfterChunk(step) < step.constant) return;
     if (this.#selfDestructed.has(self)) return;
     this.#selfDestructed.add(self);
     frame.pending = { ...step, refund: step.refund + SELFDESTRUCT_REFUND };
@@ -371,6 +382,8 @@ export class OpcodeTraceLogger {
    * round, the ones geth charges wholly as dynamic gas (EXP, LOG, SELFDESTRUCT before Berlin).
    */
   #constantGas(op: number): bigint | undefined {
+    // EIP-4762's instructions: their constant charge is the library's fee (the rules' own).
+    if (this.#eip4762 && VERKLE_OPCODE_RULES.has(op)) return undefined;
     const berlin = this.#common.gteHardfork(Hardfork.Berlin);
     if (CALLS.has(op)) {
       if (berlin) return 100n;
@@ -572,8 +585,8 @@ export class OpcodeTraceLogger {
     if (
       failure === "out of gas" &&
       step.inExecution > 0n &&
-      step.gas - step.chunk >= step.cost &&
-      step.gas - step.chunk - step.cost < step.inExecution
+      gasAfterChunk(step) >= step.cost &&
+      gasAfterChunk(step) - step.cost < step.inExecution
     ) {
       // geth charges these chunks as the instruction runs: it fails after logging, with what
       // the instruction did before (see #ranUntilChunks).
@@ -588,12 +601,19 @@ export class OpcodeTraceLogger {
       return { error: `invalid opcode: ${gethOpcodeName(step.op)}`, before: false, step };
     }
     // Then the constant charge.
-    if (step.gas < step.constant) return { error: "out of gas", before: true, step: constant };
+    if (gasAfterChunk(step) < step.constant) {
+      return { error: "out of gas", before: true, step: constant };
+    }
+    if (this.#eip4762 && step.verkleCall !== undefined && CALLS.has(step.op)) {
+      return this.#verkleCall(step, frame, step.verkleCall);
+    }
     if (failure === "static state change") {
+      if (step.refused !== undefined) return refusedWrite(step, step.refused);
       // geth's gas functions of SSTORE, CREATE, CREATE2, CALL and SELFDESTRUCT refuse the write.
       if (WRITE_GAS_CHECKED.has(step.op)) {
         return { error: "out of gas: write protection", before: true, step: constant };
       }
+      if (step.op >= LOG0 && step.op <= LOG4) return this.#staticLog(step);
       return { error: "write protection", before: false, step };
     }
     if (failure !== "out of gas") return { error: gethFrameError(failure), before: false, step };
@@ -606,7 +626,7 @@ export class OpcodeTraceLogger {
     if (
       step.op === SELFDESTRUCT &&
       this.#common.gteHardfork(Hardfork.Berlin) &&
-      step.gas - step.constant < COLD_ACCOUNT_ACCESS
+      gasAfterChunk(step) - step.constant < COLD_ACCOUNT_ACCESS
     ) {
       // geth's SELFDESTRUCT gas stops at a cold beneficiary it cannot pay, before the refund.
       const refund = this.#common.isActivatedEIP(3529)
@@ -616,7 +636,7 @@ export class OpcodeTraceLogger {
     }
     if (
       step.op === SSTORE &&
-      step.gas <= 2300n &&
+      gasAfterChunk(step) <= 2300n &&
       this.#common.gteHardfork(Hardfork.Istanbul) &&
       !this.#eip4762
     ) {
@@ -654,7 +674,7 @@ export class OpcodeTraceLogger {
     }
     const back = (i: number): bigint => fromTop(step.stack, i);
     const cold = common.gteHardfork(Hardfork.Berlin) && call.cold ? COLD_ACCOUNT_ACCESS - 100n : 0n;
-    let left = step.gas - step.constant;
+    let left = gasAfterChunk(step) - step.constant;
     if (left < cold) return stopped;
     left -= cold;
     const value = step.op === CALL || step.op === 0xf2 ? back(2) : 0n;
@@ -682,6 +702,73 @@ export class OpcodeTraceLogger {
   }
 
   /**
+   * A call that fails before it runs on `Verkle`, as geth's EIP-4762 call gas reckons it: the
+   * witness charge first (one it cannot pay is the whole cost, "out of gas"); then, on the gas
+   * less the witness (in uint64: a precompile's flat 100 may pass it), a value in a static
+   * frame, the memory and (CALL) a new account, and the callee's share; an error past the
+   * witness costs the witness alone, an overflow of the sum nothing.
+   */
+  #verkleCall(step: Step, frame: Frame, met: VerkleCallWitness): Fault {
+    const memory = gethMemorySize(step.op, step.stack);
+    if (memory === undefined) {
+      return { error: "gas uint64 overflow", before: true, step: { ...step, cost: step.constant } };
+    }
+    const { witness } = met;
+    const failed = (error: string, cost: bigint): Fault => ({
+      error,
+      before: true,
+      step: { ...step, cost },
+    });
+    if (!met.paid) return failed("out of gas", witness);
+    const value = step.op === CALL || step.op === 0xf2 ? fromTop(step.stack, 2) : 0n;
+    if (step.op === CALL && value !== 0n && frame.message.isStatic) {
+      return failed("out of gas: write protection", witness);
+    }
+    if (memory > MAX_MEMORY_FOR_GAS) return failed("out of gas: gas uint64 overflow", witness);
+    const left = BigInt.asUintN(64, gasAfterChunk(step) - step.constant - witness);
+    let intrinsic = memoryExpansionGas(step.memory.length, memory);
+    if (step.op === CALL) {
+      if (left < intrinsic) return failed("out of gas: out of gas", witness);
+      if (met.creates) intrinsic += 25_000n;
+    }
+    const total =
+      intrinsic + callShare(fromTop(step.stack, 0), BigInt.asUintN(64, left - intrinsic));
+    if (total >= U64) return failed("out of gas: gas uint64 overflow", witness);
+    if (total + witness >= U64) return failed("out of gas: gas uint64 overflow", 0n);
+    return failed("out of gas", total + witness);
+  }
+
+  /**
+   * A LOG in a static call: the library refuses it before its gas; geth charges the gas (memory,
+   * topics, data), then refuses it as it runs, its memory grown and its operands not yet popped.
+   */
+  #staticLog(step: Step): Fault {
+    const memory = gethMemorySize(step.op, step.stack);
+    if (memory === undefined)
+      return { error: "gas uint64 overflow", before: true, step: { ...step, cost: 0n } };
+    if (memory > MAX_MEMORY_FOR_GAS) {
+      return {
+        error: "out of gas: gas uint64 overflow",
+        before: true,
+        step: { ...step, cost: 0n },
+      };
+    }
+    const topics = BigInt(step.op - LOG0);
+    const cost =
+      memoryExpansionGas(step.memory.length, memory) +
+      LOG_GAS * (1n + topics) +
+      LOG_DATA_GAS * fromTop(step.stack, 1);
+    if (cost > gasAfterChunk(step))
+      return { error: "out of gas", before: true, step: { ...step, cost } };
+    return {
+      error: "write protection",
+      before: false,
+      step: { ...step, cost },
+      after: { ...step, cost, memory: grownTo(step.memory, memory) },
+    };
+  }
+
+  /**
    * RETURNDATACOPY past the return data: the library fails it for gas; geth charges the copy
    * and the memory, then fails it as it runs (its operands popped, the memory grown).
    */
@@ -690,10 +777,9 @@ export class OpcodeTraceLogger {
     if (from + length <= BigInt(frame.returnData.length)) return undefined;
     const words = (length + 31n) / 32n;
     const cost = step.constant + memoryExpansionGas(step.memory.length, memory) + 3n * words;
-    if (cost > step.gas) return { error: "out of gas", before: true, step: { ...step, cost } };
-    const grown =
-      memory > BigInt(step.memory.length) ? new Uint8Array(Number(memory)) : step.memory;
-    if (grown !== step.memory) grown.set(step.memory);
+    if (cost > gasAfterChunk(step))
+      return { error: "out of gas", before: true, step: { ...step, cost } };
+    const grown = grownTo(step.memory, memory);
     return {
       error: "return data out of bounds",
       before: false,
@@ -708,9 +794,7 @@ export class OpcodeTraceLogger {
    */
   #ranUntilChunks(step: Step, frame: Frame): Step {
     if (step.op === EXTCODECOPY) {
-      const size = gethMemorySize(step.op, step.stack) ?? 0n;
-      const memory = size > BigInt(step.memory.length) ? new Uint8Array(Number(size)) : step.memory;
-      if (memory !== step.memory) memory.set(step.memory);
+      const memory = grownTo(step.memory, gethMemorySize(step.op, step.stack) ?? 0n);
       return { ...step, memory, stack: step.stack.slice(0, -4) };
     }
     const code = frame.message.code instanceof Uint8Array ? frame.message.code : EMPTY;
@@ -757,7 +841,7 @@ function depositFailure(failure: string, frame: Frame): boolean {
     frame.deploys &&
     step !== undefined &&
     step.op === RETURN &&
-    step.cost <= step.gas
+    step.cost <= gasAfterChunk(step)
   );
 }
 
@@ -879,4 +963,37 @@ function wholeMemory(store: Uint8Array, words: bigint): Uint8Array {
   const memory = new Uint8Array(size);
   memory.set(store);
   return memory;
+}
+
+/** A frame's memory grown to `size` bytes (geth resizes it before the instruction runs). */
+function grownTo(memory: Uint8Array, size: bigint): Uint8Array {
+  if (size <= BigInt(memory.length)) return memory;
+  const grown = new Uint8Array(Number(size));
+  grown.set(memory);
+  return grown;
+}
+
+/**
+ * The gas a step's instruction has once its code chunk is paid (on a UBT network geth charges
+ * it before the instruction; the step's gas, as geth logs it, is from before).
+ */
+function gasAfterChunk(step: Step): bigint {
+  return step.gas - step.chunk;
+}
+
+/**
+ * On `Verkle`, a write a static frame refuses (SSTORE, SELFDESTRUCT): geth's gas function
+ * charges its witness (`refused`) first, failing for gas there if it cannot pay, then the
+ * instruction refuses the write as it runs, its operands not yet popped.
+ */
+function refusedWrite(step: Step, refused: bigint): Fault {
+  const cost = step.constant + refused;
+  if (cost > gasAfterChunk(step))
+    return { error: "out of gas", before: true, step: { ...step, cost } };
+  return {
+    error: "write protection",
+    before: false,
+    step: { ...step, cost },
+    after: { ...step, cost },
+  };
 }

@@ -8,6 +8,35 @@ export const HISTORY_STORAGE_ADDRESS = "0000f90827f1c53a10cb7a02335b175320002935
 /** The length of the EIP-2935 contract's ring buffer of block hashes. */
 export const HISTORY_SERVE_WINDOW = 8191n;
 
+/** On `Verkle`, what a call met in geth's EIP-4762 call gas (makeCallVariantGasEIP4762). */
+export interface VerkleCallWitness {
+  /** The witness charge: the callee's (and with a value the caller's) BASIC_DATA, or 100. */
+  readonly witness: bigint;
+  /** It fit the gas left (geth goes on to the memory and the callee's share). */
+  readonly paid: boolean;
+  /** CALL: its value goes to an empty account (25,000 more). */
+  creates: boolean;
+}
+
+/**
+ * What an instruction's gas handler tells a trace of geth's cost of it. `instruction`: its code
+ * chunk's gas, which geth charges in its interpreter loop; `inExecution`: on `Verkle`, the
+ * chunks geth charges as the instruction runs (a PUSH's immediate bytes', the ones EXTCODECOPY
+ * copies); both part of the library's cost, not of geth's. On `Verkle` too: `refused`, the gas
+ * geth's gas function charged for a write that a static frame then refuses as it runs (SSTORE,
+ * SELFDESTRUCT: the library refuses it at once); `call`, a call's witness charge.
+ */
+export interface UbtTraceGas {
+  instruction: bigint;
+  inExecution: bigint;
+  refused: bigint | undefined;
+  call: VerkleCallWitness | undefined;
+}
+
+function noTraceGas(): UbtTraceGas {
+  return { instruction: 0n, inExecution: 0n, refused: undefined, call: undefined };
+}
+
 /**
  * What the UBT rules share while a VM runs: the network, the current transaction's access
  * events (geth makes a new `AccessEvents` per transaction in `SetTxContext`), and the block's
@@ -37,13 +66,10 @@ export class UbtContext {
    */
   readonly staticCallAt: boolean[] = [];
   /**
-   * The code-chunk gas the instruction being charged pays: its own chunk's (`instruction`), and
-   * on `Verkle` what geth charges as the instruction runs (`inExecution`: a PUSH's immediate
-   * bytes' chunks, the chunks EXTCODECOPY copies). Part of the library's cost of it, not of
-   * geth's (which charges the one in its interpreter loop, the other in the instruction), for a
-   * trace to take out; set by each instruction's gas handler, taken (and cleared) by the trace.
+   * What the instruction being charged tells a trace of geth's cost of it: set by its gas
+   * handler, taken (and cleared) by the trace (see UbtTraceGas).
    */
-  chunkGas = { instruction: 0n, inExecution: 0n };
+  traceGas: UbtTraceGas = noTraceGas();
   /** Called by `beginBlock` (the VM resets its block-long warm set here). */
   onBeginBlock: () => void = () => {};
   /**
@@ -56,11 +82,10 @@ export class UbtContext {
     this.network = network;
   }
 
-  /** The code-chunk gas of the instruction just charged (see chunkGas), cleared. */
-  takeChunkGas(): { instruction: bigint; inExecution: bigint } {
-    const taken = { ...this.chunkGas };
-    this.chunkGas.instruction = 0n;
-    this.chunkGas.inExecution = 0n;
+  /** What the instruction just charged told a trace (see traceGas), cleared. */
+  takeTraceGas(): UbtTraceGas {
+    const taken = this.traceGas;
+    this.traceGas = noTraceGas();
     return taken;
   }
 

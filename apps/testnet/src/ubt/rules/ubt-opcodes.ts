@@ -36,12 +36,12 @@ export function ubtOpcodes(ctx: UbtContext, common: Common): CustomOpcode[] {
       c: Common,
     ): bigint | Promise<bigint> => {
       const chunk = instructionChunkGas(ctx, runState, 0n);
-      ctx.chunkGas.instruction = chunk;
+      ctx.traceGas.instruction = chunk;
       let owed = gas + chunk;
       if (rule !== undefined) return rule.dynamicGas(ctx, runState, owed);
       if (isPush) {
         const pushData = pushDataChunkGas(ctx, runState, opcode, owed);
-        ctx.chunkGas.inExecution = pushData;
+        ctx.traceGas.inExecution = pushData;
         owed += pushData;
       }
       if (original === undefined) return owed;

@@ -5,6 +5,7 @@ import {
   HISTORY_STORAGE_ADDRESS,
   stackAddressKey,
   type UbtContext,
+  type VerkleCallWitness,
 } from "../ubt-context.js";
 import { chargesCodeChunks, isSystemCaller } from "./code-chunk-gas.js";
 import {
@@ -80,9 +81,12 @@ const sstore: VerkleOpcodeRule = {
   constantGas: 0n,
   async dynamicGas(ctx, rs, gas) {
     const [slot] = rs.stack.peek(1);
-    const charged = gas + ctx.events.slotGas(self(rs), slot!, true, availableGas(rs, gas), true);
-    if (rs.interpreter.isStatic()) writeProtection();
-    return charged;
+    const witness = ctx.events.slotGas(self(rs), slot!, true, availableGas(rs, gas), true);
+    if (rs.interpreter.isStatic()) {
+      ctx.traceGas.refused = witness;
+      writeProtection();
+    }
+    return gas + witness;
   },
 };
 
@@ -145,7 +149,7 @@ const extcodecopy: VerkleOpcodeRule = {
       availableGas(rs, gas),
     );
     // geth charges the copied chunks as the instruction runs (opExtCodeCopyEIP4762).
-    ctx.chunkGas.inExecution = wanted;
+    ctx.traceGas.inExecution = wanted;
     return gas + wanted;
   },
 };
@@ -184,7 +188,10 @@ const selfdestruct: VerkleOpcodeRule = {
   async dynamicGas(ctx, rs, gas) {
     const charged = await selfdestructGas(ctx, rs, gas);
     // geth's opSelfdestruct6780 fails in a static frame after the gas (its witness recorded).
-    if (rs.interpreter.isStatic()) writeProtection();
+    if (rs.interpreter.isStatic()) {
+      ctx.traceGas.refused = charged - gas;
+      writeProtection();
+    }
     return charged;
   },
 };
@@ -258,21 +265,25 @@ function call(kind: CallKind): VerkleOpcodeRule {
       const memory = items.slice(hasValue ? 3 : 2) as [bigint, bigint, bigint, bigint];
       let available = availableGas(rs, gas);
       let witness: bigint;
-      if (kind === "call" && value !== 0n) {
+      const flat = !(kind === "call" && value !== 0n) && isFlat(ctx, target);
+      if (flat) witness = FLAT_SYSTEM_GAS;
+      else if (kind === "call" && value !== 0n) {
         witness = ctx.events.valueTransferGas(self(rs), target, available);
-        if (witness > available) return gas + witness;
-      } else if (isFlat(ctx, target)) {
-        witness = FLAT_SYSTEM_GAS;
-      } else {
-        witness = ctx.events.messageCallGas(target, available);
-        if (witness > available) return gas + witness;
-      }
+      } else witness = ctx.events.messageCallGas(target, available);
+      const met: VerkleCallWitness = {
+        witness,
+        paid: flat || witness <= available,
+        creates: false,
+      };
+      ctx.traceGas.call = met;
+      if (!met.paid) return gas + witness;
       available -= witness;
       let intrinsic =
         memoryExpansionGas(rs, memory[0], memory[1]) + memoryExpansionGas(rs, memory[2], memory[3]);
       if (kind === "call") {
         if (available < intrinsic) return gas + witness + intrinsic;
-        if (value !== 0n && (await isEmpty(rs, target))) intrinsic += CALL_NEW_ACCOUNT_GAS;
+        met.creates = value !== 0n && (await isEmpty(rs, target));
+        if (met.creates) intrinsic += CALL_NEW_ACCOUNT_GAS;
       }
       if (available < intrinsic) return gas + witness + intrinsic;
       const rest = available - intrinsic;
