@@ -446,13 +446,14 @@ export class OpcodeTraceLogger {
     const frame = this.#frames.pop();
     if (frame === undefined) return;
     const { exceptionError, returnValue, executionGasUsed } = result.execResult;
-    // On a UBT network a deployment that cannot pay for its code fails "out of gas" in the
-    // library, with geth's code-storage error.
-    const failure =
-      exceptionError !== undefined && depositFailure(exceptionError.error, frame)
-        ? "code store out of gas"
-        : exceptionError?.error;
     const runState = exceptionError === undefined ? undefined : stateAfter(result);
+    const failure =
+      exceptionError === undefined
+        ? undefined
+        : gethDeploymentFailure(exceptionError.error, frame, runState?.returnValue ?? returnValue, {
+            ubt: this.#traceGas !== undefined,
+            london: this.#common.gteHardfork(Hardfork.London),
+          });
     let error: string | undefined;
     if (failure !== undefined && !FRAME_FAILURES.has(failure)) {
       let step = frame.pending;
@@ -830,19 +831,31 @@ export class OpcodeTraceLogger {
   }
 }
 
+/** geth's gas per byte of deployed code (params.CreateDataGas), off UBT networks. */
+const CREATE_DATA_GAS = 200n;
+
 /**
- * A create frame that returned its code and then could not pay for storing it (on a UBT
- * network the library says only "out of gas"): the frame fails, not its RETURN.
+ * A creation's failure once its code has run, as geth has it. geth checks the code's first
+ * byte (0xEF, from London on), then charges for storing the code (on a UBT network its
+ * chunks, 200 gas a byte elsewhere), then checks its size; the library checks in another
+ * order, and says only "out of gas" where the frame cannot pay for storing the code.
  */
-function depositFailure(failure: string, frame: Frame): boolean {
+function gethDeploymentFailure(
+  failure: string,
+  frame: Frame,
+  code: Uint8Array,
+  rules: { readonly ubt: boolean; readonly london: boolean },
+): string {
   const step = frame.pending;
-  return (
-    failure === "out of gas" &&
-    frame.deploys &&
-    step !== undefined &&
-    step.op === RETURN &&
-    step.cost <= gasAfterChunk(step)
-  );
+  if (!frame.deploys || step === undefined || step.op !== RETURN) return failure;
+  const left = gasAfterChunk(step) - step.cost;
+  // "out of gas" once the RETURN was paid: storing the code failed.
+  const storing = failure === "out of gas" && left >= 0n;
+  if (!storing && !DEPLOYMENT_FAILURES.has(failure)) return failure;
+  if (rules.london && code[0] === 0xef) return "invalid bytecode deployed";
+  if (storing) return "code store out of gas";
+  if (!rules.ubt && BigInt(code.length) * CREATE_DATA_GAS > left) return "code store out of gas";
+  return failure;
 }
 
 /** The library's final run state of a frame (absent for a precompile or an empty code). */
