@@ -92,7 +92,7 @@ interface Step {
    * PUSH's immediate bytes', the ones EXTCODECOPY copies.
    */
   readonly inExecution: bigint;
-  /** A call's callee as its gas handler met it (before Prague, not on a UBT network). */
+  /** A call's callee or SELFDESTRUCT's beneficiary as its gas handler met it (not on UBT). */
   readonly call?: CallInfo;
   /** On `Verkle`, what a call met in EIP-4762's call gas (see UbtTraceGas). */
   readonly verkleCall?: VerkleCallWitness;
@@ -237,9 +237,10 @@ export class OpcodeTraceLogger {
     this.#selfDestructed.clear();
     this.#sink.begin(txHash);
     this.#guardRevertOperands();
-    // On a UBT network the calls' gas is EIP-4762's or geth's Prague one (nothing to watch).
-    if (this.#traceGas === undefined && !this.#common.gteHardfork(Hardfork.Prague)) {
+    // On a UBT network the calls' gas is EIP-4762's or has no cold callee (nothing to watch).
+    if (this.#traceGas === undefined) {
       for (const op of CALLS) this.#wrapGas(op, (runState) => this.#watchCall(op, runState));
+      this.#wrapGas(SELFDESTRUCT, (runState) => this.#watchSelfdestruct(runState));
     }
     this.#events.on("step", this.#onStep);
     this.#events.on("beforeMessage", this.#onMessage);
@@ -278,9 +279,9 @@ export class OpcodeTraceLogger {
   }
 
   /**
-   * Before Prague, what geth's cost of a call that runs out of gas depends on and the library
-   * does not say once it failed: whether the callee was cold (the library's gas handler warms
-   * it), and for a CALL whether it would create the callee's account.
+   * What geth's cost of a call that fails before it runs depends on and the library does not
+   * say once it failed: whether the callee was cold (the library's gas handler warms it), and
+   * before Prague for a CALL whether it would create the callee's account.
    */
   #watchCall(op: number, runState: GasRunState): Promise<void> | undefined {
     this.#call = undefined;
@@ -289,12 +290,22 @@ export class OpcodeTraceLogger {
     const address = new Address(setLengthLeft(bigIntToBytes(BigInt.asUintN(160, to)), 20));
     const call: CallInfo = { cold: !this.#journal.isWarmedAddress(address.bytes), creates: false };
     this.#call = call;
-    if (op !== CALL) return undefined;
+    if (op !== CALL || this.#common.gteHardfork(Hardfork.Prague)) return undefined;
     const spurious = this.#common.gteHardfork(Hardfork.SpuriousDragon);
     if (spurious && value === 0n) return undefined;
     return this.#state.getAccount(address).then((account) => {
       call.creates = spurious ? account === undefined || account.isEmpty() : account === undefined;
     });
+  }
+
+  /** Whether SELFDESTRUCT's beneficiary is cold (see #watchCall): geth charges that first. */
+  #watchSelfdestruct(runState: GasRunState): undefined {
+    this.#call = undefined;
+    if (runState.stack.length < 1) return undefined;
+    const [beneficiary] = runState.stack.peek(1) as [bigint];
+    const address = setLengthLeft(bigIntToBytes(BigInt.asUintN(160, beneficiary)), 20);
+    this.#call = { cold: !this.#journal.isWarmedAddress(address), creates: false };
+    return undefined;
   }
 
   /** The transaction is done (applied or refused): its trace ends. */
@@ -339,7 +350,9 @@ export class OpcodeTraceLogger {
       ...(told.refused === undefined ? {} : { refused: told.refused }),
       ...(told.call === undefined ? {} : { verkleCall: told.call }),
       previous: frame.previous,
-      ...(CALLS.has(op) && this.#call !== undefined ? { call: this.#call } : {}),
+      ...((CALLS.has(op) || op === SELFDESTRUCT) && this.#call !== undefined
+        ? { call: this.#call }
+        : {}),
     };
     this.#call = undefined;
     frame.previous = { op, cost };
@@ -505,6 +518,10 @@ export class OpcodeTraceLogger {
         : DEPLOYMENT_FAILURES.has(failure)
           ? (stateAfter(result)?.returnValue ?? returnValue)
           : EMPTY;
+    // geth words an oversized code with its size and the limit (CheckMaxCodeSize).
+    if (failure === CODE_TOO_LARGE) {
+      error = `max code size exceeded: code size ${output.length} limit ${MAX_CODE_SIZE}`;
+    }
     this.#exitLine(output, executionGasUsed, error);
     const parent = this.#frames.at(-1);
     // geth's `evm.returnData` after a call: its output; after a create: only a revert's.
@@ -560,6 +577,9 @@ export class OpcodeTraceLogger {
       // The BLS12-381 precompiles: geth's length check also refuses an empty input.
       if (failure === "input is empty") return "invalid input length";
       if (failure === "point not on curve") return "invalid point: not on curve";
+      if (failure === "kzg commitment does not match versioned hash") {
+        return "mismatched versioned hash";
+      }
       // The BN254 ones: the library says "revert" (or its length error) for any input fault.
       const bn254 = gethBn254InputError(precompile, message.data);
       if (bn254 !== undefined) return bn254;
@@ -610,8 +630,21 @@ export class OpcodeTraceLogger {
     }
     if (failure === "static state change") {
       if (step.refused !== undefined) return refusedWrite(step, step.refused);
-      // geth's gas functions of SSTORE, CREATE, CREATE2, CALL and SELFDESTRUCT refuse the write.
+      // geth's gas functions of SSTORE, CREATE, CREATE2, CALL and SELFDESTRUCT refuse the write,
+      // after the interpreter reckoned the memory size.
       if (WRITE_GAS_CHECKED.has(step.op)) {
+        if (gethMemorySize(step.op, step.stack) === undefined) {
+          return { error: "gas uint64 overflow", before: true, step: constant };
+        }
+        // A call pays for a cold callee before its gas function sees the static frame.
+        const coldCharge = COLD_ACCOUNT_ACCESS - step.constant;
+        if (
+          step.call?.cold === true &&
+          this.#common.gteHardfork(Hardfork.Berlin) &&
+          gasAfterChunk(step) - step.constant < coldCharge
+        ) {
+          return { error: "out of gas: out of gas", before: true, step: constant };
+        }
         return { error: "out of gas: write protection", before: true, step: constant };
       }
       if (step.op >= LOG0 && step.op <= LOG4) return this.#staticLog(step);
@@ -627,6 +660,7 @@ export class OpcodeTraceLogger {
     if (
       step.op === SELFDESTRUCT &&
       this.#common.gteHardfork(Hardfork.Berlin) &&
+      step.call?.cold === true &&
       gasAfterChunk(step) - step.constant < COLD_ACCOUNT_ACCESS
     ) {
       // geth's SELFDESTRUCT gas stops at a cold beneficiary it cannot pay, before the refund.
@@ -931,9 +965,13 @@ function gethFrameError(failure: string): string {
 }
 
 /** Failures of a deployment's returned code. */
+/** The library's failure of a deployment whose code is over the limit. */
+const CODE_TOO_LARGE = "code size to deposit exceeds maximum code size";
+/** EIP-170's limit (geth's params.MaxCodeSize; Amsterdam's larger one is not offered). */
+const MAX_CODE_SIZE = 24_576;
 const DEPLOYMENT_FAILURES = new Set([
   "code store out of gas",
-  "code size to deposit exceeds maximum code size",
+  CODE_TOO_LARGE,
   "invalid bytecode deployed",
 ]);
 
@@ -948,7 +986,6 @@ const FRAME_ERRORS = new Map([
   ["static state change", "write protection"],
   ["value out of range", "return data out of bounds"],
   ["code store out of gas", "contract creation code storage out of gas"],
-  ["code size to deposit exceeds maximum code size", "max code size exceeded"],
   ["create collision", "contract address collision"],
   ["invalid bytecode deployed", "invalid code: must not begin with 0xef"],
   ["initcode exceeds max initcode size", "max initcode size exceeded"],
