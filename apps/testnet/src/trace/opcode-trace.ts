@@ -478,6 +478,10 @@ export class OpcodeTraceLogger {
         step = this.#stepOf(runState, frame, 0n);
       }
       frame.pending = undefined;
+      if (step !== undefined && !step.defined && this.#traceGas !== undefined) {
+        // An undefined opcode: its code chunk's gas, reckoned as the frame failed (UbtEVM).
+        step = { ...step, chunk: this.#traceGas().instruction };
+      }
       if (step !== undefined) {
         const fault = this.#fault(failure, step, frame);
         error = fault.error;
@@ -595,7 +599,7 @@ export class OpcodeTraceLogger {
    */
   #fault(failure: string, step: Step, frame: Frame): Fault {
     const constant = { ...step, cost: step.constant };
-    if (failure === "out of gas" && step.gas < step.chunk) {
+    if ((failure === "out of gas" || !step.defined) && step.gas < step.chunk) {
       // geth charges the code chunk before it reads the instruction: it logs the one before.
       return {
         error: "out of gas",

@@ -21,7 +21,11 @@ import {
 } from "@ethereumjs/util";
 import { MINTED_GAS_CAUSE } from "../chain/minted-gas.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { implicitStopChunkGas, isSystemCaller } from "./rules/code-chunk-gas.js";
+import {
+  implicitStopChunkGas,
+  instructionChunkGas,
+  isSystemCaller,
+} from "./rules/code-chunk-gas.js";
 import {
   absentCalleeGas,
   codeDepositGas,
@@ -31,6 +35,9 @@ import {
 import type { UbtRunState } from "./rules/run-state.js";
 import { ubtOpcodes } from "./rules/ubt-opcodes.js";
 import { addressKey, type UbtContext } from "./ubt-context.js";
+
+/** The library's failure of an undefined opcode. */
+const INVALID_OPCODE = "invalid opcode";
 
 /**
  * `@ethereumjs/evm` with geth's UBT message rules (core/vm/evm.go): a subclass, so the library
@@ -175,6 +182,15 @@ export class UbtEVM extends EVM {
 
   protected override async runInterpreter(message: Message, opts?: object): Promise<ExecResult> {
     const result = await super.runInterpreter(message, opts as never);
+    if (result.exceptionError?.error === INVALID_OPCODE) {
+      // geth touches the code chunk before it reads the instruction, an undefined one too (the
+      // library has no gas handler to charge it): the chunk joins the witness if the frame can
+      // pay it (the frame's failure takes all its gas either way), and a trace learns its gas.
+      const runState = result.runState as unknown as UbtRunState | undefined;
+      if (runState !== undefined) {
+        this.ubt.traceGas.instruction = instructionChunkGas(this.ubt, runState, 0n);
+      }
+    }
     if (result.exceptionError !== undefined) return result;
     if (message.isCreate !== true) {
       const runState = result.runState as unknown as UbtRunState & { readonly opCode: number };
