@@ -640,11 +640,13 @@ export class OpcodeTraceLogger {
         if (gethMemorySize(step.op, step.stack) === undefined) {
           return { error: "gas uint64 overflow", before: true, step: constant };
         }
-        // A call pays for a cold callee before its gas function sees the static frame.
+        // Berlin to Cancun, a call pays for a cold callee before its gas function sees the static
+        // frame (from Prague geth refuses a value in one first).
         const coldCharge = COLD_ACCOUNT_ACCESS - step.constant;
         if (
           step.call?.cold === true &&
           this.#common.gteHardfork(Hardfork.Berlin) &&
+          !this.#common.gteHardfork(Hardfork.Prague) &&
           gasAfterChunk(step) - step.constant < coldCharge
         ) {
           return { error: "out of gas: out of gas", before: true, step: constant };
