@@ -17,16 +17,13 @@ export class TraceStream implements TraceSink {
   readonly #out: TraceOutput;
   #held: string[] = [];
   #heldBytes = 0;
-  /** Transactions whose trace began. */
-  transactions = 0;
 
   constructor(out: TraceOutput) {
     this.#out = out;
   }
 
-  begin(): void {
-    this.transactions++;
-  }
+  /** Nothing marks a transaction's start in geth's stream. */
+  begin(): void {}
 
   line(json: string): void {
     this.#held.push(json);
