@@ -38,7 +38,7 @@ export class BlockTransactionTrace {
       vm.common,
       request.options ?? {},
       request.sink,
-      ubt === undefined ? undefined : () => ubt.takeTraceGas(),
+      ubt,
     );
     vm.events.on("beforeTx", this.#onBeforeTx);
     vm.events.on("afterTx", this.#onAfterTx);

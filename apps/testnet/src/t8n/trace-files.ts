@@ -3,10 +3,8 @@ import { join } from "node:path";
 import { bytesToHex } from "@ethereumjs/util";
 import { TestnetError } from "../chain/testnet-error.js";
 import type { TraceSink } from "../trace/opcode-trace.js";
+import { TraceStream } from "../trace/trace-stream.js";
 import { T8N_EXIT_IO } from "./t8n-exit-codes.js";
-
-/** Bytes of trace lines held before they are written. */
-const FLUSH_AT = 1 << 16;
 
 /**
  * geth's t8n trace files: `trace-<n>-<tx hash>.jsonl` under the output directory, n counting the
@@ -20,10 +18,10 @@ export class TraceFiles implements TraceSink {
   #count = 0;
   #fd: number | undefined;
   #path = "";
-  #held: string[] = [];
+  /** The open file's lines, held in pieces and written to it by #write. */
+  readonly #lines = new TraceStream({ write: (text: string) => this.#write(text) });
   /** The first write of the open file that failed, thrown by `end`. */
   #failure: TestnetError | undefined;
-  #heldBytes = 0;
   /** The files written, in order. */
   readonly written: string[] = [];
 
@@ -50,14 +48,12 @@ export class TraceFiles implements TraceSink {
    */
   line(json: string): void {
     if (this.#fd === undefined || this.#failure !== undefined) return;
-    this.#held.push(json);
-    this.#heldBytes += json.length + 1;
-    if (this.#heldBytes >= FLUSH_AT) this.#flush();
+    this.#lines.line(json);
   }
 
   end(): void {
     if (this.#fd === undefined) return;
-    this.#flush();
+    this.#lines.end();
     const fd = this.#fd;
     this.#fd = undefined;
     try {
@@ -70,11 +66,8 @@ export class TraceFiles implements TraceSink {
     if (failure !== undefined) throw failure;
   }
 
-  #flush(): void {
-    if (this.#held.length === 0 || this.#fd === undefined || this.#failure !== undefined) return;
-    const text = `${this.#held.join("\n")}\n`;
-    this.#held = [];
-    this.#heldBytes = 0;
+  #write(text: string): void {
+    if (this.#fd === undefined || this.#failure !== undefined) return;
     try {
       writeSync(this.#fd, text);
     } catch (cause) {

@@ -359,13 +359,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
   const tracer =
     input.trace === undefined
       ? undefined
-      : new OpcodeTraceLogger(
-          vm.evm,
-          vm.common,
-          input.trace.options ?? {},
-          input.trace.sink,
-          ubt === undefined ? undefined : () => ubt.takeTraceGas(),
-        );
+      : new OpcodeTraceLogger(vm.evm, vm.common, input.trace.options ?? {}, input.trace.sink, ubt);
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
     const json = typeof input.txs === "string" ? undefined : input.txs[index];

@@ -5,7 +5,7 @@ import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from
 import { gethCallError } from "../chain/system-call.js";
 import { VERKLE_OPCODE_RULES } from "../ubt/rules/verkle-opcode-gas.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
-import type { UbtTraceGas, VerkleCallWitness } from "../ubt/ubt-context.js";
+import { noTraceGas, type UbtTraceGas, type VerkleCallWitness } from "../ubt/ubt-context.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
@@ -57,12 +57,8 @@ interface CallInfo {
   readonly cold: boolean;
   creates: boolean;
 }
-const NO_TRACE_GAS: UbtTraceGas = {
-  instruction: 0n,
-  inExecution: 0n,
-  refused: undefined,
-  call: undefined,
-};
+/** What a step off a UBT network tells: nothing. */
+const NO_TRACE_GAS = noTraceGas();
 
 /** What the logger changes of the library's entry of an opcode (its gas handler). */
 interface OpcodeEntry {
@@ -196,24 +192,26 @@ export class OpcodeTraceLogger {
   readonly #state: EVMInterface["stateManager"];
   /** What a call's gas handler met (see #watchCall), for the call's step. */
   #call: CallInfo | undefined;
-  readonly #traceGas: (() => UbtTraceGas) | undefined;
+  /** On a UBT network, what each instruction's gas handler tells the trace. */
+  readonly #ubt: { takeTraceGas(): UbtTraceGas } | undefined;
   /** geth's refund counter less the library's (see begin). */
   #refundAtStart = 0n;
   /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
   readonly #eip4762: boolean;
 
   /**
-   * `traceGas`: on a UBT network, what the instruction just charged told of geth's cost of it
-   * (UbtContext.takeTraceGas: its code chunk's gas, which geth's cost leaves out, and more).
+   * `ubt`: on a UBT network, its context, whose `takeTraceGas` tells what the instruction just
+   * charged knew of geth's cost of it (its code chunk's gas, which geth's cost leaves out, and
+   * more).
    */
   constructor(
     evm: EVMInterface,
     common: Common,
     options: OpcodeTraceOptions,
     sink: TraceSink,
-    traceGas?: () => UbtTraceGas,
+    ubt?: { takeTraceGas(): UbtTraceGas },
   ) {
-    this.#traceGas = traceGas;
+    this.#ubt = ubt;
     this.#eip4762 = isUbtCommon(common) && common.ubtNetwork.verkleOpcodes;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
@@ -238,7 +236,7 @@ export class OpcodeTraceLogger {
     this.#sink.begin(txHash);
     this.#guardRevertOperands();
     // On a UBT network the calls' gas is EIP-4762's or has no cold callee (nothing to watch).
-    if (this.#traceGas === undefined) {
+    if (this.#ubt === undefined) {
       for (const op of CALLS) this.#wrapGas(op, (runState) => this.#watchCall(op, runState));
       this.#wrapGas(SELFDESTRUCT, (runState) => this.#watchSelfdestruct(runState));
     }
@@ -287,7 +285,7 @@ export class OpcodeTraceLogger {
     this.#call = undefined;
     if (runState.stack.length < 3) return undefined;
     const [, to, value] = runState.stack.peek(3) as [bigint, bigint, bigint];
-    const address = new Address(setLengthLeft(bigIntToBytes(BigInt.asUintN(160, to)), 20));
+    const address = new Address(stackAddress(to));
     const call: CallInfo = { cold: !this.#journal.isWarmedAddress(address.bytes), creates: false };
     this.#call = call;
     if (op !== CALL || this.#common.gteHardfork(Hardfork.Prague)) return undefined;
@@ -303,8 +301,10 @@ export class OpcodeTraceLogger {
     this.#call = undefined;
     if (runState.stack.length < 1) return undefined;
     const [beneficiary] = runState.stack.peek(1) as [bigint];
-    const address = setLengthLeft(bigIntToBytes(BigInt.asUintN(160, beneficiary)), 20);
-    this.#call = { cold: !this.#journal.isWarmedAddress(address), creates: false };
+    this.#call = {
+      cold: !this.#journal.isWarmedAddress(stackAddress(beneficiary)),
+      creates: false,
+    };
     return undefined;
   }
 
@@ -328,7 +328,7 @@ export class OpcodeTraceLogger {
     const code = frame.message.code;
     const op = code instanceof Uint8Array && event.pc < code.length ? code[event.pc]! : 0;
     // The step event carries the whole cost (constant and dynamic) as `dynamicFee`.
-    const told = this.#traceGas?.() ?? NO_TRACE_GAS;
+    const told = this.#ubt?.takeTraceGas() ?? NO_TRACE_GAS;
     const chunk = told.instruction;
     let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - told.inExecution;
     // What the call can pass on is reckoned after the code chunk is paid too.
@@ -464,7 +464,7 @@ export class OpcodeTraceLogger {
       exceptionError === undefined
         ? undefined
         : gethDeploymentFailure(exceptionError.error, frame, runState?.returnValue ?? returnValue, {
-            ubt: this.#traceGas !== undefined,
+            ubt: this.#ubt !== undefined,
             london: this.#common.gteHardfork(Hardfork.London),
           });
     let error: string | undefined;
@@ -478,9 +478,9 @@ export class OpcodeTraceLogger {
         step = this.#stepOf(runState, frame, 0n);
       }
       frame.pending = undefined;
-      if (step !== undefined && !step.defined && this.#traceGas !== undefined) {
+      if (step !== undefined && !step.defined && this.#ubt !== undefined) {
         // An undefined opcode: its code chunk's gas, reckoned as the frame failed (UbtEVM).
-        step = { ...step, chunk: this.#traceGas().instruction };
+        step = { ...step, chunk: this.#ubt.takeTraceGas().instruction };
       }
       if (step !== undefined) {
         const fault = this.#fault(failure, step, frame);
@@ -520,7 +520,7 @@ export class OpcodeTraceLogger {
       failure === undefined || reverted
         ? returnValue
         : DEPLOYMENT_FAILURES.has(failure)
-          ? (stateAfter(result)?.returnValue ?? returnValue)
+          ? (runState?.returnValue ?? returnValue)
           : EMPTY;
     // geth words an oversized code with its size and the limit (CheckMaxCodeSize).
     if (failure === CODE_TOO_LARGE) {
@@ -629,17 +629,18 @@ export class OpcodeTraceLogger {
     if (gasAfterChunk(step) < step.constant) {
       return { error: "out of gas", before: true, step: constant };
     }
+    // geth's interpreter reckons the memory size next (undefined: it overflows 64 bits).
+    const memory = gethMemorySize(step.op, step.stack);
     if (this.#eip4762 && step.verkleCall !== undefined && CALLS.has(step.op)) {
-      return this.#verkleCall(step, frame, step.verkleCall);
+      return this.#verkleCall(step, frame, step.verkleCall, memory);
     }
     if (failure === "static state change") {
       if (step.refused !== undefined) return refusedWrite(step, step.refused);
       // geth's gas functions of SSTORE, CREATE, CREATE2, CALL and SELFDESTRUCT refuse the write,
       // after the interpreter reckoned the memory size.
       if (WRITE_GAS_CHECKED.has(step.op)) {
-        if (gethMemorySize(step.op, step.stack) === undefined) {
+        if (memory === undefined)
           return { error: "gas uint64 overflow", before: true, step: constant };
-        }
         // Berlin to Cancun, a call pays for a cold callee before its gas function sees the static
         // frame (from Prague geth refuses a value in one first).
         const coldCharge = COLD_ACCOUNT_ACCESS - step.constant;
@@ -653,12 +654,11 @@ export class OpcodeTraceLogger {
         }
         return { error: "out of gas: write protection", before: true, step: constant };
       }
-      if (step.op >= LOG0 && step.op <= LOG4) return this.#staticLog(step);
+      if (step.op >= LOG0 && step.op <= LOG4) return staticLog(step, memory);
       return { error: "write protection", before: false, step };
     }
     if (failure !== "out of gas") return { error: gethFrameError(failure), before: false, step };
     // (The constant charge was paid: the rest of the cost failed.)
-    const memory = gethMemorySize(step.op, step.stack);
     if (memory === undefined) return { error: "gas uint64 overflow", before: true, step: constant };
     if (memory > MAX_MEMORY_FOR_GAS) {
       return { error: "out of gas: gas uint64 overflow", before: true, step: constant };
@@ -749,8 +749,7 @@ export class OpcodeTraceLogger {
    * frame, the memory and (CALL) a new account, and the callee's share; an error past the
    * witness costs the witness alone, an overflow of the sum nothing.
    */
-  #verkleCall(step: Step, frame: Frame, met: VerkleCallWitness): Fault {
-    const memory = gethMemorySize(step.op, step.stack);
+  #verkleCall(step: Step, frame: Frame, met: VerkleCallWitness, memory: bigint | undefined): Fault {
     if (memory === undefined) {
       return { error: "gas uint64 overflow", before: true, step: { ...step, cost: step.constant } };
     }
@@ -777,36 +776,6 @@ export class OpcodeTraceLogger {
     if (total >= U64) return failed("out of gas: gas uint64 overflow", witness);
     if (total + witness >= U64) return failed("out of gas: gas uint64 overflow", 0n);
     return failed("out of gas", total + witness);
-  }
-
-  /**
-   * A LOG in a static call: the library refuses it before its gas; geth charges the gas (memory,
-   * topics, data), then refuses it as it runs, its memory grown and its operands not yet popped.
-   */
-  #staticLog(step: Step): Fault {
-    const memory = gethMemorySize(step.op, step.stack);
-    if (memory === undefined)
-      return { error: "gas uint64 overflow", before: true, step: { ...step, cost: 0n } };
-    if (memory > MAX_MEMORY_FOR_GAS) {
-      return {
-        error: "out of gas: gas uint64 overflow",
-        before: true,
-        step: { ...step, cost: 0n },
-      };
-    }
-    const topics = BigInt(step.op - LOG0);
-    const cost =
-      memoryExpansionGas(step.memory.length, memory) +
-      LOG_GAS * (1n + topics) +
-      LOG_DATA_GAS * fromTop(step.stack, 1);
-    if (cost > gasAfterChunk(step))
-      return { error: "out of gas", before: true, step: { ...step, cost } };
-    return {
-      error: "write protection",
-      before: false,
-      step: { ...step, cost },
-      after: { ...step, cost, memory: grownTo(step.memory, memory) },
-    };
   }
 
   /**
@@ -970,11 +939,11 @@ function gethFrameError(failure: string): string {
   return FRAME_ERRORS.get(failure) ?? gethCallError(failure);
 }
 
-/** Failures of a deployment's returned code. */
 /** The library's failure of a deployment whose code is over the limit. */
 const CODE_TOO_LARGE = "code size to deposit exceeds maximum code size";
 /** EIP-170's limit (geth's params.MaxCodeSize; Amsterdam's larger one is not offered). */
 const MAX_CODE_SIZE = 24_576;
+/** Failures of a deployment's returned code. */
 const DEPLOYMENT_FAILURES = new Set([
   "code store out of gas",
   CODE_TOO_LARGE,
@@ -1014,11 +983,7 @@ function goString(text: string): string {
  */
 function wholeMemory(store: Uint8Array, words: bigint): Uint8Array {
   const size = Number(words) * 32;
-  if (store.length === size) return store;
-  if (store.length > size) return store.subarray(0, size);
-  const memory = new Uint8Array(size);
-  memory.set(store);
-  return memory;
+  return grownTo(store.length > size ? store.subarray(0, size) : store, BigInt(size));
 }
 
 /** A frame's memory grown to `size` bytes (geth resizes it before the instruction runs). */
@@ -1052,4 +1017,38 @@ function refusedWrite(step: Step, refused: bigint): Fault {
     step: { ...step, cost },
     after: { ...step, cost },
   };
+}
+
+/**
+ * A LOG in a static call: the library refuses it before its gas; geth charges the gas (memory,
+ * topics, data), then refuses it as it runs, its memory grown and its operands not yet popped.
+ */
+function staticLog(step: Step, memory: bigint | undefined): Fault {
+  if (memory === undefined)
+    return { error: "gas uint64 overflow", before: true, step: { ...step, cost: 0n } };
+  if (memory > MAX_MEMORY_FOR_GAS) {
+    return {
+      error: "out of gas: gas uint64 overflow",
+      before: true,
+      step: { ...step, cost: 0n },
+    };
+  }
+  const topics = BigInt(step.op - LOG0);
+  const cost =
+    memoryExpansionGas(step.memory.length, memory) +
+    LOG_GAS * (1n + topics) +
+    LOG_DATA_GAS * fromTop(step.stack, 1);
+  if (cost > gasAfterChunk(step))
+    return { error: "out of gas", before: true, step: { ...step, cost } };
+  return {
+    error: "write protection",
+    before: false,
+    step: { ...step, cost },
+    after: { ...step, cost, memory: grownTo(step.memory, memory) },
+  };
+}
+
+/** The address a stack word names (its low 160 bits), as 20 bytes. */
+function stackAddress(word: bigint): Uint8Array {
+  return setLengthLeft(bigIntToBytes(BigInt.asUintN(160, word)), 20);
 }

@@ -33,7 +33,8 @@ export interface UbtTraceGas {
   call: VerkleCallWitness | undefined;
 }
 
-function noTraceGas(): UbtTraceGas {
+/** A record of nothing told (a fresh one: the gas handlers write into it). */
+export function noTraceGas(): UbtTraceGas {
   return { instruction: 0n, inExecution: 0n, refused: undefined, call: undefined };
 }
 
