@@ -105,6 +105,7 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
       "point is not on curve",
       "invalid fp.Element encoding",
       "invalid point: not on curve",
+      "one or more of base/exponent/modulus length exceeded 1024 bytes",
     ]) {
       expect(text).toContain(words);
     }

@@ -8,6 +8,7 @@ import { isUbtCommon } from "../ubt/ubt-common.js";
 import { noTraceGas, type UbtTraceGas, type VerkleCallWitness } from "../ubt/ubt-context.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
+import { gethModexpLengthError } from "./geth-modexp-input.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
@@ -574,6 +575,12 @@ export class OpcodeTraceLogger {
       // input first.
       const required = gethPrecompileGas(precompile, message.data.length, this.#common);
       if (required !== undefined && required > message.gasLimit) return "out of gas";
+      // MODEXP past EIP-7823's length cap: the library's "out of gas" even where geth's price
+      // is paid.
+      if (failure === "out of gas" && precompile === 0x05 && this.#common.isActivatedEIP(7823)) {
+        const length = gethModexpLengthError(message.data, message.gasLimit);
+        if (length !== undefined) return length;
+      }
       // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
       if (failure === "value out of range" && precompile === 0x09) {
         return message.data.length === 213 ? "invalid final flag" : "invalid input length";
