@@ -106,6 +106,7 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
       "invalid fp.Element encoding",
       "invalid point: not on curve",
       "one or more of base/exponent/modulus length exceeded 1024 bytes",
+      "point is not in correct subgroup",
     ]) {
       expect(text).toContain(words);
     }
