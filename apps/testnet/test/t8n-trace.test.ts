@@ -107,6 +107,9 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
       "invalid point: not on curve",
       "one or more of base/exponent/modulus length exceeded 1024 bytes",
       "point is not in correct subgroup",
+      "invalid field element top bytes",
+      "g1 point is not on correct subgroup",
+      "g2 point is not on correct subgroup",
     ]) {
       expect(text).toContain(words);
     }

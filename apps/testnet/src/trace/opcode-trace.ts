@@ -6,6 +6,7 @@ import { gethCallError } from "../chain/system-call.js";
 import { VERKLE_OPCODE_RULES } from "../ubt/rules/verkle-opcode-gas.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { noTraceGas, type UbtTraceGas, type VerkleCallWitness } from "../ubt/ubt-context.js";
+import { gethBls12381InputError } from "./geth-bls12381-input.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { gethModexpLengthError } from "./geth-modexp-input.js";
@@ -585,9 +586,12 @@ export class OpcodeTraceLogger {
       if (failure === "value out of range" && precompile === 0x09) {
         return message.data.length === 213 ? "invalid final flag" : "invalid input length";
       }
-      // The BLS12-381 precompiles: geth's length check also refuses an empty input.
-      if (failure === "input is empty") return "invalid input length";
-      if (failure === "point not on curve") return "invalid point: not on curve";
+      // The BLS12-381 precompiles: geth decodes point by point (the library checks every
+      // element's top bytes first, and words a fault its own way).
+      if (failure !== "out of gas" && precompile >= 0x0b && precompile <= 0x11) {
+        const bls = gethBls12381InputError(precompile, message.data);
+        if (bls !== undefined) return bls;
+      }
       if (failure === "kzg commitment does not match versioned hash") {
         return "mismatched versioned hash";
       }
