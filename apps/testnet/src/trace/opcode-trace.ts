@@ -381,8 +381,9 @@ export class OpcodeTraceLogger {
     const step = frame.pending;
     const self = frame.message.to?.toString();
     if (step === undefined || self === undefined || this.#common.isActivatedEIP(3529)) return;
-    // Nor when its stack is empty: geth checks the stack before any gas.
-    if (step.stack.length === 0) return;
+    // Nor when its stack is empty: geth checks the stack before any gas; nor in a static frame,
+    // which its gas function refuses first.
+    if (step.stack.length === 0 || frame.message.isStatic) return;
     // From Berlin on SELFDESTRUCT has a constant charge (5,000) before the gas function: no
     // refund when geth fails there.
     if (this.#common.gteHardfork(Hardfork.Berlin) && gasAfterChunk(step) < step.constant) return;
