@@ -1,10 +1,11 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/run-cli.js";
 import { MAIN } from "./cli-process.js";
 import { GETH_EVM } from "./geth-tools.js";
@@ -27,6 +28,8 @@ interface TraceSet {
 const SETS = JSON.parse(
   readFileSync(dataPath("geth-blocktest-traces/traces.json"), "utf8"),
 ) as readonly TraceSet[];
+const scratch = mkdtempSync(join(tmpdir(), "bintrie-testnet-run-trace-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const fixturePath = (relative: string): string =>
   fileURLToPath(new URL(`./${relative}`, import.meta.url));
 
@@ -77,6 +80,33 @@ describe("run --trace writes geth's blocktest trace to stderr", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(lines.at(-1).summary).toMatchObject({ passed: 1, failed: 0 });
+  });
+
+  it("a file's tests run by name, as geth's runner sorts them: its trace is theirs in that order", async () => {
+    // Three vendored one-test fixtures in one file, in reverse order of their names; geth's
+    // blocktest runs a file's tests by name (each on its own chain), so its trace of the file is
+    // the three traces in that order (seen with four tests of one file, either order).
+    const relatives = Object.keys(SETS[0]!.traces)
+      .filter((relative) => !SETS[0]!.failing.includes(relative))
+      .slice(0, 3);
+    const tests = relatives.map((relative) => {
+      const file = JSON.parse(readFileSync(fixturePath(relative), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      const [name, test] = Object.entries(file)[0]!;
+      return { name, test, trace: SETS[0]!.traces[relative]! };
+    });
+    const byName = [...tests].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const reversed = [...byName].reverse();
+    const combined = join(scratch, "three-tests.json");
+    writeFileSync(
+      combined,
+      JSON.stringify(Object.fromEntries(reversed.map((t) => [t.name, t.test]))),
+    );
+    const ran = await cli(["run", combined, "--trace"]);
+    expect(ran.stdout).toMatch(/\n3 passed, 0 failed\n$/);
+    expect(ran.stderr).toBe(byName.map((t) => t.trace).join(""));
   });
 
   it("without --trace nothing goes to stderr; a trace switch alone traces nothing", async () => {

@@ -67,7 +67,9 @@ function elementError(input: Uint8Array, at: number): string | undefined {
   for (let i = 0; i < 16; i++) {
     if (input[at + i] !== 0) return "invalid field element top bytes";
   }
-  return element(input, at) >= bls12_381.fields.Fp.ORDER ? "invalid fp.Element encoding" : undefined;
+  return element(input, at) >= bls12_381.fields.Fp.ORDER
+    ? "invalid fp.Element encoding"
+    : undefined;
 }
 
 function element(input: Uint8Array, at: number): bigint {
