@@ -11,6 +11,7 @@ import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
 import { gethModexpLengthError } from "./geth-modexp-input.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
+import { gethPointEvaluationError } from "./geth-point-evaluation-input.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
 export interface OpcodeTraceOptions {
@@ -596,6 +597,9 @@ export class OpcodeTraceLogger {
       if (failure === "kzg commitment does not match versioned hash") {
         return "mismatched versioned hash";
       }
+      if (precompile === 0x0a && message.data.length === 192 && KZG_FAILURES.has(failure)) {
+        return gethPointEvaluationError(message.data);
+      }
       // The BN254 ones: the library says "revert" (or its length error) for any input fault.
       const bn254 = gethBn254InputError(precompile, message.data);
       if (bn254 !== undefined) return bn254;
@@ -878,6 +882,9 @@ function gethDeploymentFailure(
   if (!rules.ubt && BigInt(code.length) * CREATE_DATA_GAS > left) return "code store out of gas";
   return failure;
 }
+
+/** The library's failures of a point evaluation whose proof does not verify (or decode). */
+const KZG_FAILURES = new Set(["kzg proof invalid", "kzg inputs invalid", "revert"]);
 
 /** The library's final run state of a frame (absent for a precompile or an empty code). */
 function stateAfter(result: EVMResult): RunStateView | undefined {
