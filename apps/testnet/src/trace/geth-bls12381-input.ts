@@ -1,5 +1,6 @@
 import { bytesToBigInt } from "@ethereumjs/util";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
+import { twistCoefficient } from "./twist-coefficient.js";
 
 const INVALID_LENGTH = "invalid input length";
 /** A 64-byte field element: 16 zero bytes, then the element, big-endian. */
@@ -128,12 +129,8 @@ function g2Coordinates(input: Uint8Array, at: number) {
 
 let twistBValue: ReturnType<typeof bls12_381.fields.Fp2.fromBigTuple> | undefined;
 
-/** The twist's b' = 4 (1 + u), read off its generator (y² - x³), once. */
+/** The twist's b' = 4 (1 + u), once. */
 function twistB() {
-  if (twistBValue === undefined) {
-    const { Fp2 } = bls12_381.fields;
-    const { x, y } = bls12_381.G2.Point.BASE.toAffine();
-    twistBValue = Fp2.sub(Fp2.sqr(y), Fp2.mul(Fp2.sqr(x), x));
-  }
+  twistBValue ??= twistCoefficient(bls12_381.fields.Fp2, bls12_381.G2.Point.BASE.toAffine());
   return twistBValue;
 }

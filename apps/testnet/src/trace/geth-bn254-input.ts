@@ -1,5 +1,6 @@
 import { bytesToBigInt } from "@ethereumjs/util";
 import { bn254 } from "@noble/curves/bn254.js";
+import { twistCoefficient } from "./twist-coefficient.js";
 
 /** The BN254 base field's modulus. */
 const P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
@@ -56,12 +57,8 @@ function g2Error(point: Uint8Array): string | undefined {
 
 let twistBValue: ReturnType<typeof bn254.fields.Fp2.fromBigTuple> | undefined;
 
-/** The twist's b' = 3 / (9 + u), read off its generator (y² - x³), once. */
+/** The twist's b' = 3 / (9 + u), once. */
 function twistB() {
-  if (twistBValue === undefined) {
-    const { Fp2 } = bn254.fields;
-    const { x, y } = bn254.G2.Point.BASE.toAffine();
-    twistBValue = Fp2.sub(Fp2.sqr(y), Fp2.mul(Fp2.sqr(x), x));
-  }
+  twistBValue ??= twistCoefficient(bn254.fields.Fp2, bn254.G2.Point.BASE.toAffine());
   return twistBValue;
 }
