@@ -66,9 +66,9 @@ describe("bintrie-testnet usage (built CLI)", () => {
       stderr: "bintrie-testnet run: unknown option '--bogus'\n",
     });
     // A geth t8n switch not offered here is refused, not ignored.
-    expect(runBuilt(["t8n", "--trace", "--trace.callframes"])).toMatchObject({
+    expect(runBuilt(["t8n", "--trace", "--trace.tracer", "callTracer"])).toMatchObject({
       status: 2,
-      stderr: "bintrie-testnet t8n: unknown option '--trace.callframes'\n",
+      stderr: "bintrie-testnet t8n: unknown option '--trace.tracer'\n",
     });
   });
 

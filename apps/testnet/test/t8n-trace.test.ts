@@ -46,6 +46,7 @@ function optionsOf(flags: readonly string[]): OpcodeTraceOptions {
     memory: flags.includes("--trace.memory"),
     noStack: flags.includes("--trace.nostack"),
     returnData: flags.includes("--trace.returndata"),
+    callFrames: flags.includes("--trace.callframes"),
   };
 }
 
@@ -111,6 +112,11 @@ describe("t8n --trace: geth's JSON opcode trace, byte for byte", () => {
       "g1 point is not on correct subgroup",
       "g2 point is not on correct subgroup",
       "error verifying kzg proof: invalid compressed coordinate: square root doesn't exist",
+      // Call frames (--trace.callframes), with their input (--trace.memory).
+      '"value":null,"type":"STATICCALL"}',
+      '"type":"CREATE2"}',
+      '"gas":"0x0","value":"0x5","type":"SELFDESTRUCT"}',
+      '"input":"0x11223344"',
     ]) {
       expect(text).toContain(words);
     }

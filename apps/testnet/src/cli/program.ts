@@ -166,6 +166,7 @@ fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes d
     .option("--trace.memory", "with --trace: each step's memory")
     .option("--trace.nostack", "with --trace: no stacks")
     .option("--trace.returndata", "with --trace: each step's return data")
+    .option("--trace.callframes", "with --trace: a line as each call frame is entered")
     .addHelpText(
       "after",
       examples([

@@ -45,7 +45,7 @@ export class BlockTransactionTrace {
   }
 
   #begin(tx: TypedTransaction, refund: bigint): void {
-    this.#logger.begin(tx.hash(), refund);
+    this.#logger.begin(tx, refund);
     this.#open = true;
   }
 

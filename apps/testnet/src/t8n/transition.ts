@@ -440,7 +440,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
         vm.common.param("blobGasPerBlob"),
       ) === undefined;
     if (traced) {
-      tracer.begin(candidate.tx.hash(), await authorizationRefund(candidate.tx, state));
+      tracer.begin(candidate.tx, await authorizationRefund(candidate.tx, state));
     }
     let ran: { readonly result: RunTxResult } | { readonly cause: unknown };
     try {

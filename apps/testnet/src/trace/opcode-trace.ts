@@ -1,11 +1,21 @@
 import type { Common } from "@ethereumjs/common";
 import { Hardfork } from "@ethereumjs/common";
 import type { EVMInterface, EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
-import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from "@ethereumjs/util";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import {
+  Address,
+  bigIntToBytes,
+  bytesToBigInt,
+  bytesToHex,
+  generateAddress,
+  generateAddress2,
+  setLengthLeft,
+} from "@ethereumjs/util";
 import { gethCallError } from "../chain/system-call.js";
 import { VERKLE_OPCODE_RULES } from "../ubt/rules/verkle-opcode-gas.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
 import { noTraceGas, type UbtTraceGas, type VerkleCallWitness } from "../ubt/ubt-context.js";
+import { type CallFrameEntry, callFrameLine } from "./call-frame-line.js";
 import { gethBls12381InputError } from "./geth-bls12381-input.js";
 import { gethBn254InputError } from "./geth-bn254-input.js";
 import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-memory-gas.js";
@@ -21,6 +31,8 @@ export interface OpcodeTraceOptions {
   readonly noStack?: boolean;
   /** `--trace.returndata`: each step's return data of the frame's last call. */
   readonly returnData?: boolean;
+  /** `--trace.callframes`: a line as each call frame is entered (see CallFrameEntry). */
+  readonly callFrames?: boolean;
 }
 
 /** A trace asked for: where its lines go, and geth's switches. */
@@ -106,6 +118,13 @@ interface Step {
   readonly returnData: Uint8Array;
   /** The fork has the opcode (the library maps every other one to INVALID). */
   readonly defined: boolean;
+  /** A call's share of the gas left, as geth reckons it (its cost includes it). */
+  readonly callee?: bigint;
+  /**
+   * With call frames, for SELFDESTRUCT and CREATE: the executing account's balance (what
+   * SELFDESTRUCT moves) and nonce (CREATE's address) as the instruction starts.
+   */
+  readonly account?: { readonly balance: bigint; readonly nonce: bigint };
 }
 
 interface Frame {
@@ -121,6 +140,11 @@ interface Frame {
   unstarted: Step | undefined;
   /** The frame's last instruction and its cost. */
   previous: { readonly op: number; readonly cost: bigint };
+  /**
+   * With call frames, the frame's entry line until it is written, at the frame's first event
+   * (a creation's address is known only then); `to` undefined: the address the frame runs at.
+   */
+  entry: (Omit<CallFrameEntry, "to"> & { readonly to: Uint8Array | undefined }) | undefined;
 }
 
 /** What the logger reads of the library's final run state of a frame. */
@@ -143,6 +167,12 @@ const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
 /** BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH. */
 const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
 const CREATES = new Set([0xf0, 0xf5]);
+const CREATE = 0xf0;
+const CALLCODE = 0xf2;
+const DELEGATECALL = 0xf4;
+const STATICCALL = 0xfa;
+/** What a value call adds to the callee's gas (params.CallStipend). */
+const CALL_STIPEND = 2300n;
 const SSTORE = 0x55;
 const CALL = 0xf1;
 const EXP = 0x0a;
@@ -199,6 +229,8 @@ export class OpcodeTraceLogger {
   readonly #ubt: { takeTraceGas(): UbtTraceGas } | undefined;
   /** geth's refund counter less the library's (see begin). */
   #refundAtStart = 0n;
+  /** The transaction being traced (a creation's address for its call frame). */
+  #tx: TypedTransaction | undefined;
   /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
   readonly #eip4762: boolean;
 
@@ -228,15 +260,17 @@ export class OpcodeTraceLogger {
   }
 
   /**
-   * The transaction `txHash` starts executing: its trace begins (see TraceSink.begin).
+   * The transaction `tx` starts executing (undefined: one the library could not build): its
+   * trace begins (see TraceSink.begin).
    * `refund`: what geth's refund counter holds before the code runs and the library's does not
    * (see authorizationRefund).
    */
-  begin(txHash: Uint8Array | undefined, refund = 0n): void {
+  begin(tx: TypedTransaction | undefined, refund = 0n): void {
+    this.#tx = tx;
     this.#refundAtStart = refund;
     this.#frames.length = 0;
     this.#selfDestructed.clear();
-    this.#sink.begin(txHash);
+    this.#sink.begin(tx?.hash());
     this.#guardRevertOperands();
     // On a UBT network the calls' gas is EIP-4762's or has no cold callee (nothing to watch).
     if (this.#ubt === undefined) {
@@ -326,6 +360,7 @@ export class OpcodeTraceLogger {
   #step(event: InterpreterStep): void {
     const frame = this.#frames.at(-1);
     if (frame === undefined) return;
+    this.#announce(frame);
     this.#flush(frame);
     this.#closeUnstarted(frame);
     const code = frame.message.code;
@@ -335,7 +370,8 @@ export class OpcodeTraceLogger {
     const chunk = told.instruction;
     let cost = (event.opcode.dynamicFee ?? BigInt(event.opcode.fee)) - chunk - told.inExecution;
     // What the call can pass on is reckoned after the code chunk is paid too.
-    if (CALLS.has(op)) cost += this.#callGas(event, cost + chunk);
+    const callee = CALLS.has(op) ? this.#callGas(event, cost + chunk) : undefined;
+    if (callee !== undefined) cost += callee;
     frame.pending = {
       pc: event.pc,
       op,
@@ -355,6 +391,10 @@ export class OpcodeTraceLogger {
       previous: frame.previous,
       ...((CALLS.has(op) || op === SELFDESTRUCT) && this.#call !== undefined
         ? { call: this.#call }
+        : {}),
+      ...(callee === undefined ? {} : { callee }),
+      ...(this.#options.callFrames === true && (op === SELFDESTRUCT || op === CREATE)
+        ? { account: { balance: event.account.balance, nonce: event.account.nonce } }
         : {}),
     };
     this.#call = undefined;
@@ -418,8 +458,21 @@ export class OpcodeTraceLogger {
     if (step === undefined) return;
     this.#line(step, undefined);
     frame.pending = undefined;
-    // geth's SELFDESTRUCT enters and ends a frame of its own for tracers (gas used 0).
-    if (step.op === SELFDESTRUCT) this.#exitLine(EMPTY, 0n, undefined);
+    // geth's SELFDESTRUCT enters and ends a frame of its own for tracers (gas used 0), moving
+    // the balance the account had.
+    if (step.op === SELFDESTRUCT) {
+      if (this.#options.callFrames === true) {
+        this.#entryLine({
+          op: SELFDESTRUCT,
+          from: this.#addressOf(frame),
+          to: stackAddress(step.stack.at(-1) ?? 0n),
+          input: EMPTY,
+          gas: 0n,
+          value: step.account?.balance ?? 0n,
+        });
+      }
+      this.#exitLine(EMPTY, 0n, undefined);
+    }
     if (CALLS.has(step.op) || CREATES.has(step.op)) {
       frame.unstarted = step;
       frame.returnData = EMPTY;
@@ -436,18 +489,37 @@ export class OpcodeTraceLogger {
     frame.unstarted = undefined;
     const error =
       step.depth > 1024 ? "max call depth exceeded" : "insufficient balance for transfer";
+    if (this.#options.callFrames === true) this.#entryLine(this.#unstartedEntry(step, frame));
     this.#exitLine(EMPTY, 0n, error);
   }
 
   #enter(message: Message): void {
     const parent = this.#frames.at(-1);
     let byCreate = false;
+    let entry: Frame["entry"];
     if (parent !== undefined) {
+      this.#announce(parent);
       this.#flush(parent);
       byCreate = parent.unstarted !== undefined && CREATES.has(parent.unstarted.op);
+      if (this.#options.callFrames === true) entry = this.#startedEntry(message, parent);
       parent.unstarted = undefined;
+    } else if (this.#options.callFrames === true) {
+      const tx = this.#tx;
+      entry = {
+        op: message.to === undefined ? CREATE : CALL,
+        from: message.caller.bytes,
+        // A creation's address: the library may fail it before it makes one (on UBT).
+        to:
+          message.to === undefined && tx !== undefined
+            ? generateAddress(message.caller.bytes, bigIntToBytes(tx.nonce))
+            : message.to?.bytes,
+        input: message.data,
+        gas: message.gasLimit,
+        value: message.value,
+      };
     }
     this.#frames.push({
+      entry,
       message,
       byCreate,
       // The library gives a creation its address only after this event.
@@ -462,6 +534,7 @@ export class OpcodeTraceLogger {
   #exit(result: EVMResult): void {
     const frame = this.#frames.pop();
     if (frame === undefined) return;
+    this.#announce(frame);
     const { exceptionError, returnValue, executionGasUsed } = result.execResult;
     const runState = exceptionError === undefined ? undefined : stateAfter(result);
     const failure =
@@ -830,6 +903,82 @@ export class OpcodeTraceLogger {
     return { ...step, stack: [...step.stack, pushed] };
   }
 
+  /** The address the frame runs at (a creation's once the library has made it). */
+  #addressOf(frame: Frame): Uint8Array {
+    return frame.message.to?.bytes ?? EMPTY;
+  }
+
+  /** Writes the frame's entry line, if it is still to be written (see Frame.entry). */
+  #announce(frame: Frame): void {
+    const entry = frame.entry;
+    if (entry === undefined) return;
+    frame.entry = undefined;
+    this.#entryLine({ ...entry, to: entry.to ?? this.#addressOf(frame) });
+  }
+
+  #entryLine(entry: CallFrameEntry): void {
+    this.#sink.line(callFrameLine(entry, this.#options.memory === true));
+  }
+
+  /**
+   * The entry of a frame the library started for the instruction `parent` holds: geth's caller
+   * is the executing account (a DELEGATECALL's too), its callee the stack's address (the code a
+   * DELEGATECALL or CALLCODE runs), a creation's the account made; a STATICCALL has no value.
+   */
+  #startedEntry(message: Message, parent: Frame): Frame["entry"] {
+    const step = parent.unstarted;
+    const op = step?.op ?? CALL;
+    const from = this.#addressOf(parent);
+    return {
+      op,
+      from,
+      to:
+        step === undefined
+          ? undefined
+          : CALLS.has(op)
+            ? stackAddress(step.stack.at(-2) ?? 0n)
+            : createdAddress(step, from, message.data),
+      input: message.data,
+      gas: message.gasLimit,
+      value: op === STATICCALL ? undefined : message.value,
+    };
+  }
+
+  /**
+   * The entry geth writes for a call or creation the depth or the balance refuses (the library
+   * starts no frame): from the instruction's operands, the callee's share of the gas (a value
+   * call's stipend added), a creation's address from the executing account's nonce or CREATE2's
+   * salt and code.
+   */
+  #unstartedEntry(step: Step, frame: Frame): CallFrameEntry {
+    const self = this.#addressOf(frame);
+    const stack = step.stack;
+    const operand = (k: number): bigint => stack.at(-1 - k) ?? 0n;
+    if (CALLS.has(step.op)) {
+      const withValue = step.op === CALL || step.op === CALLCODE;
+      const args = withValue ? 3 : 2;
+      const value = withValue ? operand(2) : step.op === DELEGATECALL ? frame.message.value : 0n;
+      return {
+        op: step.op,
+        from: self,
+        to: stackAddress(operand(1)),
+        input: memorySlice(step.memory, operand(args), operand(args + 1)),
+        gas: (step.callee ?? 0n) + (withValue && value !== 0n ? CALL_STIPEND : 0n),
+        value: step.op === STATICCALL ? undefined : value,
+      };
+    }
+    const code = memorySlice(step.memory, operand(1), operand(2));
+    const left = gasAfterChunk(step) - step.cost;
+    return {
+      op: step.op,
+      from: self,
+      to: createdAddress(step, self, code),
+      input: code,
+      gas: this.#common.gteHardfork(Hardfork.TangerineWhistle) ? left - left / 64n : left,
+      value: operand(0),
+    };
+  }
+
   #line(step: Step, error: string | undefined): void {
     const options = this.#options;
     let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${BigInt.asUintN(64, step.cost).toString(16)}"`;
@@ -1070,4 +1219,25 @@ function staticLog(step: Step, memory: bigint | undefined): Fault {
 /** The address a stack word names (its low 160 bits), as 20 bytes. */
 function stackAddress(word: bigint): Uint8Array {
   return setLengthLeft(bigIntToBytes(BigInt.asUintN(160, word)), 20);
+}
+
+/** memory[offset, offset + size), zero past its end (what geth reads after resizing). */
+function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Uint8Array {
+  if (size === 0n) return EMPTY;
+  const bytes = new Uint8Array(Number(size));
+  if (offset < BigInt(memory.length)) {
+    const start = Number(offset);
+    bytes.set(memory.subarray(start, start + bytes.length));
+  }
+  return bytes;
+}
+
+/**
+ * The account a CREATE (from the creator's nonce as the instruction started) or CREATE2 (from
+ * its salt and the code) at `step` makes: the library may fail a creation before it makes one.
+ */
+function createdAddress(step: Step, creator: Uint8Array, code: Uint8Array): Uint8Array {
+  if (step.op === CREATE) return generateAddress(creator, bigIntToBytes(step.account?.nonce ?? 0n));
+  const salt = setLengthLeft(bigIntToBytes(step.stack.at(-4) ?? 0n), 32);
+  return generateAddress2(creator, salt, code);
 }

@@ -31,6 +31,7 @@ export interface T8nFlags {
   readonly "trace.memory"?: boolean;
   readonly "trace.nostack"?: boolean;
   readonly "trace.returndata"?: boolean;
+  readonly "trace.callframes"?: boolean;
 }
 
 /**
@@ -78,6 +79,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
               memory: flags["trace.memory"] === true,
               noStack: flags["trace.nostack"] === true,
               returnData: flags["trace.returndata"] === true,
+              callFrames: flags["trace.callframes"] === true,
             },
           },
         }),
