@@ -11,6 +11,7 @@ import { UbtCommon } from "../ubt/ubt-common.js";
 import { ubtNetworkOf } from "../ubt/ubt-network.js";
 import { BLOB_PARAMETER_FORKS, BLOB_PARAMETER_FORKS_AFTER } from "./blob-parameter-forks.js";
 import { getKzg } from "./kzg.js";
+import { ecrecover } from "./native-ecrecover.js";
 import { TestnetError } from "./testnet-error.js";
 
 /** Fixture fork names whose ethereumjs name is not just the lowercased name. */
@@ -142,6 +143,10 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
       ? { type: ConsensusType.ProofOfStake, algorithm: ConsensusAlgorithm.Casper }
       : { type: ConsensusType.ProofOfWork, algorithm: ConsensusAlgorithm.Ethash, ethash: {} },
   };
-  const opts = { chain, hardfork: parsed.genesisFork, customCrypto: { kzg: getKzg() } };
+  const opts = {
+    chain,
+    hardfork: parsed.genesisFork,
+    customCrypto: { kzg: getKzg(), ecrecover },
+  };
   return ubt !== undefined ? new UbtCommon(opts, ubt) : new Common(opts);
 }

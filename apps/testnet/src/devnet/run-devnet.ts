@@ -8,6 +8,7 @@ import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@e
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
+import { KnownBlocks } from "../chain/known-blocks.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -97,6 +98,8 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
     genesisBlock,
     validateConsensus: false,
   });
+  const known = new KnownBlocks(blockchain);
+  known.add(genesisBlock);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
 
   const workload = workloadFor(genesis.alloc);
@@ -144,6 +147,8 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       gasUsed: block.header.gasUsed,
     };
     produced.push(info);
+    // The builder put the block into the chain as it sealed it.
+    known.add(block);
     blocks.push(block);
     transactions += planned.length;
     gasUsed += block.header.gasUsed;

@@ -5,6 +5,7 @@ import { bytesToHex } from "@ethereumjs/util";
 import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { INITIAL_BASE_FEE } from "../chain/initial-base-fee.js";
+import { KnownBlocks } from "../chain/known-blocks.js";
 import { refuseNegativeBlockGas } from "../chain/minted-gas.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
@@ -113,6 +114,8 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
     genesisBlock: genesis,
     validateConsensus: false,
   });
+  const known = new KnownBlocks(blockchain);
+  known.add(genesis);
   const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
   const blocks: Block[] = [];
   const receiptGas: bigint[][] = [];
@@ -188,6 +191,7 @@ export async function fillUbtChain(description: UbtChainDescription): Promise<Ub
       );
     }
     await blockchain.putBlock(block);
+    known.add(block);
     blocks.push(block);
     parent = block;
   }

@@ -8,6 +8,7 @@ import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from "@ethereumjs/util
 import type { createVM, runBlock } from "@ethereumjs/vm";
 import { commonForNetwork } from "../chain/common-for-network.js";
 import { gethBlockTxFault } from "../chain/geth-tx-decoding.js";
+import { KnownBlocks } from "../chain/known-blocks.js";
 import { type SystemCallContext, systemCallContextOf } from "../chain/system-call-context.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import { applyAlloc } from "../fixtures/alloc.js";
@@ -136,6 +137,8 @@ export async function executeChain(
     genesisBlock: genesis,
     validateConsensus: false,
   });
+  const known = new KnownBlocks(blockchain);
+  known.add(genesis);
   const { vm, ubt: ubtRules } = await createExecutionVM({
     common,
     blockchain,
@@ -263,6 +266,7 @@ export async function executeChain(
       failures.push(`${label}: the chain rejected it: ${(cause as Error).message}`);
       break;
     }
+    known.add(final);
     blocks.push({ block: final, root: result.stateRoot, gasUsed: result.gasUsed, fixtureIndex: i });
     parent = final;
   }
