@@ -1,9 +1,15 @@
+import { createRequire } from "node:module";
 import {
   applyAlloc,
   BinaryStateManager,
   DEFAULT_DEVNET_GENESIS,
   produceDevnet,
 } from "@bintrie/testnet";
+
+// Sender recovery's native binding comes with the package, prebuilt (nothing compiled at install).
+if (process.platform === "linux" && process.arch === "x64") {
+  createRequire(import.meta.url)("secp256k1/bindings");
+}
 
 // The genesis root of go-ethereum's TestBinaryGenesisCommit alloc, through the state manager.
 const state = new BinaryStateManager();
