@@ -140,11 +140,6 @@ interface Frame {
   unstarted: Step | undefined;
   /** The frame's last instruction and its cost. */
   previous: { readonly op: number; readonly cost: bigint };
-  /**
-   * With call frames, the frame's entry line until it is written, at the frame's first event
-   * (a creation's address is known only then); `to` undefined: the address the frame runs at.
-   */
-  entry: (Omit<CallFrameEntry, "to"> & { readonly to: Uint8Array | undefined }) | undefined;
 }
 
 /** What the logger reads of the library's final run state of a frame. */
@@ -360,7 +355,6 @@ export class OpcodeTraceLogger {
   #step(event: InterpreterStep): void {
     const frame = this.#frames.at(-1);
     if (frame === undefined) return;
-    this.#announce(frame);
     this.#flush(frame);
     this.#closeUnstarted(frame);
     const code = frame.message.code;
@@ -496,30 +490,13 @@ export class OpcodeTraceLogger {
   #enter(message: Message): void {
     const parent = this.#frames.at(-1);
     let byCreate = false;
-    let entry: Frame["entry"];
     if (parent !== undefined) {
-      this.#announce(parent);
       this.#flush(parent);
       byCreate = parent.unstarted !== undefined && CREATES.has(parent.unstarted.op);
-      if (this.#options.callFrames === true) entry = this.#startedEntry(message, parent);
-      parent.unstarted = undefined;
-    } else if (this.#options.callFrames === true) {
-      const tx = this.#tx;
-      entry = {
-        op: message.to === undefined ? CREATE : CALL,
-        from: message.caller.bytes,
-        // A creation's address: the library may fail it before it makes one (on UBT).
-        to:
-          message.to === undefined && tx !== undefined
-            ? generateAddress(message.caller.bytes, bigIntToBytes(tx.nonce))
-            : message.to?.bytes,
-        input: message.data,
-        gas: message.gasLimit,
-        value: message.value,
-      };
     }
+    if (this.#options.callFrames === true) this.#entryLine(this.#enteredBy(message, parent));
+    if (parent !== undefined) parent.unstarted = undefined;
     this.#frames.push({
-      entry,
       message,
       byCreate,
       // The library gives a creation its address only after this event.
@@ -534,7 +511,6 @@ export class OpcodeTraceLogger {
   #exit(result: EVMResult): void {
     const frame = this.#frames.pop();
     if (frame === undefined) return;
-    this.#announce(frame);
     const { exceptionError, returnValue, executionGasUsed } = result.execResult;
     const runState = exceptionError === undefined ? undefined : stateAfter(result);
     const failure =
@@ -908,39 +884,40 @@ export class OpcodeTraceLogger {
     return frame.message.to?.bytes ?? EMPTY;
   }
 
-  /** Writes the frame's entry line, if it is still to be written (see Frame.entry). */
-  #announce(frame: Frame): void {
-    const entry = frame.entry;
-    if (entry === undefined) return;
-    frame.entry = undefined;
-    this.#entryLine({ ...entry, to: entry.to ?? this.#addressOf(frame) });
-  }
-
   #entryLine(entry: CallFrameEntry): void {
     this.#sink.line(callFrameLine(entry, this.#options.memory === true));
   }
 
   /**
-   * The entry of a frame the library started for the instruction `parent` holds: geth's caller
-   * is the executing account (a DELEGATECALL's too), its callee the stack's address (the code a
-   * DELEGATECALL or CALLCODE runs), a creation's the account made; a STATICCALL has no value.
+   * The entry of a frame the library starts: the transaction's own (a creation's address from
+   * the sender's nonce: on UBT the library may fail it before it makes one), or one for the
+   * instruction `parent` holds — geth's caller is the executing account (a DELEGATECALL's too),
+   * its callee the stack's address (the code a DELEGATECALL or CALLCODE runs), a creation's the
+   * account made; a STATICCALL has no value.
    */
-  #startedEntry(message: Message, parent: Frame): Frame["entry"] {
-    const step = parent.unstarted;
-    const op = step?.op ?? CALL;
+  #enteredBy(message: Message, parent: Frame | undefined): CallFrameEntry {
+    const step = parent?.unstarted;
+    if (parent === undefined || step === undefined) {
+      const nonce = this.#tx?.nonce ?? 0n;
+      return {
+        op: message.to === undefined ? CREATE : CALL,
+        from: message.caller.bytes,
+        to: message.to?.bytes ?? generateAddress(message.caller.bytes, bigIntToBytes(nonce)),
+        input: message.data,
+        gas: message.gasLimit,
+        value: message.value,
+      };
+    }
     const from = this.#addressOf(parent);
     return {
-      op,
+      op: step.op,
       from,
-      to:
-        step === undefined
-          ? undefined
-          : CALLS.has(op)
-            ? stackAddress(step.stack.at(-2) ?? 0n)
-            : createdAddress(step, from, message.data),
+      to: CALLS.has(step.op)
+        ? stackAddress(step.stack.at(-2) ?? 0n)
+        : createdAddress(step, from, message.data),
       input: message.data,
       gas: message.gasLimit,
-      value: op === STATICCALL ? undefined : message.value,
+      value: step.op === STATICCALL ? undefined : message.value,
     };
   }
 
