@@ -664,8 +664,9 @@ export class OpcodeTraceLogger {
    */
   #fault(failure: string, step: Step, frame: Frame): Fault {
     const constant = { ...step, cost: step.constant };
-    if ((failure === "out of gas" || !step.defined) && step.gas < step.chunk) {
-      // geth charges the code chunk before it reads the instruction: it logs the one before.
+    if (step.gas < step.chunk) {
+      // geth charges the code chunk before it reads the instruction: it logs the one before
+      // (whatever the library met first: a write in a static frame, a stack that does not fit).
       return {
         error: "out of gas",
         before: true,
