@@ -55,6 +55,7 @@ describe("ecrecover: libsecp256k1 where it loads, the library's function as the 
     );
   });
 
+  // The ECRECOVER precompile passes whatever a contract gives it (high s, r past the order…).
   it("fails where the library fails, with its error, and agrees on arbitrary r and s", () => {
     const word = fc.oneof(
       fc.uint8Array({ minLength: 0, maxLength: 33 }),

@@ -40,9 +40,11 @@ export function hasNativeEcrecover(): boolean {
  * `@ethereumjs/util`'s `ecrecover` (the 64-byte public key of a signature's signer), done by
  * libsecp256k1 where its binding loads: the library's pure-JavaScript recovery was 38 % of
  * running geth's UBT chains (a block's every transaction is recovered as the block is
- * validated), about 1.5 ms a signature against 0.06 ms. Whatever the binding does not recover
- * — a recovery value other than 0 or 1, an r or s longer than 32 bytes, a digest not 32 bytes,
- * a signature it refuses — goes to the library's function, so results and errors stay its own.
+ * validated), about 1.5 ms a signature against 0.06 ms. The ECRECOVER precompile calls it too,
+ * with whatever a contract passes: whatever the binding does not recover — a recovery value
+ * other than 0 or 1, an r or s longer than 32 bytes, a digest not 32 bytes, a signature it
+ * refuses (r or s zero or past the order) — goes to the library's function, so results and
+ * errors stay its own.
  */
 export function ecrecover(
   msgHash: Uint8Array,
