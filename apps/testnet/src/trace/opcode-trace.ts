@@ -625,7 +625,7 @@ export class OpcodeTraceLogger {
     if (precompile !== undefined) {
       // geth charges a precompile's gas before it reads the input; the library may refuse the
       // input first.
-      const required = gethPrecompileGas(precompile, message.data.length, this.#common);
+      const required = gethPrecompileGas(precompile, message.data, this.#common);
       if (required !== undefined && required > message.gasLimit) return "out of gas";
       // MODEXP past EIP-7823's length cap: the library's "out of gas" even where geth's price
       // is paid.
@@ -635,7 +635,9 @@ export class OpcodeTraceLogger {
       }
       // Blake2F (0x09): the library's OUT_OF_RANGE for either of geth's two input errors.
       if (failure === "value out of range" && precompile === 0x09) {
-        return message.data.length === 213 ? "invalid final flag" : "invalid input length";
+        return message.data.length === BLAKE2F_INPUT
+          ? "invalid final flag"
+          : "invalid input length";
       }
       // The BLS12-381 precompiles: geth decodes point by point (the library checks every
       // element's top bytes first, and words a fault its own way).
@@ -1010,6 +1012,9 @@ function gethDeploymentFailure(
   return failure;
 }
 
+/** blake2f's input: rounds (4), h (64), m (128), t (16), the final flag (1). */
+const BLAKE2F_INPUT = 213;
+
 /** The library's failures of a point evaluation whose proof does not verify (or decode). */
 const KZG_FAILURES = new Set(["kzg proof invalid", "kzg inputs invalid", "revert"]);
 
@@ -1024,14 +1029,21 @@ function isStackFailure(failure: string): boolean {
 
 /**
  * The gas geth's precompile asks before it runs (its RequiredGas), for those whose input the
- * library may refuse before it charges: the BN254 (EIP-1108 from Istanbul) and BLS12-381 ones
- * and the point evaluation; undefined for the others (and the MSMs of one pair or more, whose
- * discount tables are not kept here).
+ * library may refuse before it charges: blake2f (its rounds; nothing for an input of another
+ * length, which it refuses), the BN254 (EIP-1108 from Istanbul) and BLS12-381 ones and the
+ * point evaluation; undefined for the others (the MSMs of one pair or more: the library checks
+ * their gas first, as geth does).
  */
-function gethPrecompileGas(precompile: number, length: number, common: Common): bigint | undefined {
-  const size = BigInt(length);
+function gethPrecompileGas(
+  precompile: number,
+  input: Uint8Array,
+  common: Common,
+): bigint | undefined {
+  const size = BigInt(input.length);
   const istanbul = common.gteHardfork(Hardfork.Istanbul);
   switch (precompile) {
+    case 0x09:
+      return input.length === BLAKE2F_INPUT ? bytesToBigInt(input.subarray(0, 4)) : 0n;
     case 0x06:
       return istanbul ? 150n : 500n;
     case 0x07:
