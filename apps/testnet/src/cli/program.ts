@@ -167,6 +167,10 @@ fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes d
     .option("--trace.nostack", "with --trace: no stacks")
     .option("--trace.returndata", "with --trace: each step's return data")
     .option("--trace.callframes", "with --trace: a line as each call frame is entered")
+    .option(
+      "--opcode.count <FILE>",
+      "write how many times each opcode ran (geth's counts, system calls included) to FILE under --output.basedir",
+    )
     .addHelpText(
       "after",
       examples([

@@ -30,6 +30,8 @@ export interface T8nOutputNames {
   readonly body?: string;
   /** Where files go (created when missing); "" or absent: the working directory. */
   readonly basedir?: string;
+  /** geth's `--opcode.count`: the opcode counts' file under `basedir` (a name, never a stream). */
+  readonly opcodeCount?: string;
 }
 
 /** The three inputs of a transition, as `transition()` takes them. */
@@ -103,6 +105,9 @@ function outputFiles(names: T8nOutputNames): [string, string][] {
     if (name === undefined || name === "" || name === STDOUT || name === STDERR) continue;
     files.push([`--output.${key}`, join(basedir, name)]);
   }
+  if (names.opcodeCount !== undefined && names.opcodeCount !== "") {
+    files.push(["--opcode.count", join(basedir, names.opcodeCount)]);
+  }
   return files;
 }
 
@@ -156,6 +161,16 @@ export async function writeT8nOutput(
 
 interface Writable {
   write(text: string): unknown;
+}
+
+/**
+ * Writes geth's opcode counts (`--opcode.count`) where geth writes them: the named file under
+ * `basedir`, before the other outputs (geth's saveFile: even `stdout` is a file name there).
+ */
+export async function writeOpcodeCounts(names: T8nOutputNames, json: string): Promise<string> {
+  const path = join(names.basedir ?? "", names.opcodeCount ?? "");
+  await writeOutputFile(path, json, "--opcode.count");
+  return path;
 }
 
 /** `shape`: the text holds an alloc, read as geth reads one (see parseJson). */

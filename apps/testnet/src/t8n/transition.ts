@@ -53,6 +53,7 @@ import { hexToBytesLoose, padLeft, parseQuantity, quantityHex } from "../fixture
 import { MptReceiptShadow } from "../runner/mpt-receipt-shadow.js";
 import { BinaryStateManager } from "../state/binary-state-manager.js";
 import { authorizationRefund } from "../trace/authorization-refund.js";
+import { DISCARDING_SINK, type OpcodeCounts } from "../trace/opcode-counts.js";
 import { OpcodeTraceLogger, type TraceRequest } from "../trace/opcode-trace.js";
 import { createExecutionVM } from "../ubt/create-ubt-vm.js";
 import { isUbtCommon } from "../ubt/ubt-common.js";
@@ -147,6 +148,11 @@ export interface T8nInput {
    * line into `sink` (see OpcodeTraceLogger).
    */
   readonly trace?: TraceRequest;
+  /**
+   * geth's `--opcode.count`: counts every instruction of the transition (the system calls' too)
+   * into this (see OpcodeCounts).
+   */
+  readonly opcodeCounts?: OpcodeCounts;
 }
 
 /** A log as geth's t8n prints it in a receipt. */
@@ -328,6 +334,12 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     { common: vm.common, setHardfork: true, skipConsensusFormatValidation: true },
   );
   systemCalls.setBlock(context);
+  // geth's opcode counter sees the system calls too (its JSON logger does not).
+  const counter =
+    input.opcodeCounts === undefined
+      ? undefined
+      : new OpcodeTraceLogger(vm.evm, vm.common, {}, DISCARDING_SINK, ubt, input.opcodeCounts);
+  counter?.begin(undefined);
   // geth's t8n: the DAO fork's balance moves at its block, before the system calls.
   if (isDaoForkBlock(vm.common, number)) await applyDaoHardFork(vm);
   // geth's t8n: the EIP-4788 call whenever the fork has it (an absent contract runs nothing).
@@ -345,6 +357,7 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     }
   }
 
+  counter?.end();
   // geth hashes every log of the block in the order they were emitted, system calls' too.
   const logsBeforeTxs = systemCalls.takeLogs();
   const rejected: { index: number; error: string }[] = [];
@@ -356,10 +369,18 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
     txStartDepth = state.checkpointDepth - 1;
   });
   const candidates = decodeTransactions(input.txs, vm.common, sources.txs);
+  // The transactions' logger: the trace's (counting too), or the counter alone.
   const tracer =
     input.trace === undefined
-      ? undefined
-      : new OpcodeTraceLogger(vm.evm, vm.common, input.trace.options ?? {}, input.trace.sink, ubt);
+      ? counter
+      : new OpcodeTraceLogger(
+          vm.evm,
+          vm.common,
+          input.trace.options ?? {},
+          input.trace.sink,
+          ubt,
+          input.opcodeCounts,
+        );
   for (let index = 0; index < candidates.length; index++) {
     const candidate = candidates[index]!;
     const json = typeof input.txs === "string" ? undefined : input.txs[index];
@@ -503,7 +524,9 @@ export async function transition(input: T8nInput): Promise<T8nOutput> {
       amount: w.amount,
     })),
   );
-  const { block, requests } = await builder.build();
+  // The request queue calls run as the block is built.
+  counter?.begin(undefined);
+  const { block, requests } = await builder.build().finally(() => counter?.end());
   const queueFailure = systemCalls.takeQueueFailure();
   if (queueFailure !== undefined) {
     throw new TestnetError(

@@ -22,6 +22,7 @@ import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-m
 import { gethModexpLengthError } from "./geth-modexp-input.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 import { gethPointEvaluationError } from "./geth-point-evaluation-input.js";
+import type { OpcodeCounts } from "./opcode-counts.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
 export interface OpcodeTraceOptions {
@@ -228,6 +229,8 @@ export class OpcodeTraceLogger {
   #tx: TypedTransaction | undefined;
   /** On `Verkle`, EIP-4762's gas functions (SSTORE's has no reentrancy sentry). */
   readonly #eip4762: boolean;
+  /** geth's opcode counter, told of every line geth's OnOpcode writes (see OpcodeCounts). */
+  readonly #counts: OpcodeCounts | undefined;
 
   /**
    * `ubt`: on a UBT network, its context, whose `takeTraceGas` tells what the instruction just
@@ -240,8 +243,10 @@ export class OpcodeTraceLogger {
     options: OpcodeTraceOptions,
     sink: TraceSink,
     ubt?: { takeTraceGas(): UbtTraceGas },
+    counts?: OpcodeCounts,
   ) {
     this.#ubt = ubt;
+    this.#counts = counts;
     this.#eip4762 = isUbtCommon(common) && common.ubtNetwork.verkleOpcodes;
     // The library's EVM always has its event emitter (its type leaves it optional).
     this.#events = evm.events as EvmEvents;
@@ -556,7 +561,7 @@ export class OpcodeTraceLogger {
                   gas: step.gas,
                 });
           // geth's OnFault passes no return data.
-          this.#line({ ...after, returnData: EMPTY, refund: step.refund }, error);
+          this.#line({ ...after, returnData: EMPTY, refund: step.refund }, error, true);
         }
       } else {
         error = this.#frameError(failure, frame.message);
@@ -959,7 +964,9 @@ export class OpcodeTraceLogger {
     };
   }
 
-  #line(step: Step, error: string | undefined): void {
+  /** `fault`: geth's OnFault line, the repeat of an instruction that failed as it ran. */
+  #line(step: Step, error: string | undefined, fault = false): void {
+    if (!fault) this.#counts?.count(step.op);
     const options = this.#options;
     let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${BigInt.asUintN(64, step.cost).toString(16)}"`;
     if (options.memory === true && step.memory.length > 0)

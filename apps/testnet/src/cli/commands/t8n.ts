@@ -6,9 +6,11 @@ import {
   readT8nInput,
   STDIN,
   type T8nOutputNames,
+  writeOpcodeCounts,
   writeT8nOutput,
 } from "../../t8n/t8n-io.js";
 import { TraceFiles } from "../../t8n/trace-files.js";
+import { OpcodeCounts } from "../../trace/opcode-counts.js";
 import { type CliIO, readAllText } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
 
@@ -32,6 +34,8 @@ export interface T8nFlags {
   readonly "trace.nostack"?: boolean;
   readonly "trace.returndata"?: boolean;
   readonly "trace.callframes"?: boolean;
+  /** geth's `--opcode.count FILE`: the transition's opcode counts, written under --output.basedir. */
+  readonly "opcode.count"?: string;
 }
 
 /**
@@ -45,6 +49,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
     result: flags["output.result"],
     body: flags["output.body"],
     basedir: flags["output.basedir"],
+    opcodeCount: flags["opcode.count"],
   };
   await prepareT8nOutput(outputs);
   const names = { alloc: flags["input.alloc"], env: flags["input.env"], txs: flags["input.txs"] };
@@ -59,6 +64,8 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
   // The EVM loads only once the inputs are read (bad input fails fast).
   const { transition } = await import("../../t8n/transition.js");
   const traceFiles = flags.trace === true ? new TraceFiles(outputs.basedir ?? "") : undefined;
+  const counted = outputs.opcodeCount !== undefined && outputs.opcodeCount !== "";
+  const opcodeCounts = counted ? new OpcodeCounts() : undefined;
   const output = await transition({
     ...input,
     fork: flags["state.fork"],
@@ -70,6 +77,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
       env: names.env === STDIN ? `${STDIN}.env` : names.env,
       txs: names.txs === STDIN ? `${STDIN}.txs` : names.txs,
     },
+    ...(opcodeCounts === undefined ? {} : { opcodeCounts }),
     ...(traceFiles === undefined
       ? {}
       : {
@@ -84,10 +92,14 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
           },
         }),
   });
+  const countsPath =
+    opcodeCounts === undefined
+      ? undefined
+      : await writeOpcodeCounts(outputs, opcodeCounts.toJson());
   const written = await writeT8nOutput(output, outputs, io);
   if (!written.stderr) {
     io.stderr.write(
-      `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${written.files.length > 0 ? `; wrote ${written.files.join(", ")}` : ""}\n`,
+      `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${written.files.length > 0 || countsPath !== undefined ? `; wrote ${[...(countsPath === undefined ? [] : [countsPath]), ...written.files].join(", ")}` : ""}\n`,
     );
   }
   return EXIT_OK;
