@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built command line the `bintrie-testnet` bin loads (one bundle with its dependencies). */
@@ -40,4 +41,16 @@ export function runBuilt(
   });
   if (ran.error !== undefined) throw ran.error;
   return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+}
+
+/** `t8n`'s three input switches for `alloc.json`, `env.json` and `txs.json` in `dir`. */
+export function t8nInputFlags(dir: string): string[] {
+  return [
+    "--input.alloc",
+    join(dir, "alloc.json"),
+    "--input.env",
+    join(dir, "env.json"),
+    "--input.txs",
+    join(dir, "txs.json"),
+  ];
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type T8nInput, transition } from "../src/t8n/transition.js";
 import { OpcodeCounts } from "../src/trace/opcode-counts.js";
-import { runBuilt } from "./cli-process.js";
+import { runBuilt, t8nInputFlags } from "./cli-process.js";
 import { dataPath } from "./test-data.js";
 
 /** The geth transitions of geth-traces (their inputs), and geth's counts of eight of them. */
@@ -57,12 +57,7 @@ describe("t8n --opcode.count: geth's opcode counts, byte for byte", () => {
     }
     const ran = runBuilt([
       "t8n",
-      "--input.alloc",
-      join(dir, "alloc.json"),
-      "--input.env",
-      join(dir, "env.json"),
-      "--input.txs",
-      join(dir, "txs.json"),
+      ...t8nInputFlags(dir),
       "--state.fork",
       c.fork,
       "--output.basedir",

@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
+import { t8nInputFlags } from "./cli-process.js";
 import { GETH_EVM } from "./geth-tools.js";
 import { dataPath } from "./test-data.js";
 
@@ -64,12 +65,7 @@ async function gethT8n(
   writeFileSync(join(dir, "txs.json"), JSON.stringify(txs));
   await run(evm, [
     "t8n",
-    "--input.alloc",
-    join(dir, "alloc.json"),
-    "--input.env",
-    join(dir, "env.json"),
-    "--input.txs",
-    join(dir, "txs.json"),
+    ...t8nInputFlags(dir),
     "--state.fork",
     fork,
     "--output.basedir",
