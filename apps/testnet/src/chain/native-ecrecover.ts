@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { ecrecover as libraryEcrecover } from "@ethereumjs/util";
+import { calculateSigRecovery, ecrecover as libraryEcrecover } from "@ethereumjs/util";
 
 /** What is used of the `secp256k1` package's native binding (libsecp256k1). */
 interface NativeSecp256k1 {
@@ -54,8 +54,7 @@ export function ecrecover(
   chainId?: bigint,
 ): Uint8Array {
   const native = nativeBinding();
-  const recovery =
-    v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n);
+  const recovery = calculateSigRecovery(v, chainId);
   if (
     native === null ||
     (recovery !== 0n && recovery !== 1n) ||

@@ -159,18 +159,19 @@ interface RunStateView {
 /** Instructions that end a frame without an error (the library's STOP, RETURN, SELFDESTRUCT). */
 const RETURN = 0xf3;
 const HALTS = new Set([0x00, RETURN, 0xff]);
-const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa]);
-/** BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH. */
-const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
-const CREATES = new Set([0xf0, 0xf5]);
-const CREATE = 0xf0;
+const CALL = 0xf1;
 const CALLCODE = 0xf2;
 const DELEGATECALL = 0xf4;
 const STATICCALL = 0xfa;
+const CALLS = new Set([CALL, CALLCODE, DELEGATECALL, STATICCALL]);
+const CREATE = 0xf0;
+const CREATE2 = 0xf5;
+const CREATES = new Set([CREATE, CREATE2]);
+/** BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH. */
+const ACCOUNT_READS = new Set([0x31, 0x3b, 0x3c, 0x3f]);
 /** What a value call adds to the callee's gas (params.CallStipend). */
 const CALL_STIPEND = 2300n;
 const SSTORE = 0x55;
-const CALL = 0xf1;
 const EXP = 0x0a;
 const LOG0 = 0xa0;
 const LOG4 = 0xa4;
@@ -185,7 +186,7 @@ const SELFDESTRUCT_REFUND = 24_000n;
 /** EIP-2929's cold account access (a call's surcharge is this less the warm read, 100). */
 const COLD_ACCOUNT_ACCESS = 2600n;
 /** Instructions whose gas function in geth refuses a write in a static call. */
-const WRITE_GAS_CHECKED = new Set([SSTORE, 0xf0, 0xf5, 0xf1, SELFDESTRUCT]);
+const WRITE_GAS_CHECKED = new Set([SSTORE, CREATE, CREATE2, CALL, SELFDESTRUCT]);
 const U64 = 1n << 64n;
 const EMPTY = new Uint8Array(0);
 const NO_PREVIOUS = { op: 0, cost: 0n } as const;

@@ -16,16 +16,13 @@ import {
   textInvalid,
   textResult,
 } from "../test-report.js";
+import { type TraceFlags, traceOptionsOf } from "../trace-flags.js";
 
-export interface RunFlags {
+/** With `--trace`, every transaction's trace on stderr (geth's blocktest `--trace`). */
+export interface RunFlags extends TraceFlags {
   readonly json?: boolean;
   readonly filter?: string;
   readonly scheme?: string;
-  /** geth's blocktest `--trace` and t8n's switches: every transaction's trace on stderr. */
-  readonly trace?: boolean;
-  readonly "trace.memory"?: boolean;
-  readonly "trace.nostack"?: boolean;
-  readonly "trace.returndata"?: boolean;
 }
 
 /**
@@ -53,14 +50,7 @@ export async function runTests(
   const json = flags.json === true;
   const trace: TraceRequest | undefined =
     flags.trace === true
-      ? {
-          sink: new TraceStream(io.stderr),
-          options: {
-            memory: flags["trace.memory"] === true,
-            noStack: flags["trace.nostack"] === true,
-            returnData: flags["trace.returndata"] === true,
-          },
-        }
+      ? { sink: new TraceStream(io.stderr), options: traceOptionsOf(flags) }
       : undefined;
   let passed = 0;
   let failed = 0;

@@ -13,9 +13,13 @@ import { TraceFiles } from "../../t8n/trace-files.js";
 import { OpcodeCounts } from "../../trace/opcode-counts.js";
 import { type CliIO, readAllText } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
+import { type TraceFlags, traceOptionsOf } from "../trace-flags.js";
 
-/** The t8n flags, named as geth's `evm t8n` names them. */
-export interface T8nFlags {
+/**
+ * The t8n flags, named as geth's `evm t8n` names them; with `--trace`, a JSON opcode trace file
+ * per executed transaction.
+ */
+export interface T8nFlags extends TraceFlags {
   readonly "input.alloc": string;
   readonly "input.env": string;
   readonly "input.txs": string;
@@ -28,12 +32,6 @@ export interface T8nFlags {
   /** geth's `--state.reward` in wei; negative: no reward step (no coinbase touch). */
   readonly "state.reward"?: bigint;
   readonly scheme?: string;
-  /** geth's `--trace` and its switches: a JSON opcode trace file per executed transaction. */
-  readonly trace?: boolean;
-  readonly "trace.memory"?: boolean;
-  readonly "trace.nostack"?: boolean;
-  readonly "trace.returndata"?: boolean;
-  readonly "trace.callframes"?: boolean;
   /** geth's `--opcode.count FILE`: the transition's opcode counts, written under --output.basedir. */
   readonly "opcode.count"?: string;
 }
@@ -83,12 +81,7 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
       : {
           trace: {
             sink: traceFiles,
-            options: {
-              memory: flags["trace.memory"] === true,
-              noStack: flags["trace.nostack"] === true,
-              returnData: flags["trace.returndata"] === true,
-              callFrames: flags["trace.callframes"] === true,
-            },
+            options: traceOptionsOf(flags),
           },
         }),
   });
@@ -97,9 +90,10 @@ export async function runT8n(flags: T8nFlags, io: CliIO): Promise<ExitCode> {
       ? undefined
       : await writeOpcodeCounts(outputs, opcodeCounts.toJson());
   const written = await writeT8nOutput(output, outputs, io);
+  const files = countsPath === undefined ? written.files : [countsPath, ...written.files];
   if (!written.stderr) {
     io.stderr.write(
-      `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${written.files.length > 0 || countsPath !== undefined ? `; wrote ${[...(countsPath === undefined ? [] : [countsPath]), ...written.files].join(", ")}` : ""}\n`,
+      `t8n ${flags["state.fork"]}: ${output.result.receipts.length} applied, ${output.result.rejected?.length ?? 0} rejected, binary stateRoot ${output.result.stateRoot}${files.length > 0 ? `; wrote ${files.join(", ")}` : ""}\n`,
     );
   }
   return EXIT_OK;
