@@ -1,7 +1,7 @@
 import { assertKnownOptions } from "@bintrie/codec";
 import {
   type ChainConfig,
-  Common,
+  type Common,
   ConsensusAlgorithm,
   ConsensusType,
   type HardforkTransitionConfig,
@@ -12,6 +12,7 @@ import { ubtNetworkOf } from "../ubt/ubt-network.js";
 import { BLOB_PARAMETER_FORKS, BLOB_PARAMETER_FORKS_AFTER } from "./blob-parameter-forks.js";
 import { getKzg } from "./kzg.js";
 import { ecrecover } from "./native-ecrecover.js";
+import { ParamsCachingCommon } from "./params-caching-common.js";
 import { TestnetError } from "./testnet-error.js";
 
 /** Fixture fork names whose ethereumjs name is not just the lowercased name. */
@@ -148,5 +149,5 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
     hardfork: parsed.genesisFork,
     customCrypto: { kzg: getKzg(), ecrecover },
   };
-  return ubt !== undefined ? new UbtCommon(opts, ubt) : new Common(opts);
+  return ubt !== undefined ? new UbtCommon(opts, ubt) : new ParamsCachingCommon(opts);
 }

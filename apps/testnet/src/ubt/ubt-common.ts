@@ -1,4 +1,5 @@
-import { Common, type CommonOpts } from "@ethereumjs/common";
+import type { Common, CommonOpts } from "@ethereumjs/common";
+import { ParamsCachingCommon } from "../chain/params-caching-common.js";
 import type { UbtNetwork } from "./ubt-network.js";
 
 /**
@@ -11,7 +12,7 @@ import type { UbtNetwork } from "./ubt-network.js";
  *   `opSelfdestruct6780` on a Shanghai base).
  * `copy()` keeps the subclass (ethereumjs copies with the prototype).
  */
-export class UbtCommon extends Common {
+export class UbtCommon extends ParamsCachingCommon {
   readonly ubtNetwork: UbtNetwork;
 
   constructor(opts: CommonOpts, network: UbtNetwork) {
