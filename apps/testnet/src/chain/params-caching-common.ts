@@ -108,7 +108,9 @@ function holdsAll(held: ParamsDict, given: ParamsDict): boolean {
   for (const eip of Object.keys(given)) {
     const heldTable = held[eip];
     const givenTable = given[eip];
-    if (heldTable === undefined || heldTable === null || givenTable === undefined) return false;
+    // A table that is no object (null, from a caller without types) goes to the library too.
+    if (typeof heldTable !== "object" || heldTable === null) return false;
+    if (typeof givenTable !== "object" || givenTable === null) return false;
     for (const name of Object.keys(givenTable)) {
       const value = givenTable[name];
       if (typeof value === "object" && value !== null) return false;
