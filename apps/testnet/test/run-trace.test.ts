@@ -116,6 +116,50 @@ describe("run --trace writes geth's blocktest trace to stderr", () => {
   });
 });
 
+/** geth's markdown traces (`--trace.format md`), by our flags (data/geth-blocktest-traces). */
+const MARKDOWN_SETS = JSON.parse(
+  readFileSync(dataPath("geth-blocktest-traces/markdown.json"), "utf8"),
+) as readonly Omit<TraceSet, "failing">[];
+
+describe("run --trace --trace.format md writes geth's markdown trace to stderr", () => {
+  it("holds geth's tables of MPT, proof-of-work and UBT fixtures: creations, faults, errors", () => {
+    expect(MARKDOWN_SETS.map((s) => Object.keys(s.traces).length)).toEqual([7, 1]);
+    const all = MARKDOWN_SETS.flatMap((s) => Object.values(s.traces)).join("");
+    for (const needle of [
+      "  - create: `0x", // a creation's frame
+      "\nError: at pc=", // geth's OnFault, its opcode as a number
+      "|\nError: out of gas\n", // an instruction that failed before it ran
+      "  - error: `<nil>`",
+      "  - error: `contract creation code storage out of gas`",
+      "  - output: `0x",
+      "  - data: ``", // Go's %#x of no bytes
+    ]) {
+      expect(all).toContain(needle);
+    }
+  });
+
+  for (const set of MARKDOWN_SETS) {
+    it.each(Object.keys(set.traces))(`${set.flags.join(" ")}: %s`, async (relative) => {
+      const ran = await cli(["run", fixturePath(relative), ...set.flags]);
+      expect(ran.stderr).toBe(set.traces[relative]);
+      expect(ran.stdout).toMatch(/\n1 passed, 0 failed\n$/);
+    });
+  }
+
+  it("refuses struct (geth's own runs differ: Go's random map order) and names an unknown format", async () => {
+    const relative = "data/geth-pow/fixtures/eip150.json";
+    const struct = await cli(["run", fixturePath(relative), "--trace", "--trace.format", "struct"]);
+    expect(struct.status).toBe(2);
+    expect(struct.stderr).toContain("--trace.format struct is not offered");
+    const unknown = await cli(["run", fixturePath(relative), "--trace", "--trace.format", "xml"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown trace format "xml" (json, md or markdown)');
+    // json is the default, named or not.
+    const json = await cli(["run", fixturePath(relative), "--trace", "--trace.format", "json"]);
+    expect(json.stderr).toBe((await cli(["run", fixturePath(relative), "--trace"])).stderr);
+  });
+});
+
 describe("run --trace (built CLI)", () => {
   it("a reader that closes stderr early (2>&1 >/dev/null | head) ends the run with exit 0", async () => {
     // The longest vendored trace (4 MB): the reader leaves after its first piece.
@@ -165,8 +209,47 @@ describe.runIf(GETH_EVM !== undefined)(
             .join("");
           expect((await cli(["run", fixturePath(relative), ...set.flags])).stderr).toBe(lines);
         }
+        const markdown = ["--trace", "--trace.format", "md"];
+        const geth = await run(GETH_EVM!, ["blocktest", ...markdown, fixturePath(relative)], {
+          maxBuffer: 1 << 30,
+        }).catch((failed: { stderr: string }) => failed);
+        expect((await cli(["run", fixturePath(relative), ...markdown])).stderr).toBe(
+          withoutGethLog(geth.stderr),
+        );
       },
       600_000,
     );
   },
 );
+
+/**
+ * geth's stderr less its log: lines that start with a level and a time (`INFO [12-07|…`,
+ * `ERROR[12-07|…`), and the block of lines it writes
+ * for a block it refuses (from "########## BAD BLOCK" to its closing row of #, and the empty
+ * line after it).
+ */
+function withoutGethLog(stderr: string): string {
+  const kept: string[] = [];
+  let inBadBlock = false;
+  let afterBadBlock = false;
+  for (const line of stderr.split("\n")) {
+    if (inBadBlock) {
+      if (/^#+$/.test(line)) {
+        inBadBlock = false;
+        afterBadBlock = true;
+      }
+      continue;
+    }
+    if (line.startsWith("########## BAD BLOCK")) {
+      inBadBlock = true;
+      continue;
+    }
+    if (afterBadBlock) {
+      afterBadBlock = false;
+      if (line === "") continue;
+    }
+    if (/^[A-Z]{4,5} ?\[\d\d-\d\d\|/.test(line)) continue;
+    kept.push(line);
+  }
+  return kept.join("\n");
+}

@@ -86,6 +86,10 @@ failed; exit 2 if no test matches.`,
     .option("--trace.memory", "with --trace: each step's memory")
     .option("--trace.nostack", "with --trace: no stacks")
     .option("--trace.returndata", "with --trace: each step's return data")
+    .option(
+      "--trace.format <format>",
+      "with --trace: json (geth's JSON lines, the default), or md / markdown (geth's markdown table: a row per instruction, each transaction's frame before and after it)",
+    )
     .addHelpText(
       "after",
       examples([
@@ -93,6 +97,7 @@ failed; exit 2 if no test matches.`,
         "bintrie-testnet run fixtures/ --filter 'SimpleTx|logRevert' --json",
         "bintrie-testnet run fixtures/ --filter 'bcStateTests/.* :: .*_Cancun$'",
         "bintrie-testnet run fixtures/ --filter 'logRevert' --trace 2> trace.jsonl",
+        "bintrie-testnet run fixtures/ --filter 'logRevert' --trace --trace.format md 2> trace.md",
       ]),
     )
     .action(async (paths: string[], flags) => {

@@ -22,6 +22,12 @@ import { gethMemorySize, MAX_MEMORY_FOR_GAS, memoryExpansionGas } from "./geth-m
 import { gethModexpLengthError } from "./geth-modexp-input.js";
 import { fromTop, gethOpcodeName, gethStackError } from "./geth-opcode-table.js";
 import { gethPointEvaluationError } from "./geth-point-evaluation-input.js";
+import {
+  markdownFault,
+  markdownPostExecution,
+  markdownPreExecution,
+  markdownStepRow,
+} from "./markdown-trace-lines.js";
 import type { OpcodeCounts } from "./opcode-counts.js";
 
 /** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
@@ -34,7 +40,15 @@ export interface OpcodeTraceOptions {
   readonly returnData?: boolean;
   /** `--trace.callframes`: a line as each call frame is entered (see CallFrameEntry). */
   readonly callFrames?: boolean;
+  /**
+   * `--trace.format`: geth's JSON lines (the default), or its markdown logger's table
+   * (`markdown-trace-lines.ts`; blocktest's `md`).
+   */
+  readonly format?: TraceFormat;
 }
+
+/** The trace formats geth's blocktest writes that this logger writes too. */
+export type TraceFormat = "json" | "markdown";
 
 /** A trace asked for: where its lines go, and geth's switches. */
 export interface TraceRequest {
@@ -500,6 +514,10 @@ export class OpcodeTraceLogger {
       this.#flush(parent);
       byCreate = parent.unstarted !== undefined && CREATES.has(parent.unstarted.op);
     }
+    if (this.#options.format === "markdown" && parent === undefined) {
+      const entry = this.#enteredBy(message, undefined);
+      this.#sink.line(markdownPreExecution(entry, message.to === undefined));
+    }
     if (this.#options.callFrames === true) this.#entryLine(this.#enteredBy(message, parent));
     if (parent !== undefined) parent.unstarted = undefined;
     this.#frames.push({
@@ -585,8 +603,8 @@ export class OpcodeTraceLogger {
     if (failure === CODE_TOO_LARGE) {
       error = `max code size exceeded: code size ${output.length} limit ${MAX_CODE_SIZE}`;
     }
-    this.#exitLine(output, executionGasUsed, error);
     const parent = this.#frames.at(-1);
+    this.#exitLine(output, executionGasUsed, error, parent === undefined);
     // geth's `evm.returnData` after a call: its output; after a create: only a revert's.
     if (parent !== undefined) parent.returnData = frame.byCreate && !reverted ? EMPTY : output;
   }
@@ -894,6 +912,8 @@ export class OpcodeTraceLogger {
   }
 
   #entryLine(entry: CallFrameEntry): void {
+    // geth's markdown logger announces only the transaction's frame (markdownPreExecution).
+    if (this.#options.format === "markdown") return;
     this.#sink.line(callFrameLine(entry, this.#options.memory === true));
   }
 
@@ -969,6 +989,21 @@ export class OpcodeTraceLogger {
   #line(step: Step, error: string | undefined, fault = false): void {
     if (!fault) this.#counts?.count(step.op);
     const options = this.#options;
+    if (options.format === "markdown") {
+      this.#sink.line(
+        fault
+          ? markdownFault(step.pc, step.op, error ?? "")
+          : markdownStepRow(
+              step.pc,
+              step.op,
+              step.cost,
+              step.refund + this.#refundAtStart,
+              options.noStack === true ? undefined : step.stack,
+              error,
+            ),
+      );
+      return;
+    }
     let json = `{"pc":${step.pc},"op":${step.op},"gas":"0x${step.gas.toString(16)}","gasCost":"0x${BigInt.asUintN(64, step.cost).toString(16)}"`;
     if (options.memory === true && step.memory.length > 0)
       json += `,"memory":"${bytesToHex(step.memory)}"`;
@@ -985,7 +1020,12 @@ export class OpcodeTraceLogger {
     this.#sink.line(`${json}}`);
   }
 
-  #exitLine(output: Uint8Array, gasUsed: bigint, error: string | undefined): void {
+  /** `top`: the transaction's own frame ends (the markdown table sums up only that one). */
+  #exitLine(output: Uint8Array, gasUsed: bigint, error: string | undefined, top = false): void {
+    if (this.#options.format === "markdown") {
+      if (top) this.#sink.line(markdownPostExecution(output, gasUsed, error));
+      return;
+    }
     // As geth's uint64 (a UBT frame's reckoning can go below zero in both).
     let json = `{"output":"${bytesToHex(output).slice(2)}","gasUsed":"0x${BigInt.asUintN(64, gasUsed).toString(16)}"`;
     if (error !== undefined && error !== "") json += `,"error":${goString(error)}`;
