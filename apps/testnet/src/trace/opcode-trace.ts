@@ -30,7 +30,7 @@ import {
 } from "./markdown-trace-lines.js";
 import type { OpcodeCounts } from "./opcode-counts.js";
 
-/** geth's `--trace.*` switches of its JSON opcode logger (eth/tracers/logger). */
+/** geth's `--trace.*` switches of its opcode loggers (eth/tracers/logger). */
 export interface OpcodeTraceOptions {
   /** `--trace.memory`: each step's memory. */
   readonly memory?: boolean;
@@ -213,6 +213,7 @@ const NO_PREVIOUS = { op: 0, cost: 0n } as const;
  * the error line alone when it fails before (a stack that does not fit, gas it cannot pay), and
  * a line as each call frame ends (output, gas used, error). Costs and errors are geth's: a
  * call's cost includes the gas it gives the callee (EIP-150's 63/64), errors are geth's words.
+ * With `format: "markdown"` the same events make geth's markdown logger's table instead.
  */
 export class OpcodeTraceLogger {
   readonly #events: EvmEvents;
