@@ -12,6 +12,7 @@ import { ubtNetworkOf } from "../ubt/ubt-network.js";
 import { BLOB_PARAMETER_FORKS, BLOB_PARAMETER_FORKS_AFTER } from "./blob-parameter-forks.js";
 import { getKzg } from "./kzg.js";
 import { ecrecover } from "./native-ecrecover.js";
+import { ecsign } from "./native-ecsign.js";
 import { ParamsCachingCommon } from "./params-caching-common.js";
 import { TestnetError } from "./testnet-error.js";
 
@@ -147,7 +148,7 @@ export function commonForNetwork(network: string, options: NetworkOptions = {}):
   const opts = {
     chain,
     hardfork: parsed.genesisFork,
-    customCrypto: { kzg: getKzg(), ecrecover },
+    customCrypto: { kzg: getKzg(), ecrecover, ecsign },
   };
   return ubt !== undefined ? new UbtCommon(opts, ubt) : new ParamsCachingCommon(opts);
 }

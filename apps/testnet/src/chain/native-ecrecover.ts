@@ -1,39 +1,9 @@
-import { createRequire } from "node:module";
 import { calculateSigRecovery, ecrecover as libraryEcrecover } from "@ethereumjs/util";
-
-/** What is used of the `secp256k1` package's native binding (libsecp256k1). */
-interface NativeSecp256k1 {
-  ecdsaRecover(
-    signature: Uint8Array,
-    recovery: number,
-    message: Uint8Array,
-    compressed: boolean,
-  ): Uint8Array;
-}
-
-// Loaded at run time from the package's node_modules (a native addon cannot be bundled).
-const require = createRequire(import.meta.url);
-
-let binding: NativeSecp256k1 | null | undefined;
-
-/**
- * libsecp256k1 through the `secp256k1` package's prebuilt binding, or null where it has none
- * for this platform (its JavaScript fallback is no faster than the library's own).
- */
-function nativeBinding(): NativeSecp256k1 | null {
-  if (binding === undefined) {
-    try {
-      binding = require("secp256k1/bindings") as NativeSecp256k1;
-    } catch {
-      binding = null;
-    }
-  }
-  return binding;
-}
+import { nativeSecp256k1 } from "./native-secp256k1.js";
 
 /** Whether sender recovery runs natively here (see ecrecover). */
 export function hasNativeEcrecover(): boolean {
-  return nativeBinding() !== null;
+  return nativeSecp256k1() !== null;
 }
 
 /**
@@ -53,7 +23,7 @@ export function ecrecover(
   s: Uint8Array,
   chainId?: bigint,
 ): Uint8Array {
-  const native = nativeBinding();
+  const native = nativeSecp256k1();
   const recovery = calculateSigRecovery(v, chainId);
   if (
     native === null ||
