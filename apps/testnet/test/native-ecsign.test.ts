@@ -99,7 +99,7 @@ describe("ecsign: libsecp256k1 where it loads, noble's sign as the reference", (
           nonce,
           gasLimit: 21000n,
           gasPrice: 10n,
-          to: `0x${"11".repeat(20)}`,
+          to: `0x${"11".repeat(20)}` as const,
           value: 1n,
         };
         const ours = createTx(data, { common: commonForNetwork("Prague") }).sign(key);
