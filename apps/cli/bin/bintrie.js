@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // pnpm links bins at install time, before `pnpm build` has written dist/: this committed file
 // is what it links, and it loads the built command line.
+import nodeModule from "node:module";
+
+// Node >= 22.1 keeps the code it compiles for the command line on disk (its compile cache, under
+// the system's temp folder or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so
+// the next run skips compiling it; older Node has no such function.
+nodeModule.enableCompileCache?.();
 try {
   await import("../dist/main.js");
 } catch (error) {
