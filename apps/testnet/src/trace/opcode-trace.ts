@@ -1215,15 +1215,7 @@ function gasAfterChunk(step: Step): bigint {
  * instruction refuses the write as it runs, its operands not yet popped.
  */
 function refusedWrite(step: Step, refused: bigint): Fault {
-  const cost = step.constant + refused;
-  if (cost > gasAfterChunk(step))
-    return { error: "out of gas", before: true, step: { ...step, cost } };
-  return {
-    error: "write protection",
-    before: false,
-    step: { ...step, cost },
-    after: { ...step, cost },
-  };
+  return chargedThenRefused(step, step.constant + refused, step);
 }
 
 /**
@@ -1245,13 +1237,22 @@ function staticLog(step: Step, memory: bigint | undefined): Fault {
     memoryExpansionGas(step.memory.length, memory) +
     LOG_GAS * (1n + topics) +
     LOG_DATA_GAS * fromTop(step.stack, 1);
+  return chargedThenRefused(step, cost, { ...step, memory: grownTo(step.memory, memory) });
+}
+
+/**
+ * A write a static frame refuses after geth charged its gas: out of gas before it runs where the
+ * gas left cannot pay `cost`; else the write refused as it runs, `after` being the step as the
+ * refusal leaves it (its cost is `cost` too).
+ */
+function chargedThenRefused(step: Step, cost: bigint, after: Step): Fault {
   if (cost > gasAfterChunk(step))
     return { error: "out of gas", before: true, step: { ...step, cost } };
   return {
     error: "write protection",
     before: false,
     step: { ...step, cost },
-    after: { ...step, cost, memory: grownTo(step.memory, memory) },
+    after: { ...after, cost },
   };
 }
 
