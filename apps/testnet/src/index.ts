@@ -81,6 +81,14 @@ export {
   type T8nWritten,
   writeT8nOutput,
 } from "./t8n/t8n-io.js";
+export { parseT8nRequest, type T8nRequest } from "./t8n/t8n-request.js";
+export {
+  answerT8nRequest,
+  type T8nAnswer,
+  T8nServer,
+  type T8nServerAddress,
+  type T8nServerOptions,
+} from "./t8n/t8n-server.js";
 export {
   type T8nAccount,
   type T8nEnv,

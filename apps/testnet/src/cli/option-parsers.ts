@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { parseBlockReward } from "../t8n/block-reward.js";
 
 /**
  * Key schemes accepted by --scheme: the core's KEY_SCHEMES, listed here so `--help` and
@@ -36,9 +37,8 @@ export function parseRegExp(text: string): string {
  * step. Kept as a bigint: a proof-of-work reward (2·10^18, 5·10^18) is past 2^53.
  */
 export function parseReward(text: string): bigint {
-  const match = /^(-?)(0[xX][0-9a-fA-F]+|\d+)$/.exec(text);
-  const value = match === null ? undefined : BigInt(match[2]!) * (match[1] === "-" ? -1n : 1n);
-  if (value === undefined || value < -(2n ** 63n) || value >= 2n ** 63n) {
+  const value = parseBlockReward(text);
+  if (value === undefined) {
     throw new InvalidArgumentError(
       "expected an integer number of wei that fits geth's int64 (decimal or 0x hex; negative: no reward step).",
     );

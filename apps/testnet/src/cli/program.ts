@@ -190,6 +190,42 @@ fit the chain, 2 a block it cannot process, 4 BLOCKHASH of a block blockHashes d
     });
 
   program
+    .command("t8n-server")
+    .summary("t8n as an HTTP server: one process for many transitions")
+    .description(
+      para`Serves state transitions over HTTP until SIGINT or SIGTERM: each POST of one JSON request
+{"state": {"fork", "chainid", "reward"}, "input": {"alloc", "env", "txs"}, "trace"?,
+"output-basedir"?} (the shape execution-spec-tests' t8n server client sends) is answered with
+{"alloc", "result", "body"}, what t8n prints with every output named stdout, or with
+{"error": {"code", "message", "exitCode"}} (400 for an input the transition refuses, 500 for
+anything else) and the exit code t8n would end with. Requests are independent and may overlap.
+Once it listens it prints one line, "listening <url>" (http://host:port/, or for --uds
+http+unix://<path, slashes as %2F>/).`,
+    )
+    .version(version, "-V, --version")
+    .addOption(
+      new Option("--uds <PATH>", "listen on this Unix domain socket").conflicts(["port", "host"]),
+    )
+    .addOption(
+      new Option("--port <N>", "listen on this TCP port (0: one the OS picks)")
+        .argParser(integerParser(0))
+        .default(0),
+    )
+    .option("--host <HOST>", "the address the TCP port is bound to", "127.0.0.1")
+    .addOption(schemeOption())
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie-testnet t8n-server --uds /tmp/t8n.sock",
+        "bintrie-testnet t8n-server --port 8545",
+      ]),
+    )
+    .action(async (flags) => {
+      const { runT8nServer } = await import("./commands/t8n-server.js");
+      setExit(await runT8nServer(flags, io));
+    });
+
+  program
     .command("devnet")
     .summary("produce blocks on binary-tree state, write them as a fixture, re-execute it")
     .description(

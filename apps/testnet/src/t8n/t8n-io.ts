@@ -63,27 +63,69 @@ export async function readT8nInput(
     combined = parsed;
   }
   const alloc =
-    names.alloc === STDIN ? (combined.alloc ?? {}) : await readJson(names.alloc, "alloc");
-  if (!isObject(alloc)) throw invalid(`${where(names.alloc, "alloc")}: expected an object`);
-  const env = names.env === STDIN ? combined.env : await readJson(names.env);
-  if (env === undefined) throw invalid(`${STDIN}: the input object has no "env"`, STDIN);
-  if (!isObject(env)) throw invalid(`${where(names.env, "env")}: expected an object`);
+    names.alloc === STDIN ? combinedAlloc(combined, STDIN) : await fileAlloc(names.alloc);
+  const env = names.env === STDIN ? combinedEnv(combined, STDIN) : await fileEnv(names.env);
   return {
-    alloc: alloc as T8nInputFiles["alloc"],
-    env: env as T8nEnv,
-    txs: names.txs === STDIN ? stdinTxs(combined) : await fileTxs(names.txs),
+    alloc,
+    env,
+    txs: names.txs === STDIN ? combinedTxs(combined, STDIN) : await fileTxs(names.txs),
   };
 }
 
-function stdinTxs(combined: Record<string, unknown>): readonly T8nTxJson[] | string {
+/**
+ * The inputs held in one object `{"alloc", "env", "txs" | "txsRlp"}`, as geth's t8n reads the
+ * combined object on stdin (alloc and txs default to empty, env is required); `where` names the
+ * object in messages (`stdin`, or a server request's `input`). Faults are TestnetErrors
+ * (INVALID_INPUT) naming the field.
+ */
+export function t8nInputFromObject(
+  combined: Record<string, unknown>,
+  where: string,
+): T8nInputFiles {
+  return {
+    alloc: combinedAlloc(combined, where),
+    env: combinedEnv(combined, where),
+    txs: combinedTxs(combined, where),
+  };
+}
+
+function combinedAlloc(combined: Record<string, unknown>, where: string): T8nInputFiles["alloc"] {
+  const alloc = combined.alloc ?? {};
+  if (!isObject(alloc)) throw invalid(`${where}.alloc: expected an object`, where);
+  return alloc as T8nInputFiles["alloc"];
+}
+
+function combinedEnv(combined: Record<string, unknown>, where: string): T8nEnv {
+  const env = combined.env;
+  if (env === undefined) throw invalid(`${where}: the input object has no "env"`, where);
+  if (!isObject(env)) throw invalid(`${where}.env: expected an object`, where);
+  return env as T8nEnv;
+}
+
+function combinedTxs(
+  combined: Record<string, unknown>,
+  where: string,
+): readonly T8nTxJson[] | string {
   const rlp = combined.txsRlp;
   if (rlp !== undefined && rlp !== "") {
-    if (typeof rlp !== "string") throw invalid(`${STDIN}.txsRlp: expected a hex string`, STDIN);
+    if (typeof rlp !== "string") throw invalid(`${where}.txsRlp: expected a hex string`, where);
     return rlp;
   }
   const txs = combined.txs ?? [];
-  if (!Array.isArray(txs)) throw invalid(`${STDIN}.txs: expected an array`, STDIN);
+  if (!Array.isArray(txs)) throw invalid(`${where}.txs: expected an array`, where);
   return txs as T8nTxJson[];
+}
+
+async function fileAlloc(path: string): Promise<T8nInputFiles["alloc"]> {
+  const alloc = await readJson(path, "alloc");
+  if (!isObject(alloc)) throw invalid(`${path}: expected an object`);
+  return alloc as T8nInputFiles["alloc"];
+}
+
+async function fileEnv(path: string): Promise<T8nEnv> {
+  const env = await readJson(path);
+  if (!isObject(env)) throw invalid(`${path}: expected an object`);
+  return env as T8nEnv;
 }
 
 async function fileTxs(path: string): Promise<readonly T8nTxJson[] | string> {
@@ -207,10 +249,6 @@ function parseJson(text: string, path: string, shape?: GenesisJsonShape): unknow
   } catch (cause) {
     throw invalid(`${path}: not JSON (${(cause as Error).message})`, path);
   }
-}
-
-function where(name: string, part: string): string {
-  return name === STDIN ? `${STDIN}.${part}` : name;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

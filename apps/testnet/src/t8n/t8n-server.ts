@@ -1,0 +1,236 @@
+import { lstat, unlink } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import type { KeyScheme } from "@bintrie/core";
+import { TestnetError } from "../chain/testnet-error.js";
+import { prepareOutputDirectory } from "../io/output-files.js";
+import { t8nExitCodeOf } from "./t8n-exit-codes.js";
+import { parseT8nRequest } from "./t8n-request.js";
+import { TraceFiles } from "./trace-files.js";
+import { transition } from "./transition.js";
+
+/** Where the server listens: a Unix domain socket, or a TCP port (0: one the OS picks). */
+export type T8nServerAddress =
+  | { readonly path: string }
+  | { readonly port: number; readonly host?: string };
+
+export interface T8nServerOptions {
+  /** The key scheme of every transition's binary state (default: sha256-be, geth master's). */
+  readonly scheme?: KeyScheme;
+  /** The largest request body read, in bytes (default 256 MiB); a larger one is answered 413. */
+  readonly maxRequestBytes?: number;
+}
+
+/** What a transition request was answered with. */
+export interface T8nAnswer {
+  readonly status: number;
+  /** JSON: `{"alloc", "result", "body"}`, or `{"error": {"code", "message", "exitCode"}}`. */
+  readonly json: string;
+}
+
+const DEFAULT_MAX_REQUEST_BYTES = 256 * 1024 * 1024;
+
+/**
+ * `t8n` as a long-running HTTP server, for a test filler that runs thousands of transitions: a
+ * POST of one JSON request (execution-spec-tests' t8n server shape, see parseT8nRequest) is
+ * answered with `{"alloc", "result", "body"}`, what `t8n --output.alloc stdout --output.result
+ * stdout --output.body stdout` prints, without a process start per transition. Requests are
+ * independent (each builds its own state) and may overlap; a fault is answered 400 (an input
+ * the transition refuses) or 500 (anything else) with the code and message `t8n` would print
+ * and the exit code it would end with, and the server goes on.
+ */
+export class T8nServer {
+  readonly #server: Server;
+  readonly #options: T8nServerOptions;
+  #socketPath: string | undefined;
+  #served = 0;
+  #refused = 0;
+
+  constructor(options: T8nServerOptions = {}) {
+    this.#options = options;
+    this.#server = createServer((request, response) => {
+      this.#handle(request, response).catch(() => response.destroy());
+    });
+  }
+
+  /** Transitions answered 200. */
+  get served(): number {
+    return this.#served;
+  }
+
+  /** Requests answered with an error status. */
+  get refused(): number {
+    return this.#refused;
+  }
+
+  /**
+   * Starts listening and resolves to the server's URL: `http://host:port/`, or for a socket
+   * `http+unix://<path, its slashes as %2F>/` (the form execution-spec-tests' client takes). A
+   * socket path holding a stale socket (nothing accepts on it) is replaced; one a live server
+   * holds, or any other file, is refused (INVALID_OPTION).
+   */
+  async listen(address: T8nServerAddress): Promise<string> {
+    if ("path" in address) await clearStaleSocket(address.path);
+    await new Promise<void>((resolve, reject) => {
+      const failed = (cause: NodeJS.ErrnoException) => {
+        const where = "path" in address ? `--uds ${address.path}` : `--port ${address.port}`;
+        reject(new TestnetError("INVALID_OPTION", `${where}: cannot listen there (${cause.code})`));
+      };
+      this.#server.once("error", failed);
+      const listening = () => {
+        this.#server.off("error", failed);
+        resolve();
+      };
+      if ("path" in address) this.#server.listen(address.path, listening);
+      else this.#server.listen(address.port, address.host ?? "127.0.0.1", listening);
+    });
+    if ("path" in address) {
+      this.#socketPath = address.path;
+      return `http+unix://${address.path.replaceAll("/", "%2F")}/`;
+    }
+    const bound = this.#server.address();
+    const port = typeof bound === "object" && bound !== null ? bound.port : address.port;
+    const host = address.host ?? "127.0.0.1";
+    return `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
+  }
+
+  /**
+   * Stops accepting, lets the requests in progress finish and be answered, then resolves (the
+   * socket file, if any, is gone by then).
+   */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#server.close(() => resolve());
+      this.#server.closeIdleConnections();
+    });
+    if (this.#socketPath !== undefined) await unlink(this.#socketPath).catch(() => {});
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let answer: T8nAnswer;
+    if (request.method !== "POST") {
+      response.setHeader("Allow", "POST");
+      answer = errorAnswer(405, "METHOD_NOT_ALLOWED", `${request.method}: only POST is served`);
+    } else if (new URL(request.url ?? "/", "http://t8n").search !== "") {
+      const query = new URL(request.url ?? "/", "http://t8n").search;
+      answer = errorAnswer(400, "INVALID_INPUT", `${query}: this server takes no URL arguments`);
+    } else {
+      let body: Awaited<ReturnType<typeof readBody>>;
+      try {
+        body = await readBody(request, this.#options.maxRequestBytes);
+      } catch {
+        // The client went away part-way: there is no one to answer.
+        this.#refused++;
+        response.destroy();
+        return;
+      }
+      answer =
+        typeof body === "string"
+          ? await answerT8nRequest(body, this.#options)
+          : errorAnswer(
+              413,
+              "REQUEST_TOO_LARGE",
+              `request: over ${body.limit} bytes (the server's maxRequestBytes)`,
+            );
+    }
+    if (answer.status === 200) this.#served++;
+    else this.#refused++;
+    if (response.destroyed) return;
+    response.writeHead(answer.status, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(answer.json),
+    });
+    response.end(answer.json);
+  }
+}
+
+/**
+ * One request's answer (the server's work, without HTTP): the transition's outputs, or the
+ * fault as `{"error": {"code", "message", "exitCode"}}` (400 for a TestnetError about the
+ * input, 500 for anything else, an output directory it cannot write included).
+ */
+export async function answerT8nRequest(
+  text: string,
+  options: T8nServerOptions = {},
+): Promise<T8nAnswer> {
+  try {
+    const request = parseT8nRequest(text);
+    let traceFiles: TraceFiles | undefined;
+    if (request.traceDir !== undefined) {
+      await prepareOutputDirectory(request.traceDir, "request.output-basedir");
+      traceFiles = new TraceFiles(request.traceDir);
+    }
+    const output = await transition({
+      ...request.input,
+      fork: request.fork,
+      chainId: request.chainId,
+      reward: request.reward,
+      scheme: options.scheme,
+      sources: { alloc: "request.input.alloc", env: "request.input.env", txs: "request.input.txs" },
+      ...(traceFiles === undefined ? {} : { trace: { sink: traceFiles, options: {} } }),
+    });
+    return {
+      status: 200,
+      json: JSON.stringify({ alloc: output.alloc, result: output.result, body: output.body }),
+    };
+  } catch (error) {
+    const exitCode = t8nExitCodeOf(error);
+    if (error instanceof TestnetError) {
+      const status = error.code === "INVALID_OUTPUT" ? 500 : 400;
+      return errorAnswer(status, error.code, error.message, exitCode);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return errorAnswer(500, "INTERNAL", message, exitCode);
+  }
+}
+
+function errorAnswer(status: number, code: string, message: string, exitCode?: number): T8nAnswer {
+  return {
+    status,
+    json: JSON.stringify({
+      error: { code, message, ...(exitCode === undefined ? {} : { exitCode }) },
+    }),
+  };
+}
+
+/**
+ * The request body as text, or the limit it passed (the rest is read and dropped, so the
+ * answer can still be sent). Rejects where the client goes away part-way.
+ */
+async function readBody(
+  request: IncomingMessage,
+  limit = DEFAULT_MAX_REQUEST_BYTES,
+): Promise<string | { readonly limit: number }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request) {
+    bytes += (chunk as Buffer).length;
+    if (bytes <= limit) chunks.push(chunk as Buffer);
+    else chunks.length = 0;
+  }
+  return bytes > limit ? { limit } : Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Frees a socket path a server that is gone left behind; refuses a path another server listens
+ * on, or that holds anything but a socket.
+ */
+async function clearStaleSocket(path: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined) return;
+  if (!info.isSocket()) {
+    throw new TestnetError("INVALID_OPTION", `--uds ${path}: exists and is not a socket`);
+  }
+  const live = await new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
+  if (live) {
+    throw new TestnetError("INVALID_OPTION", `--uds ${path}: a server is listening there already`);
+  }
+  await unlink(path);
+}
