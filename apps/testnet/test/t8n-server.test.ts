@@ -271,6 +271,42 @@ describe("t8n-server answers as geth's evm t8n", () => {
   });
 });
 
+describe("t8n-server closing", () => {
+  it("answers a request in progress, then closes (a keep-alive client does not hold it open)", async () => {
+    const server = new T8nServer();
+    const url = new URL(await server.listen({ port: 0 }));
+    const c = CASES[4]!;
+    const half = c.body.length >> 1;
+    const raw = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = connect(Number(url.port), "127.0.0.1", () => {
+        socket.write(
+          `POST / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Length: ${Buffer.byteLength(c.body)}\r\n\r\n${c.body.slice(0, half)}`,
+        );
+        setTimeout(() => {
+          closed = server.close();
+          setTimeout(() => socket.write(c.body.slice(half)), 20);
+        }, 20);
+      });
+      let closed: Promise<void> | undefined;
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.on("error", reject);
+      socket.on("close", () => {
+        closed!.then(() => resolve(text), reject);
+      });
+    });
+    const head = raw.slice(0, raw.indexOf("\r\n\r\n")).split("\r\n");
+    expect(head[0]).toBe("HTTP/1.1 200 OK");
+    expect(head).toContain("Connection: close");
+    expectGethAnswer(c, { status: 200, json: raw.slice(raw.indexOf("\r\n\r\n") + 4) });
+    expect(server.served).toBe(1);
+    // Closed: a new connection is refused.
+    await expect(post({ url: url.href }, c.body)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
 describe("t8n-server on a Unix domain socket", () => {
   it("takes the path, names it as http+unix://, and removes it when closed", async () => {
     const path = join(dir, "t8n.sock");

@@ -43,6 +43,7 @@ export class T8nServer {
   readonly #server: Server;
   readonly #options: T8nServerOptions;
   #socketPath: string | undefined;
+  #closing = false;
   #served = 0;
   #refused = 0;
 
@@ -95,10 +96,11 @@ export class T8nServer {
   }
 
   /**
-   * Stops accepting, lets the requests in progress finish and be answered, then resolves (the
-   * socket file, if any, is gone by then).
+   * Stops accepting, lets the requests in progress finish and be answered (each answer then
+   * ends its connection), then resolves (the socket file, if any, is gone by then).
    */
   async close(): Promise<void> {
+    this.#closing = true;
     await new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeIdleConnections();
@@ -136,6 +138,8 @@ export class T8nServer {
     if (answer.status === 200) this.#served++;
     else this.#refused++;
     if (response.destroyed) return;
+    // Closing: the connection ends with this answer (a keep-alive client would hold it open).
+    if (this.#closing) response.setHeader("Connection", "close");
     response.writeHead(answer.status, {
       "Content-Type": "application/json",
       "Content-Length": Buffer.byteLength(answer.json),
