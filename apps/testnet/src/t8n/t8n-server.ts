@@ -115,7 +115,11 @@ export class T8nServer {
       answer = errorAnswer(405, "METHOD_NOT_ALLOWED", `${request.method}: only POST is served`);
     } else if (new URL(request.url ?? "/", "http://t8n").search !== "") {
       const query = new URL(request.url ?? "/", "http://t8n").search;
-      answer = errorAnswer(400, "INVALID_INPUT", `${query}: this server takes no URL arguments`);
+      answer = errorAnswer(
+        400,
+        "INVALID_INPUT",
+        `${query}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
+      );
     } else {
       let body: Awaited<ReturnType<typeof readBody>>;
       try {
