@@ -4,9 +4,11 @@ import { paramsEVM } from "@ethereumjs/evm";
 import { paramsTx } from "@ethereumjs/tx";
 import { paramsVM } from "@ethereumjs/vm";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { commonForNetwork } from "../src/chain/common-for-network.js";
 import { ParamsCachingCommon } from "../src/chain/params-caching-common.js";
+import { BinaryStateManager } from "../src/state/binary-state-manager.js";
+import { createExecutionVM } from "../src/ubt/create-ubt-vm.js";
 
 /** The library's tables, and small ones that overlap them and each other (same EIPs and names). */
 const LIBRARY_TABLES: readonly ParamsDict[] = [paramsTx, paramsBlock, paramsEVM, paramsVM];
@@ -30,6 +32,7 @@ type Step =
   | { op: "again"; on: number; earlier: number }
   | { op: "reset"; on: number; params: ParamsDict }
   | { op: "copy"; on: number }
+  | { op: "detach"; on: number }
   | { op: "fork"; on: number; fork: string };
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant("update" as const), on: fc.nat(), params }) },
@@ -40,6 +43,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("reset" as const), on: fc.nat(), params }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("copy" as const), on: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("detach" as const), on: fc.nat() }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -49,6 +53,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
 );
+
+function paramsOf(common: Common): ParamsDict {
+  return (common as unknown as { _params: ParamsDict })._params;
+}
 
 /** Every parameter a Common answers for the names the tables use: its value or its error. */
 function answers(common: Common): Record<string, string> {
@@ -67,7 +75,7 @@ function answers(common: Common): Record<string, string> {
 }
 
 describe("ParamsCachingCommon: the library's Common as the reference", () => {
-  it("answers every parameter as the library does after any sequence of updates, resets, copies and forks", () => {
+  it("answers every parameter as the library does after any sequence of updates, resets, copies, detached copies and forks", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
         const opts = { chain: Mainnet, hardfork: "cancun" };
@@ -80,6 +88,14 @@ describe("ParamsCachingCommon: the library's Common as the reference", () => {
           if (s.op === "copy") {
             library.push(pair[0]!.copy());
             ours.push(pair[1]!.copy());
+            continue;
+          }
+          if (s.op === "detach") {
+            // The library's way to a copy with its own tables: a copy reset to the same ones.
+            const copy = pair[0]!.copy();
+            copy.resetParams(paramsOf(pair[0]!));
+            library.push(copy);
+            ours.push((pair[1] as ParamsCachingCommon).detachedCopy());
             continue;
           }
           if (s.op === "update" || s.op === "reset") given.push(s.params);
@@ -98,6 +114,21 @@ describe("ParamsCachingCommon: the library's Common as the reference", () => {
       {
         numRuns: 300,
         examples: [
+          // The EVM's and the VM's tables disagree (EIP-2935's historyServeWindow): a detached
+          // copy moves back and forth between the two contents its original went through, and
+          // the original must not see the copy's moves.
+          [
+            [
+              { op: "update", on: 0, params: paramsEVM },
+              { op: "update", on: 0, params: paramsVM },
+              { op: "detach", on: 0 },
+              { op: "update", on: 1, params: paramsEVM },
+              { op: "fork", on: 1, fork: "prague" },
+              { op: "update", on: 1, params: paramsVM },
+              { op: "update", on: 1, params: paramsEVM },
+              { op: "update", on: 0, params: paramsEVM },
+            ],
+          ],
           // A copy on another fork changes a value; the original is then given that table: its
           // cache, built before the change, must not be taken for the new value.
           [
@@ -112,6 +143,22 @@ describe("ParamsCachingCommon: the library's Common as the reference", () => {
         ],
       },
     );
+  });
+
+  it("merges a table changed since it was first given as the library does", () => {
+    const opts = { chain: Mainnet, hardfork: "cancun" };
+    const table: ParamsDict = { 1: { txGas: 5 } };
+    const first = new ParamsCachingCommon(opts);
+    const template = first.detachedCopy();
+    first.updateParams(table);
+    table[1]!.txGas = 6;
+    const second = template.detachedCopy();
+    second.updateParams(table);
+    const reference = new Common(opts);
+    reference.updateParams(table);
+    expect(second.param("txGas")).toBe(6n);
+    expect(answers(second)).toEqual(answers(reference));
+    expect(first.param("txGas")).toBe(5n);
   });
 
   it("keeps its class through copies, and a fixture network's Common is one", () => {
@@ -138,5 +185,58 @@ describe("ParamsCachingCommon: the library's Common as the reference", () => {
     const b = plain.copy();
     b.updateParams(paramsTx);
     expect(cacheOf(b)).not.toBe(cacheOf(a));
+  });
+
+  it("gives each caller of commonForNetwork its own tables, and builds a network's caches once", async () => {
+    for (const network of ["Prague", "Verkle", "Osaka"]) {
+      const a = commonForNetwork(network);
+      const b = commonForNetwork(network);
+      expect(b).not.toBe(a);
+      a.updateParams(paramsTx);
+      a.updateParams({ 1: { txGas: 1 } });
+      a.setHardfork("london");
+      expect(a.param("txGas")).toBe(1n);
+      expect(() => b.param("txGas")).toThrow("Missing parameter value for txGas");
+      b.updateParams(paramsTx);
+      expect(b.param("txGas")).toBe(21000n);
+      expect(commonForNetwork(network).updateParams(paramsTx)).toBeUndefined();
+      expect(b.hardfork()).not.toBe("london");
+      // A VM on a network's Common: the EVM's and VM's tables, merged once for the network.
+      await createExecutionVM({
+        common: commonForNetwork(network),
+        stateManager: new BinaryStateManager(),
+      });
+      const builds = vi.spyOn(Common.prototype, "_buildParamsCache" as never);
+      const updates = vi.spyOn(Common.prototype, "updateParams");
+      try {
+        const common = commonForNetwork(network);
+        await createExecutionVM({ common, stateManager: new BinaryStateManager() });
+        expect(builds).not.toHaveBeenCalled();
+        expect(updates).not.toHaveBeenCalled();
+        // The VM's value (geth's too), which the VM's table, given last, always left.
+        if (network !== "Verkle") expect(common.param("historyServeWindow")).toBe(8191n);
+      } finally {
+        builds.mockRestore();
+        updates.mockRestore();
+      }
+    }
+  });
+
+  it("lists the hardforks the library lists, building the list once per chain configuration", () => {
+    for (const network of ["Prague", "Osaka", "ShanghaiToCancunAtTime15k", "Verkle", "Frontier"]) {
+      const common = commonForNetwork(network);
+      const library = Common.prototype.hardforks.call(common);
+      expect(common.hardforks()).toEqual(library);
+      expect(common.hardforks()).toBe(common.hardforks());
+      expect(commonForNetwork(network).hardforks()).toBe(common.hardforks());
+      // A configuration whose list is replaced gets a list built from the new one.
+      const chain = (common as unknown as { _chainParams: { hardforks: unknown[] } })._chainParams;
+      const detached = new ParamsCachingCommon({ chain: structuredClone(chain) as never });
+      const before = detached.hardforks();
+      const own = (detached as unknown as { _chainParams: { hardforks: unknown[] } })._chainParams;
+      own.hardforks = own.hardforks.slice(0, 3);
+      expect(detached.hardforks()).not.toBe(before);
+      expect(detached.hardforks()).toEqual(Common.prototype.hardforks.call(detached));
+    }
   });
 });

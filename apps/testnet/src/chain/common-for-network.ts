@@ -102,13 +102,44 @@ export function parseNetwork(network: string): ParsedNetwork {
   };
 }
 
+/** How many networks' Commons are kept to copy from (a t8n server may see any chain id). */
+const TEMPLATE_LIMIT = 32;
+/** The Common of each network lately asked for, by network, chain id and config. */
+const TEMPLATES = new Map<string, ParamsCachingCommon>();
+
 /**
  * The Common for a fixture network: mainnet's fork list cut at the network's fork (earlier forks
  * active from genesis, the transition fork at its time or block), PoW before Paris, PoS from
- * Paris on, KZG for the point-evaluation precompile and blob transactions.
+ * Paris on, KZG for the point-evaluation precompile and blob transactions. Each call gives a new
+ * instance that shares nothing it can change with another (a detached copy of one kept per
+ * network: the parameter caches its library components build are then built once per network,
+ * not once per test or transition).
  */
 export function commonForNetwork(network: string, options: NetworkOptions = {}): Common {
   assertKnownOptions(options, NETWORK_OPTION_KEYS, "commonForNetwork", TestnetError);
+  const key = templateKey(network, options);
+  if (key === undefined) return buildCommon(network, options);
+  let template = TEMPLATES.get(key);
+  if (template === undefined) {
+    template = buildCommon(network, options);
+    if (TEMPLATES.size >= TEMPLATE_LIMIT) TEMPLATES.delete(TEMPLATES.keys().next().value!);
+  } else {
+    TEMPLATES.delete(key);
+  }
+  TEMPLATES.set(key, template);
+  return template.detachedCopy();
+}
+
+/** The network's key among the templates; undefined for a config JSON cannot spell (a bigint). */
+function templateKey(network: string, options: NetworkOptions): string | undefined {
+  try {
+    return JSON.stringify([network, options.chainId ?? null, options.config ?? null]);
+  } catch {
+    return undefined;
+  }
+}
+
+function buildCommon(network: string, options: NetworkOptions): ParamsCachingCommon {
   const ubt = ubtNetworkOf(network, options.config);
   const parsed = ubt !== undefined ? { genesisFork: ubt.baseFork } : parseNetwork(network);
   const genesisIndex = MAINNET_FORKS.indexOf(parsed.genesisFork);
