@@ -1,5 +1,6 @@
 // Dev tool: transitions through `bintrie-testnet t8n-server` against a `t8n` process per
-// transition (node bench/t8n-server.mjs [ROUNDS]). Both run geth's 36 vendored UBT t8n
+// transition (node bench/t8n-server.mjs [ROUNDS]), and the same transitions in this process
+// (`answerT8nRequest`: no HTTP, no process start). Both run geth's 36 vendored UBT t8n
 // scenarios (apps/testnet/test/data/geth-ubt/t8n: 12 scenarios under Verkle, Binary and Osaka)
 // through the built bin, alternating per round; prints one JSON document with the medians per
 // transition and their ratio. With GETH_EVM=<geth's evm>, geth's `evm t8n` a process per
@@ -10,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const rounds = Number(process.argv[2] ?? 3);
 const app = fileURLToPath(new URL("../apps/testnet/", import.meta.url));
@@ -32,6 +33,25 @@ const bodies = cases.map((c) =>
   }),
 );
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * The same transitions in this process through `answerT8nRequest` (no HTTP, no process): three
+ * passes after three not timed; ms per transition.
+ */
+async function inProcess() {
+  const { answerT8nRequest } = await import(pathToFileURL(join(app, "dist/index.js")).href);
+  const pass = async () => {
+    const start = performance.now();
+    for (const body of bodies) {
+      const answer = await answerT8nRequest(body);
+      if (answer.status !== 200) throw new Error(answer.json);
+    }
+    return (performance.now() - start) / bodies.length;
+  };
+  for (let i = 0; i < 3; i++) await pass();
+  return median([await pass(), await pass(), await pass()]);
+}
+
 const out = mkdtempSync(join(tmpdir(), "t8n-server-bench-"));
 
 /**
@@ -120,6 +140,7 @@ for (let r = 0; r < rounds; r++) {
   samples.server_first_ms.push(s.firstMs);
 }
 rmSync(out, { recursive: true, force: true });
+const in_process_ms = await inProcess();
 const round = (x) => Math.round(x * 100) / 100;
 const process_ms = median(samples.process_ms);
 const server_ms = median(samples.server_ms);
@@ -134,6 +155,7 @@ console.log(
       server_over_process: round(server_ms / process_ms),
       geth_evm_t8n_process_ms_per_transition:
         gethEvm === undefined ? null : round(median(samples.geth_process_ms)),
+      in_process_ms_per_transition: round(in_process_ms),
       t8n_server_first_pass_ms_per_transition: round(median(samples.server_first_pass_ms)),
       server_start_ms: round(median(samples.server_start_ms)),
       server_first_request_ms: round(median(samples.server_first_ms)),
