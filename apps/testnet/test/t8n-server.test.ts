@@ -226,6 +226,30 @@ describe("t8n-server answers as geth's evm t8n", () => {
     const get = await post({ url }, undefined, "GET");
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe("POST");
+    const server2 = new T8nServer();
+    await server2.listen({ port: 0 });
+    await expect(server2.listen({ port: 0 })).rejects.toThrow(
+      "this t8n server has listened already",
+    );
+    await server2.close();
+    await expect(server2.listen({ port: 0 })).rejects.toThrow(
+      "this t8n server has listened already",
+    );
+    // A request target that is no URL at all ("http://[" as an absolute form).
+    const raw = await new Promise<string>((resolve) => {
+      let text = "";
+      const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
+        socket.write(
+          "POST http://[ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+        ),
+      );
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      socket.on("close", () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain("this server takes no URL arguments");
     const query = await post({ url: `${url}?arg=--state-test` }, good.body);
     expect(query.status).toBe(400);
     expect(query.json).toContain("?arg=--state-test: this server takes no URL arguments");

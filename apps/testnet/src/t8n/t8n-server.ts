@@ -71,6 +71,9 @@ export class T8nServer {
    * holds, or any other file, is refused (INVALID_OPTION).
    */
   async listen(address: T8nServerAddress): Promise<string> {
+    if (this.#server.listening || this.#closing) {
+      throw new TestnetError("INVALID_OPTION", "this t8n server has listened already");
+    }
     if ("path" in address) await clearStaleSocket(address.path);
     await new Promise<void>((resolve, reject) => {
       const failed = (cause: NodeJS.ErrnoException) => {
@@ -113,12 +116,11 @@ export class T8nServer {
     if (request.method !== "POST") {
       response.setHeader("Allow", "POST");
       answer = errorAnswer(405, "METHOD_NOT_ALLOWED", `${request.method}: only POST is served`);
-    } else if (new URL(request.url ?? "/", "http://t8n").search !== "") {
-      const query = new URL(request.url ?? "/", "http://t8n").search;
+    } else if (queryOf(request.url) !== "") {
       answer = errorAnswer(
         400,
         "INVALID_INPUT",
-        `${query}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
+        `${queryOf(request.url)}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
       );
     } else {
       let body: Awaited<ReturnType<typeof readBody>>;
@@ -189,6 +191,15 @@ export async function answerT8nRequest(
     }
     const message = error instanceof Error ? error.message : String(error);
     return errorAnswer(500, "INTERNAL", message, exitCode);
+  }
+}
+
+/** The query part of a request's target (`?…`), or "" (the whole target where it is no URL). */
+function queryOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? "/", "http://t8n").search;
+  } catch {
+    return target ?? "";
   }
 }
 
