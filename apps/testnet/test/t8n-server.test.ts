@@ -154,7 +154,7 @@ describe("t8n-server answers as geth's evm t8n", () => {
         traces: Record<string, string>;
       }[]
     >("geth-traces/cases.json").filter((c) => c.flags.length === 1 && c.flags[0] === "--trace");
-    expect(cases.length).toBeGreaterThanOrEqual(20);
+    expect(cases.length).toBeGreaterThanOrEqual(60);
     const answers = await Promise.all(
       cases.map((c, i) =>
         post(
