@@ -59,7 +59,7 @@ export class T8nServer {
     return this.#served;
   }
 
-  /** Requests answered with an error status. */
+  /** Requests not answered 200: answered with an error status, or left part-way by the client. */
   get refused(): number {
     return this.#refused;
   }
