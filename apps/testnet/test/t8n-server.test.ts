@@ -17,8 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestnetError } from "../src/chain/testnet-error.js";
 import { parseT8nRequest } from "../src/t8n/t8n-request.js";
 import { answerT8nRequest, T8nServer } from "../src/t8n/t8n-server.js";
-import { MAIN } from "./cli-process.js";
-import { dataPath, readDataJson } from "./test-data.js";
+import { MAIN, runBuilt } from "./cli-process.js";
+import {
+  expectGethUbtT8n,
+  readUbtT8n,
+  UBT_T8N_SCENARIOS,
+  ubtT8nAllocFile,
+} from "./geth-ubt-t8n.js";
+import { readDataJson } from "./test-data.js";
 
 /**
  * `t8n-server`: transitions over HTTP, in the request shape execution-spec-tests' t8n server
@@ -26,62 +32,39 @@ import { dataPath, readDataJson } from "./test-data.js";
  * test/data/geth-ubt/t8n results and allocs, test/data/geth-traces trace files), one request at
  * a time and all at once.
  */
-const ROOT = dataPath("geth-ubt/t8n");
-const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
 const FORKS = ["Verkle", "Binary", "Osaka"] as const;
 const dir = mkdtempSync(join(tmpdir(), "bintrie-t8n-server-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function read(scenario: string, file: string): unknown {
-  return JSON.parse(readFileSync(`${ROOT}/${scenario}/${file}`, "utf8"));
-}
-
 interface Case {
   readonly name: string;
-  readonly body: string;
-  readonly result: Record<string, unknown>;
-  readonly alloc: unknown;
+  readonly scenario: string;
   readonly fork: string;
+  readonly body: string;
 }
 
-/** Every scenario under the forks geth's run covered, as a request and geth's answer. */
+/** Every scenario under the forks geth's run covered, as a request. */
 const CASES: Case[] = FORKS.flatMap((fork) =>
-  SCENARIOS.map((scenario) => {
-    // Osaka and Binary need the Prague system contracts (alloc_sys.json), as geth's run had.
-    const allocFile = fork === "Verkle" ? "alloc.json" : "alloc_sys.json";
-    return {
-      name: `${scenario} under ${fork}`,
-      fork,
-      body: JSON.stringify({
-        state: { fork, chainid: 1, reward: 0 },
-        input: {
-          alloc: read(scenario, allocFile),
-          env: read(scenario, "env.json"),
-          txs: read(scenario, "txs.json"),
-        },
-      }),
-      result: read(scenario, `out-${fork}/result.json`) as Record<string, unknown>,
-      alloc: read(scenario, `out-${fork}/alloc.json`),
-    };
-  }),
+  UBT_T8N_SCENARIOS.map((scenario) => ({
+    name: `${scenario} under ${fork}`,
+    scenario,
+    fork,
+    body: JSON.stringify({
+      state: { fork, chainid: 1, reward: 0 },
+      input: {
+        alloc: readUbtT8n(scenario, ubtT8nAllocFile(fork)),
+        env: readUbtT8n(scenario, "env.json"),
+        txs: readUbtT8n(scenario, "txs.json"),
+      },
+    }),
+  })),
 );
 
-/** geth's result, with Osaka's MPT stateRoot (ours is a binary root there) set aside. */
+/** A 200 answer with geth's result and alloc for the case, and a body of hex. */
 function expectGethAnswer(c: Case, answer: { status: number; json: string }): void {
   expect(answer.status, answer.json.slice(0, 300)).toBe(200);
-  const got = JSON.parse(answer.json) as {
-    alloc: unknown;
-    result: Record<string, unknown>;
-    body: string;
-  };
-  const expected = { ...c.result };
-  if (c.fork === "Osaka") {
-    expect(got.result.stateRoot).toMatch(/^0x[0-9a-f]{64}$/);
-    delete got.result.stateRoot;
-    delete expected.stateRoot;
-  }
-  expect(got.result).toEqual(expected);
-  expect(got.alloc).toEqual(c.alloc);
+  const got = JSON.parse(answer.json) as { alloc: unknown; result: unknown; body: string };
+  expectGethUbtT8n(c.scenario, c.fork, got);
   expect(got.body).toMatch(/^0x[0-9a-f]*$/);
 }
 
@@ -480,14 +463,9 @@ describe("bintrie-testnet t8n-server (the built bin)", () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it("refuses --uds with --port as bad usage", async () => {
-    const ran = spawn(process.execPath, [MAIN, "t8n-server", "--uds", "x.sock", "--port", "1"]);
-    let stderr = "";
-    ran.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise((resolve) => ran.once("exit", resolve));
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/--uds <PATH>.*cannot be used with option '--port <N>'/);
+  it("refuses --uds with --port as bad usage", () => {
+    const ran = runBuilt(["t8n-server", "--uds", "x.sock", "--port", "1"]);
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toMatch(/--uds <PATH>.*cannot be used with option '--port <N>'/);
   });
 });

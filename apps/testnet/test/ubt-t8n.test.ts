@@ -1,7 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { transition } from "../src/t8n/transition.js";
-import { dataPath } from "./test-data.js";
+import {
+  expectGethUbtT8n,
+  readUbtT8n,
+  UBT_T8N_SCENARIOS,
+  ubtT8nAllocFile,
+} from "./geth-ubt-t8n.js";
 
 /**
  * geth's `evm t8n` outputs for the 11 example scenarios and one made here under Shanghai, Verkle,
@@ -24,13 +28,8 @@ import { dataPath } from "./test-data.js";
  * has already made, nonce 1, stays, by a transaction and by CREATE; the receipt names the
  * address either way).
  */
-const ROOT = dataPath("geth-ubt/t8n");
-const SCENARIOS = readdirSync(ROOT).filter((name) => statSync(`${ROOT}/${name}`).isDirectory());
+const SCENARIOS = UBT_T8N_SCENARIOS;
 const FORKS = ["Verkle", "Binary", "Shanghai", "Osaka"] as const;
-
-function read(scenario: string, file: string): unknown {
-  return JSON.parse(readFileSync(`${ROOT}/${scenario}/${file}`, "utf8"));
-}
 
 describe("t8n gives geth's result.json and alloc.json (geth-evm's examples, vendored in test/data/geth-ubt/t8n)", () => {
   it("has the 12 scenarios", () => {
@@ -40,25 +39,13 @@ describe("t8n gives geth's result.json and alloc.json (geth-evm's examples, vend
   for (const fork of FORKS) {
     for (const scenario of SCENARIOS) {
       it(`${scenario} under ${fork}`, async () => {
-        // Osaka and Binary need the Prague system contracts (alloc_sys.json), as geth's run had.
-        const allocFile = fork === "Osaka" || fork === "Binary" ? "alloc_sys.json" : "alloc.json";
         const output = await transition({
-          alloc: read(scenario, allocFile) as never,
-          env: read(scenario, "env.json") as never,
-          txs: read(scenario, "txs.json") as never,
+          alloc: readUbtT8n(scenario, ubtT8nAllocFile(fork)) as never,
+          env: readUbtT8n(scenario, "env.json") as never,
+          txs: readUbtT8n(scenario, "txs.json") as never,
           fork,
         });
-        const expected = read(scenario, `out-${fork}/result.json`) as Record<string, unknown>;
-        const result = JSON.parse(JSON.stringify(output.result)) as Record<string, unknown>;
-        if (fork === "Shanghai" || fork === "Osaka") {
-          expect(result.stateRoot).toMatch(/^0x[0-9a-f]{64}$/);
-          delete result.stateRoot;
-          delete expected.stateRoot;
-        }
-        expect(result).toEqual(expected);
-        expect(JSON.parse(JSON.stringify(output.alloc))).toEqual(
-          read(scenario, `out-${fork}/alloc.json`),
-        );
+        expectGethUbtT8n(scenario, fork, JSON.parse(JSON.stringify(output)));
       });
     }
   }

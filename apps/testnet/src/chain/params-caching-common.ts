@@ -74,9 +74,7 @@ export class ParamsCachingCommon extends Common {
     copy._params = params;
     // This one's cache may be older than its tables (a copy sharing them changed them): the
     // copy gets one built for what they hold now, as the library's copy and resetParams would.
-    const built = cacheFor(token, copy._hardfork as string, copy._eips, copy.HARDFORK_CHANGES);
-    if (built !== undefined) copy._paramsCache = built.cache as typeof copy._paramsCache;
-    else copy._buildParamsCache();
+    copy.takeOrBuildParamsCache();
     return copy;
   }
 
@@ -123,17 +121,22 @@ export class ParamsCachingCommon extends Common {
         return;
       }
     }
+    this.takeOrBuildParamsCache();
+  }
+
+  /**
+   * The parameter cache for what the tables hold now, this hardfork, EIP list and fork list: one
+   * built before, or a new one (which `_buildParamsCache` files for the next instance).
+   */
+  private takeOrBuildParamsCache(): void {
     const built = cacheFor(
       tokenOf(this._params),
       this._hardfork as string,
       this._eips,
       this.HARDFORK_CHANGES,
     );
-    if (built !== undefined) {
-      this._paramsCache = built.cache as typeof this._paramsCache;
-      return;
-    }
-    this._buildParamsCache();
+    if (built !== undefined) this._paramsCache = built.cache as typeof this._paramsCache;
+    else this._buildParamsCache();
   }
 
   protected override _buildParamsCache(): void {

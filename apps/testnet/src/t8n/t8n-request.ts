@@ -1,3 +1,4 @@
+import { unknownOptionKey } from "@bintrie/codec";
 import { TestnetError } from "../chain/testnet-error.js";
 import { parseBlockReward } from "./block-reward.js";
 import { T8N_EXIT_JSON } from "./t8n-exit-codes.js";
@@ -19,13 +20,13 @@ export interface T8nRequest {
   readonly traceDir?: string;
 }
 
-const REQUEST_KEYS = new Set(["state", "input", "trace", "output-basedir"]);
+const REQUEST_KEYS = ["state", "input", "trace", "output-basedir"];
 /**
  * `blobSchedule` and `blobParams` are accepted and not read: as with `t8n`'s files (which have no
  * place for them), the fork's own blob parameters apply.
  */
-const STATE_KEYS = new Set(["fork", "chainid", "reward", "blobSchedule"]);
-const INPUT_KEYS = new Set(["alloc", "env", "txs", "txsRlp", "blobParams"]);
+const STATE_KEYS = ["fork", "chainid", "reward", "blobSchedule"];
+const INPUT_KEYS = ["alloc", "env", "txs", "txsRlp", "blobParams"];
 
 /**
  * Reads a server request's JSON text. Every fault is a TestnetError (INVALID_INPUT, geth's
@@ -121,11 +122,10 @@ function objectAt(value: unknown, where: string, shape: string): Record<string, 
   return value as Record<string, unknown>;
 }
 
-function onlyKeys(value: Record<string, unknown>, known: ReadonlySet<string>, where: string): void {
-  for (const key of Object.keys(value)) {
-    if (!known.has(key)) {
-      throw invalid(`${where}.${key}: not a field of a t8n request (${[...known].join(", ")})`);
-    }
+function onlyKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
+  const key = unknownOptionKey(value, known);
+  if (key !== undefined) {
+    throw invalid(`${where}.${key}: not a field of a t8n request (${known.join(", ")})`);
   }
 }
 
