@@ -113,14 +113,15 @@ export class T8nServer {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let answer: T8nAnswer;
+    const query = queryOf(request.url);
     if (request.method !== "POST") {
       response.setHeader("Allow", "POST");
       answer = errorAnswer(405, "METHOD_NOT_ALLOWED", `${request.method}: only POST is served`);
-    } else if (queryOf(request.url) !== "") {
+    } else if (query !== "") {
       answer = errorAnswer(
         400,
         "INVALID_INPUT",
-        `${queryOf(request.url)}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
+        `${query}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
       );
     } else {
       let body: Awaited<ReturnType<typeof readBody>>;
