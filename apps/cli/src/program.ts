@@ -10,11 +10,13 @@ import { getCommand } from "./commands/get-command.js";
 import { inspectCommand } from "./commands/inspect-command.js";
 import { keyCommand } from "./commands/key-command.js";
 import { nodesCommand } from "./commands/nodes-command.js";
+import { proveCommand } from "./commands/prove-command.js";
 import { putCommand } from "./commands/put-command.js";
 import { rootCommand } from "./commands/root-command.js";
 import { statsCommand } from "./commands/stats-command.js";
 import { storageCommand } from "./commands/storage-command.js";
 import { verifyCommand } from "./commands/verify-command.js";
+import { verifyProofCommand } from "./commands/verify-proof-command.js";
 import { examples, INPUT_RULES_HELP } from "./program-options.js";
 
 /** The package version (package.json sits one level above dist/ and src/). */
@@ -32,7 +34,7 @@ function packageVersion(): string {
 export function createProgram(): Command {
   const program = new Command("bintrie")
     .description(
-      "Build, inspect, verify and convert EIP-7864 binary state trees on disk (go-ethereum compatible).",
+      "Build, inspect, verify, prove and convert EIP-7864 binary state trees on disk (go-ethereum compatible).",
     )
     .version(packageVersion(), "-V, --version")
     .showSuggestionAfterError(true)
@@ -63,6 +65,8 @@ ${examples([
     chunkifyCommand(),
     inspectCommand(),
     verifyCommand(),
+    proveCommand(),
+    verifyProofCommand(),
     statsCommand(),
     convertCommand(),
   ]) {
