@@ -9,17 +9,28 @@ export {
 export { type CliIO, type CliOutput, runCli } from "./cli/run-cli.js";
 export { type DevAccount, devAccount, devAccounts } from "./devnet/dev-accounts.js";
 export {
+  DevnetChain,
+  type DevnetChainOptions,
+  type MinedBlock,
+  type MinedTransaction,
+  type TransactionPlace,
+} from "./devnet/devnet-chain.js";
+export {
   DEFAULT_DEVNET_GENESIS,
   type DevnetGenesis,
   parseDevnetGenesis,
   readDevnetGenesis,
 } from "./devnet/devnet-genesis.js";
+export { EthApi } from "./devnet/rpc/eth-api.js";
+export { JsonRpcError, type JsonRpcErrorCode } from "./devnet/rpc/json-rpc-error.js";
+export { JsonRpcServer, type JsonRpcServerOptions } from "./devnet/rpc/json-rpc-server.js";
 export {
   type DevnetOptions,
   type DevnetResult,
   type ProducedBlock,
   produceDevnet,
 } from "./devnet/run-devnet.js";
+export { TransactionRefused } from "./devnet/transaction-refused.js";
 export {
   BINARY_FIXTURE_FORMAT,
   type FillResult,

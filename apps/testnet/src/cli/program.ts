@@ -231,7 +231,9 @@ http+unix://<path, slashes as %2F>/).`,
     .description(
       para`Produces --blocks blocks of transfers, contract creations and calls from the dev accounts of
 --genesis, on binary-tree state, writes the chain as a binary blockchain-test fixture to --out,
-and runs it again with every root checked.`,
+and runs it again with every root checked. With --rpc it serves Ethereum JSON-RPC instead
+(http://127.0.0.1:8545/ by default): every transaction sent is mined at once into a block of its
+own; on SIGINT or SIGTERM the chain is written to --out and run again.`,
     )
     .version(version, "-V, --version")
     .option("--genesis <FILE>", "genesis file (default: the shipped genesis/devnet.json)")
@@ -244,8 +246,36 @@ and runs it again with every root checked.`,
         .default(7864),
     )
     .option("--out <FILE>", "where the fixture is written", ".reports/devnet.fixture.json")
-    .addHelpText("after", examples(["bintrie-testnet devnet --blocks 8 --out devnet.json"]))
-    .action(async (flags) => {
+    .addOption(
+      new Option(
+        "--rpc",
+        "serve Ethereum JSON-RPC instead: one block per transaction sent, until SIGINT or SIGTERM",
+      ).conflicts(["blocks", "seed"]),
+    )
+    .addOption(
+      new Option("--port <N>", "with --rpc: the TCP port (0: one the OS picks)")
+        .argParser(integerParser(0))
+        .default(8545),
+    )
+    .option("--host <HOST>", "with --rpc: the address the port is bound to", "127.0.0.1")
+    .addHelpText(
+      "after",
+      examples([
+        "bintrie-testnet devnet --blocks 8 --out devnet.json",
+        "bintrie-testnet devnet --rpc --port 8545",
+      ]),
+    )
+    .action(async (flags, command: Command) => {
+      if (flags.rpc === true) {
+        const { runDevnetRpc } = await import("./commands/devnet-rpc.js");
+        setExit(await runDevnetRpc(flags, io, version));
+        return;
+      }
+      for (const name of ["port", "host"]) {
+        if (command.getOptionValueSource(name) === "cli") {
+          command.error(`--${name} is for --rpc only`, { exitCode: 2 });
+        }
+      }
       const { runDevnet } = await import("./commands/devnet.js");
       setExit(await runDevnet(flags, io));
     });

@@ -1,30 +1,13 @@
 import { assertKnownOptions } from "@bintrie/codec";
 import type { KeyScheme } from "@bintrie/core";
-import { type Block, createBlock } from "@ethereumjs/block";
-import { createBlockchain } from "@ethereumjs/blockchain";
-import type { Common } from "@ethereumjs/common";
 import { createTx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromString, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
-import { openBlockAsGeth, sealBlockAsGeth } from "../chain/block-as-geth.js";
-import { commonForNetwork } from "../chain/common-for-network.js";
-import { KnownBlocks } from "../chain/known-blocks.js";
+import type { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
-import { BINARY_FIXTURE_FORMAT } from "../fill/fill-blockchain-test.js";
-import { allocFromDump, applyAlloc } from "../fixtures/alloc.js";
-import type { BlockchainTest, FixtureHeader } from "../fixtures/blockchain-test.js";
-import { quantityHex } from "../fixtures/hex.js";
-import { BinaryStateManager } from "../state/binary-state-manager.js";
-import { createExecutionVM } from "../ubt/create-ubt-vm.js";
-import { isUbtCommon } from "../ubt/ubt-common.js";
+import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
 import { type DevAccount, devAccount } from "./dev-accounts.js";
-import {
-  DEFAULT_DEVNET_GENESIS,
-  type DevnetGenesis,
-  RULE_CONFIG_KEYS,
-  readDevnetGenesis,
-} from "./devnet-genesis.js";
+import { DevnetChain, type MinedBlock } from "./devnet-chain.js";
 import { createRandom, type PlannedTx, planBlock, type WorkloadState } from "./workload.js";
 
 export interface DevnetOptions {
@@ -67,8 +50,6 @@ export interface DevnetResult {
   readonly milliseconds: number;
 }
 
-const COINBASE = hexToBytes("0xc0ffee000000000000000000000000000000c0de");
-const SLOT_SECONDS = 12n;
 const MAX_FEE = 100_000_000_000n; // 100 gwei
 const TIP = 1_000_000_000n; // 1 gwei
 
@@ -80,65 +61,38 @@ const TIP = 1_000_000_000n; // 1 gwei
  */
 export async function produceDevnet(options: DevnetOptions = {}): Promise<DevnetResult> {
   assertKnownOptions(options, DEVNET_OPTION_KEYS, "produceDevnet", TestnetError);
-  const genesis = await readDevnetGenesis(options.genesisPath);
-  const blockCount = options.blocks ?? 32;
-  const common = commonForNetwork(genesis.fork, {
-    chainId: genesis.chainId,
-    config: genesis.config,
-  });
-  const state = new BinaryStateManager({
+  const chain = await DevnetChain.open({
+    genesisPath: options.genesisPath,
     scheme: options.scheme,
     groupDepth: options.groupDepth,
-    writePolicy: isUbtCommon(common) ? "geth-ubt" : "mpt-compatible",
   });
-  const { root: genesisRoot } = await applyAlloc(state, genesis.alloc);
-  const genesisBlock = devnetGenesisBlock(genesis, common, genesisRoot);
-  const blockchain = await createBlockchain({
-    common,
-    genesisBlock,
-    validateConsensus: false,
-  });
-  const known = new KnownBlocks(blockchain);
-  known.add(genesisBlock);
-  const { vm, ubt } = await createExecutionVM({ common, blockchain, stateManager: state });
-
-  const workload = workloadFor(genesis.alloc);
+  const blockCount = options.blocks ?? 32;
+  const workload = workloadFor(chain.genesis.alloc);
   const random = createRandom(options.seed ?? 7864);
   const produced: ProducedBlock[] = [];
-  const blocks: Block[] = [];
   let transactions = 0;
   let gasUsed = 0n;
-  let parent = genesisBlock;
   const started = performance.now();
   for (let n = 1; n <= blockCount; n++) {
-    // geth's block processing: its system calls before the transactions.
-    const { builder } = await openBlockAsGeth(vm, ubt, {
-      parentBlock: parent,
-      headerData: {
-        timestamp: parent.header.timestamp + SLOT_SECONDS,
-        coinbase: COINBASE,
-        gasLimit: parent.header.gasLimit,
-        mixHash: keccak_256(new TextEncoder().encode(`bintrie-testnet randao ${n}`)),
-        parentBeaconBlockRoot: vm.common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
-      },
-      blockOpts: { putBlockIntoBlockchain: true },
-    });
     const planned = planBlock(workload, n, random);
-    for (const tx of planned) {
-      const result = await builder.addTransaction(sign(tx, vm.common));
-      if (result.execResult.exceptionError !== undefined) {
+    let mined: MinedBlock;
+    try {
+      mined = await chain.mine(planned.map((tx) => sign(tx, chain.vm.common)));
+    } catch (cause) {
+      if (cause instanceof TestnetError) {
+        throw new TestnetError(cause.code, `devnet ${cause.message}`);
+      }
+      throw cause;
+    }
+    const block = mined.block;
+    for (const [i, tx] of planned.entries()) {
+      const failed = mined.transactions[i]!.result.execResult.exceptionError;
+      if (failed !== undefined) {
         throw new TestnetError(
           "INVALID_INPUT",
-          `devnet block ${n}: ${tx.kind} transaction from ${tx.from.address} failed: ${result.execResult.exceptionError.error}`,
+          `devnet block ${n}: ${tx.kind} transaction from ${tx.from.address} failed: ${failed.error}`,
         );
       }
-    }
-    const { block, refusal } = await sealBlockAsGeth(vm, builder);
-    if (refusal !== undefined) {
-      throw new TestnetError(
-        "INVALID_INPUT",
-        `devnet block ${n}: ${refusal} (geth refuses the block; genesis ${options.genesisPath ?? DEFAULT_DEVNET_GENESIS})`,
-      );
     }
     const info: ProducedBlock = {
       number: n,
@@ -147,62 +101,21 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
       gasUsed: block.header.gasUsed,
     };
     produced.push(info);
-    // The builder put the block into the chain as it sealed it.
-    known.add(block);
-    blocks.push(block);
     transactions += planned.length;
     gasUsed += block.header.gasUsed;
     options.onBlock?.(info);
-    parent = block;
   }
   const milliseconds = performance.now() - started;
 
-  const fixture: BlockchainTest = {
-    network: genesis.fork,
-    genesisBlockHeader: headerJson(genesisBlock),
-    genesisRLP: bytesToHex(genesisBlock.serialize()),
-    pre: genesis.alloc,
-    blocks: blocks.map((block) => ({
-      rlp: bytesToHex(block.serialize()),
-      blockHeader: headerJson(block),
-      blocknumber: block.header.number.toString(),
-    })),
-    postState: allocFromDump(await state.dumpState()),
-    lastblockhash: bytesToHex(parent.hash()),
-    sealEngine: "NoProof",
-    config: fixtureConfig(genesis),
-    _bintrie: {
-      format: BINARY_FIXTURE_FORMAT,
-      scheme: state.scheme,
-      groupDepth: state.groupDepth,
-      genesisRoot: bytesToHex(genesisRoot),
-      blockRoots: produced.map((b) => b.root),
-    },
-  };
+  const fixture = await chain.fixture();
   return {
     fixture,
-    genesisRoot: bytesToHex(genesisRoot),
+    genesisRoot: bytesToHex(chain.genesisBlock.header.stateRoot),
     blocks: produced,
     transactions,
     gasUsed,
     milliseconds,
   };
-}
-
-/**
- * The fixture's `config`: network and chain id, plus the genesis's fork times and UBT switches —
- * `run` needs them to pick the same rules (a Cancun or Prague chain with `ubtTime` 0 has no
- * network name of its own; `enableUBTAtGenesis` alone makes a chain UBT).
- */
-function fixtureConfig(genesis: DevnetGenesis): Record<string, unknown> {
-  const config: Record<string, unknown> = {
-    network: genesis.fork,
-    chainid: quantityHex(BigInt(genesis.chainId)),
-  };
-  for (const key of RULE_CONFIG_KEYS) {
-    if (genesis.config[key] !== undefined) config[key] = genesis.config[key];
-  }
-  return config;
 }
 
 /** Finds the dev accounts and contracts a genesis alloc provides. */
@@ -251,48 +164,4 @@ function sign(tx: PlannedTx, common: ReturnType<typeof commonForNetwork>) {
     },
     { common },
   ).sign(tx.from.key);
-}
-
-/** The header as fixtures spell it (`bloom`, plus `hash`). */
-function headerJson(block: Block): FixtureHeader {
-  const { logsBloom, ...rest } = block.header.toJSON() as Record<string, string>;
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined) out[key] = value;
-  if (logsBloom !== undefined) out.bloom = logsBloom;
-  out.hash = bytesToHex(block.hash());
-  return out;
-}
-
-/**
- * The genesis block of `genesis` with state root `stateRoot`, as geth's `Genesis.ToBlock`
- * builds it: every header field the file gives (difficulty, mixHash, coinbase, nonce,
- * parentHash, gasUsed, extraData, the blob fields from Cancun on).
- */
-export function devnetGenesisBlock(
-  genesis: DevnetGenesis,
-  common: Common,
-  stateRoot: Uint8Array,
-): Block {
-  return createBlock(
-    {
-      header: {
-        number: 0n,
-        timestamp: genesis.timestamp,
-        gasLimit: genesis.gasLimit,
-        baseFeePerGas: genesis.baseFeePerGas,
-        extraData: genesis.extraData,
-        difficulty: genesis.difficulty,
-        mixHash: genesis.mixHash,
-        coinbase: genesis.coinbase,
-        nonce: genesis.nonce,
-        parentHash: genesis.parentHash,
-        gasUsed: genesis.gasUsed,
-        ...(common.isActivatedEIP(4844)
-          ? { excessBlobGas: genesis.excessBlobGas, blobGasUsed: genesis.blobGasUsed }
-          : {}),
-        stateRoot,
-      },
-    },
-    { common, setHardfork: true },
-  );
 }

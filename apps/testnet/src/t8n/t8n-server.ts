@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect } from "node:net";
 import type { KeyScheme } from "@bintrie/core";
 import { TestnetError } from "../chain/testnet-error.js";
+import { readRequestBody } from "../io/http-body.js";
+import { type HttpAddress, listenAt } from "../io/http-listen.js";
 import { prepareOutputDirectory } from "../io/output-files.js";
 import { t8nExitCodeOf } from "./t8n-exit-codes.js";
 import { parseT8nRequest } from "./t8n-request.js";
@@ -10,9 +12,7 @@ import { TraceFiles } from "./trace-files.js";
 import { transition } from "./transition.js";
 
 /** Where the server listens: a Unix domain socket, or a TCP port (0: one the OS picks). */
-export type T8nServerAddress =
-  | { readonly path: string }
-  | { readonly port: number; readonly host?: string };
+export type T8nServerAddress = HttpAddress;
 
 export interface T8nServerOptions {
   /** The key scheme of every transition's binary state (default: sha256-be, geth master's). */
@@ -75,27 +75,9 @@ export class T8nServer {
       throw new TestnetError("INVALID_OPTION", "this t8n server has listened already");
     }
     if ("path" in address) await clearStaleSocket(address.path);
-    await new Promise<void>((resolve, reject) => {
-      const failed = (cause: NodeJS.ErrnoException) => {
-        const where = "path" in address ? `--uds ${address.path}` : `--port ${address.port}`;
-        reject(new TestnetError("INVALID_OPTION", `${where}: cannot listen there (${cause.code})`));
-      };
-      this.#server.once("error", failed);
-      const listening = () => {
-        this.#server.off("error", failed);
-        resolve();
-      };
-      if ("path" in address) this.#server.listen(address.path, listening);
-      else this.#server.listen(address.port, address.host ?? "127.0.0.1", listening);
-    });
-    if ("path" in address) {
-      this.#socketPath = address.path;
-      return `http+unix://${address.path.replaceAll("/", "%2F")}/`;
-    }
-    const bound = this.#server.address();
-    const port = typeof bound === "object" && bound !== null ? bound.port : address.port;
-    const host = address.host ?? "127.0.0.1";
-    return `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
+    const url = await listenAt(this.#server, address);
+    if ("path" in address) this.#socketPath = address.path;
+    return url;
   }
 
   /**
@@ -124,9 +106,12 @@ export class T8nServer {
         `${query}: this server takes no URL arguments (it runs geth's evm t8n transition, which has no EELS flags such as --state-test)`,
       );
     } else {
-      let body: Awaited<ReturnType<typeof readBody>>;
+      let body: Awaited<ReturnType<typeof readRequestBody>>;
       try {
-        body = await readBody(request, this.#options.maxRequestBytes);
+        body = await readRequestBody(
+          request,
+          this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+        );
       } catch {
         // The client went away part-way: there is no one to answer.
         this.#refused++;
@@ -211,24 +196,6 @@ function errorAnswer(status: number, code: string, message: string, exitCode?: n
       error: { code, message, ...(exitCode === undefined ? {} : { exitCode }) },
     }),
   };
-}
-
-/**
- * The request body as text, or the limit it passed (the rest is read and dropped, so the
- * answer can still be sent). Rejects where the client goes away part-way.
- */
-async function readBody(
-  request: IncomingMessage,
-  limit = DEFAULT_MAX_REQUEST_BYTES,
-): Promise<string | { readonly limit: number }> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of request) {
-    bytes += (chunk as Buffer).length;
-    if (bytes <= limit) chunks.push(chunk as Buffer);
-    else chunks.length = 0;
-  }
-  return bytes > limit ? { limit } : Buffer.concat(chunks).toString("utf8");
 }
 
 /**

@@ -2,6 +2,7 @@ import type { KeyScheme } from "@bintrie/core";
 import { T8nServer, type T8nServerAddress } from "../../t8n/t8n-server.js";
 import type { CliIO } from "../cli-io.js";
 import { EXIT_OK, type ExitCode } from "../exit-codes.js";
+import { untilSignalled } from "../until-signalled.js";
 
 export interface T8nServerFlags {
   /** A Unix domain socket to listen on (instead of a TCP port). */
@@ -10,19 +11,6 @@ export interface T8nServerFlags {
   readonly port?: number;
   readonly host?: string;
   readonly scheme?: string;
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function untilSignalled(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
 }
 
 /**

@@ -1,0 +1,725 @@
+import { bytesToHex, type KeyScheme } from "@bintrie/core";
+import { prove } from "@bintrie/core/proof";
+import type { Block } from "@ethereumjs/block";
+import { createBlock } from "@ethereumjs/block";
+import { createTx, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
+import { Address, hexToBytes } from "@ethereumjs/util";
+import { type RunTxResult, runTx } from "@ethereumjs/vm";
+import { type DevAccount, devAccount } from "../dev-accounts.js";
+import type { DevnetChain } from "../devnet-chain.js";
+import { libraryReason, TransactionRefused } from "../transaction-refused.js";
+import { JsonRpcError } from "./json-rpc-error.js";
+import { blockJson, blockLogs, receiptJson, rpcQuantity, transactionJson } from "./rpc-json.js";
+
+/** The tip the node suggests and fills into transactions it signs (1 gwei). */
+const SUGGESTED_TIP = 1_000_000_000n;
+/** EIP-7825's transaction gas cap (2^24), from Osaka on. */
+const EIP7825_TX_GAS_CAP = 1n << 24n;
+/** Logs of at most this many blocks per eth_getLogs (geth's default range limit is larger; a devnet is small). */
+const MAX_LOG_BLOCKS = 100_000n;
+
+type Params = readonly unknown[];
+type Method = (params: Params) => Promise<unknown> | unknown;
+
+/**
+ * The Ethereum JSON-RPC methods a devnet answers (execution-apis names and shapes), over a
+ * DevnetChain that mines one block per transaction sent. State is served at the latest block
+ * only (the tree keeps no older states): a state query for another block is refused, naming it.
+ */
+export class EthApi {
+  readonly #chain: DevnetChain;
+  readonly #version: string;
+  /** The dev accounts whose keys the node holds (eth_accounts, eth_sendTransaction). */
+  readonly #accounts: readonly DevAccount[];
+  readonly #methods: ReadonlyMap<string, Method>;
+
+  constructor(chain: DevnetChain, options: { version: string; accounts?: number }) {
+    this.#chain = chain;
+    this.#version = options.version;
+    const accounts: DevAccount[] = [];
+    for (let i = 0; i < (options.accounts ?? 16); i++) {
+      const account = devAccount(i);
+      if (chain.genesis.alloc[account.address.toString()] === undefined) break;
+      accounts.push(account);
+    }
+    this.#accounts = accounts;
+    this.#methods = new Map<string, Method>([
+      ["web3_clientVersion", () => `bintrie-testnet/v${this.#version}/devnet`],
+      ["net_version", () => String(this.#chain.genesis.chainId)],
+      ["net_listening", () => true],
+      ["eth_chainId", () => rpcQuantity(this.#chain.genesis.chainId)],
+      ["eth_syncing", () => false],
+      ["eth_blockNumber", () => rpcQuantity(this.#chain.head.header.number)],
+      ["eth_accounts", () => this.#accounts.map((a) => a.address.toString())],
+      ["eth_gasPrice", () => rpcQuantity(this.#nextBaseFee() + SUGGESTED_TIP)],
+      ["eth_maxPriorityFeePerGas", () => rpcQuantity(SUGGESTED_TIP)],
+      [
+        "eth_getBalance",
+        (p) =>
+          this.#account(p, "eth_getBalance", async (a) =>
+            rpcQuantity((await this.#chain.state.getAccount(a))?.balance ?? 0n),
+          ),
+      ],
+      [
+        "eth_getTransactionCount",
+        (p) =>
+          this.#account(p, "eth_getTransactionCount", async (a) =>
+            rpcQuantity((await this.#chain.state.getAccount(a))?.nonce ?? 0n),
+          ),
+      ],
+      [
+        "eth_getCode",
+        (p) =>
+          this.#account(p, "eth_getCode", async (a) =>
+            bytesToHex(await this.#chain.state.getCode(a)),
+          ),
+      ],
+      ["eth_getStorageAt", (p) => this.#getStorageAt(p)],
+      ["eth_getBlockByNumber", (p) => this.#getBlockByNumber(p)],
+      ["eth_getBlockByHash", (p) => this.#getBlockByHash(p)],
+      [
+        "eth_getBlockTransactionCountByNumber",
+        (p) => this.#countOf(this.#blockAt(p, 0, "eth_getBlockTransactionCountByNumber", 1)),
+      ],
+      [
+        "eth_getBlockTransactionCountByHash",
+        (p) => this.#countOf(this.#blockWithHash(p, "eth_getBlockTransactionCountByHash", 1)),
+      ],
+      ["eth_getTransactionByHash", (p) => this.#getTransactionByHash(p)],
+      ["eth_getTransactionReceipt", (p) => this.#getTransactionReceipt(p)],
+      ["eth_getBlockReceipts", (p) => this.#getBlockReceipts(p)],
+      ["eth_getLogs", (p) => this.#getLogs(p)],
+      ["eth_sendRawTransaction", (p) => this.#sendRawTransaction(p)],
+      ["eth_sendTransaction", (p) => this.#sendTransaction(p)],
+      ["eth_call", (p) => this.#call(p)],
+      ["eth_estimateGas", (p) => this.#estimateGas(p)],
+      [
+        "evm_mine",
+        async () => {
+          await this.#chain.mine([]);
+          return "0x0";
+        },
+      ],
+      ["bintrie_getProof", (p) => this.#getProof(p)],
+    ]);
+  }
+
+  /** The dev accounts the node signs for (eth_accounts), in key order. */
+  get accounts(): readonly string[] {
+    return this.#accounts.map((a) => a.address.toString());
+  }
+
+  /** Method names the node answers. */
+  get methods(): readonly string[] {
+    return [...this.#methods.keys()];
+  }
+
+  /** Answers one call: its result, or a JsonRpcError. */
+  async answer(method: string, params: unknown): Promise<unknown> {
+    const run = this.#methods.get(method);
+    if (run === undefined) {
+      throw new JsonRpcError(
+        "METHOD_NOT_FOUND",
+        `the method ${method} does not exist/is not available`,
+      );
+    }
+    if (params !== undefined && !Array.isArray(params)) {
+      throw new JsonRpcError("INVALID_PARAMS", `${method}: params must be an array`);
+    }
+    return run(params ?? []);
+  }
+
+  /** The most gas a call or transaction may have: the block's limit, EIP-7825's cap from Osaka on. */
+  #gasCap(): bigint {
+    const limit = this.#chain.head.header.gasLimit;
+    const common = this.#chain.vm.common;
+    if (!common.isActivatedEIP(7825)) return limit;
+    return EIP7825_TX_GAS_CAP < limit ? EIP7825_TX_GAS_CAP : limit;
+  }
+
+  #nextBaseFee(): bigint {
+    const head = this.#chain.head;
+    return head.header.baseFeePerGas === undefined ? 0n : head.header.calcNextBaseFee();
+  }
+
+  /** Reads the state of param 0 (an address) at the block of param 1, the latest only. */
+  #account<T>(p: Params, method: string, read: (a: Address) => Promise<T>): Promise<T> {
+    arity(p, method, 1, 2);
+    const address = addressParam(p[0], `${method} param 0`);
+    this.#latestOnly(p[1], method, 1);
+    return this.#chain.exclusive(() => read(address));
+  }
+
+  #getStorageAt(p: Params): Promise<string> {
+    arity(p, "eth_getStorageAt", 2, 3);
+    const address = addressParam(p[0], "eth_getStorageAt param 0");
+    const slot = quantityParam(p[1], "eth_getStorageAt param 1", 32);
+    this.#latestOnly(p[2], "eth_getStorageAt", 2);
+    const key = hexToBytes(`0x${slot.toString(16).padStart(64, "0")}`);
+    return this.#chain.exclusive(async () => {
+      const value = await this.#chain.state.getStorage(address, key);
+      return `0x${bytesToHex(value).slice(2).padStart(64, "0")}`;
+    });
+  }
+
+  /** Refuses a block other than the head for a state query (the tree keeps no older states). */
+  #latestOnly(tag: unknown, method: string, index: number): void {
+    if (tag === undefined) return;
+    const block = this.#resolveTag(tag, `${method} param ${index}`);
+    if (block === undefined || block.header.number !== this.#chain.head.header.number) {
+      const named = typeof tag === "string" ? tag : JSON.stringify(tag);
+      throw new JsonRpcError(
+        "REJECTED",
+        `${method}: the state of block ${named} is not kept: this devnet answers state queries at the latest block (${this.#chain.head.header.number}) only`,
+      );
+    }
+  }
+
+  /** A block tag, number or `{blockHash}`/`{blockNumber}` object → the block, or undefined. */
+  #resolveTag(tag: unknown, what: string): Block | undefined {
+    if (tag === "latest" || tag === "pending" || tag === "safe" || tag === "finalized") {
+      return this.#chain.head;
+    }
+    if (tag === "earliest") return this.#chain.genesisBlock;
+    if (typeof tag === "object" && tag !== null && !Array.isArray(tag)) {
+      const record = tag as Record<string, unknown>;
+      if (record.blockHash !== undefined) {
+        const block = this.#chain.blockByHash(hashParam(record.blockHash, `${what}.blockHash`));
+        if (block === undefined) {
+          throw new JsonRpcError(
+            "REJECTED",
+            `${what}: header for hash ${String(record.blockHash)} not found`,
+          );
+        }
+        return block;
+      }
+      if (record.blockNumber !== undefined) return this.#resolveTag(record.blockNumber, what);
+    }
+    if (typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag)) {
+      return this.#chain.block(quantityParam(tag, what));
+    }
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: a block number (0x-hex), "latest", "pending", "safe", "finalized", "earliest" or {"blockHash"}, got ${shown(tag)}`,
+    );
+  }
+
+  #blockAt(p: Params, index: number, method: string, most: number): Block | undefined {
+    arity(p, method, index + 1, most);
+    return this.#resolveTag(p[index], `${method} param ${index}`);
+  }
+
+  #blockWithHash(p: Params, method: string, most: number): Block | undefined {
+    arity(p, method, 1, most);
+    return this.#chain.blockByHash(hashParam(p[0], `${method} param 0`));
+  }
+
+  #countOf(block: Block | undefined): string | null {
+    return block === undefined ? null : rpcQuantity(block.transactions.length);
+  }
+
+  #getBlockByNumber(p: Params): unknown {
+    const block = this.#blockAt(p, 0, "eth_getBlockByNumber", 2);
+    const full = boolParam(p[1], "eth_getBlockByNumber param 1");
+    return block === undefined ? null : blockJson(block, full);
+  }
+
+  #getBlockByHash(p: Params): unknown {
+    const block = this.#blockWithHash(p, "eth_getBlockByHash", 2);
+    const full = boolParam(p[1], "eth_getBlockByHash param 1");
+    return block === undefined ? null : blockJson(block, full);
+  }
+
+  #getTransactionByHash(p: Params): unknown {
+    arity(p, "eth_getTransactionByHash", 1, 1);
+    const place = this.#chain.transaction(hashParam(p[0], "eth_getTransactionByHash param 0"));
+    if (place === undefined) return null;
+    const { block, transactions } = place.mined;
+    return transactionJson(transactions[place.index]!.tx, block, place.index);
+  }
+
+  #getTransactionReceipt(p: Params): unknown {
+    arity(p, "eth_getTransactionReceipt", 1, 1);
+    const place = this.#chain.transaction(hashParam(p[0], "eth_getTransactionReceipt param 0"));
+    return place === undefined ? null : receiptJson(place.mined, place.index);
+  }
+
+  #getBlockReceipts(p: Params): unknown {
+    const block = this.#blockAt(p, 0, "eth_getBlockReceipts", 1);
+    if (block === undefined) return null;
+    const mined = this.#chain.minedBlock(block.header.number);
+    return mined === undefined ? [] : mined.transactions.map((_, i) => receiptJson(mined, i));
+  }
+
+  #getLogs(p: Params): unknown {
+    arity(p, "eth_getLogs", 1, 1);
+    const what = "eth_getLogs param 0";
+    const filter = objectParam(p[0], what, [
+      "fromBlock",
+      "toBlock",
+      "address",
+      "topics",
+      "blockHash",
+    ]);
+    let from: bigint;
+    let to: bigint;
+    if (filter.blockHash !== undefined) {
+      if (filter.fromBlock !== undefined || filter.toBlock !== undefined) {
+        throw new JsonRpcError(
+          "INVALID_PARAMS",
+          `${what}: blockHash excludes fromBlock and toBlock`,
+        );
+      }
+      const block = this.#chain.blockByHash(hashParam(filter.blockHash, `${what}.blockHash`));
+      if (block === undefined) return [];
+      from = to = block.header.number;
+    } else {
+      const head = this.#chain.head.header.number;
+      from = (
+        this.#resolveTag(filter.fromBlock ?? "latest", `${what}.fromBlock`) ?? {
+          header: { number: head + 1n },
+        }
+      ).header.number;
+      to = this.#resolveTag(filter.toBlock ?? "latest", `${what}.toBlock`)?.header.number ?? head;
+      if (from > to) return [];
+      if (to - from >= MAX_LOG_BLOCKS) {
+        throw new JsonRpcError(
+          "REJECTED",
+          `${what}: more than ${MAX_LOG_BLOCKS} blocks in one query`,
+        );
+      }
+    }
+    const addresses = listParam(filter.address, `${what}.address`).map((a, i): string =>
+      addressParam(a, `${what}.address[${i}]`).toString(),
+    );
+    const topics = topicsParam(filter.topics, `${what}.topics`);
+    const out: unknown[] = [];
+    for (let n = from; n <= to; n++) {
+      const mined = this.#chain.minedBlock(n);
+      if (mined === undefined) continue;
+      for (const log of blockLogs(mined)) {
+        if (addresses.length > 0 && !addresses.includes(log.address as string)) continue;
+        if (!topicsMatch(topics, log.topics as string[])) continue;
+        out.push(log);
+      }
+    }
+    return out;
+  }
+
+  async #sendRawTransaction(p: Params): Promise<string> {
+    arity(p, "eth_sendRawTransaction", 1, 1);
+    const raw = bytesParam(p[0], "eth_sendRawTransaction param 0");
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common: this.#chain.vm.common });
+    } catch (cause) {
+      throw new JsonRpcError(
+        "INVALID_PARAMS",
+        `eth_sendRawTransaction: not a transaction: ${messageOf(cause)}`,
+      );
+    }
+    return this.#include(tx);
+  }
+
+  async #sendTransaction(p: Params): Promise<string> {
+    arity(p, "eth_sendTransaction", 1, 1);
+    const request = callParam(p[0], "eth_sendTransaction param 0");
+    const from = request.from;
+    const account = this.#accounts.find((a) => from !== undefined && a.address.equals(from));
+    if (account === undefined) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `eth_sendTransaction: unknown account ${from?.toString() ?? "(no from)"}: this node signs for the devnet's dev accounts only (eth_accounts)`,
+      );
+    }
+    // Nonce, estimate and block in one exclusive step: nothing comes in between.
+    return this.#chain.exclusive(async () => {
+      const nonce =
+        request.nonce ?? (await this.#chain.state.getAccount(account.address))?.nonce ?? 0n;
+      const gas = request.gas ?? (await this.#estimate(request));
+      return this.#include(this.#transaction(request, nonce, gas).sign(account.key), true);
+    });
+  }
+
+  /**
+   * Mines `tx` into a block of its own (`held`: the caller is inside exclusive); geth's -32000
+   * answer, with the library's reason, where the block cannot take it.
+   */
+  async #include(tx: TypedTransaction, held = false): Promise<string> {
+    if (!tx.isSigned()) throw new JsonRpcError("INVALID_PARAMS", "the transaction is not signed");
+    try {
+      await (held ? this.#chain.mineHeld([tx]) : this.#chain.mine([tx]));
+    } catch (cause) {
+      if (cause instanceof TransactionRefused) {
+        throw new JsonRpcError("REJECTED", cause.reason);
+      }
+      throw cause;
+    }
+    return bytesToHex(tx.hash());
+  }
+
+  /** A transaction from a call object: type 2 where the fork has EIP-1559, the fee from the next block. */
+  #transaction(request: CallRequest, nonce: bigint, gas: bigint): TypedTransaction {
+    const common = this.#chain.vm.common;
+    const baseFee = this.#nextBaseFee();
+    const london = common.isActivatedEIP(1559);
+    const legacy = !london || request.gasPrice !== undefined;
+    const data = {
+      nonce,
+      gasLimit: gas,
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+      ...(legacy
+        ? { type: london ? 1 : 0, gasPrice: request.gasPrice ?? baseFee + SUGGESTED_TIP }
+        : {
+            type: 2,
+            maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? SUGGESTED_TIP,
+            maxFeePerGas: request.maxFeePerGas ?? 2n * baseFee + SUGGESTED_TIP,
+          }),
+      ...(london || request.gasPrice !== undefined ? { chainId: common.chainId() } : {}),
+    };
+    return createTx(data, { common, freeze: false });
+  }
+
+  /** Runs a call object as a transaction on the head state, taken back after (see speculate). */
+  async #run(request: CallRequest, gas: bigint): Promise<RunTxResult> {
+    const from = request.from ?? new Address(new Uint8Array(20));
+    const nonce = (await this.#chain.state.getAccount(from))?.nonce ?? 0n;
+    const tx = this.#transaction(request, nonce, gas).sign(CALL_KEY);
+    // The call runs as `from`: its signature is a placeholder (never checked, never mined).
+    Object.defineProperty(tx, "getSenderAddress", { value: () => from });
+    const head = this.#chain.head;
+    const block = createBlock(
+      {
+        header: {
+          number: head.header.number + 1n,
+          parentHash: head.hash(),
+          timestamp: head.header.timestamp + 12n,
+          gasLimit: head.header.gasLimit,
+          coinbase: head.header.coinbase,
+          baseFeePerGas: head.header.baseFeePerGas === undefined ? undefined : this.#nextBaseFee(),
+          ...(head.header.excessBlobGas !== undefined
+            ? {
+                excessBlobGas: head.header.calcNextExcessBlobGas(this.#chain.vm.common),
+                blobGasUsed: 0n,
+              }
+            : {}),
+        },
+      },
+      { common: this.#chain.vm.common, setHardfork: true },
+    );
+    return runTx(this.#chain.vm, {
+      tx,
+      block,
+      skipBalance: true,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    });
+  }
+
+  async #call(p: Params): Promise<string> {
+    arity(p, "eth_call", 1, 2);
+    const request = callParam(p[0], "eth_call param 0");
+    this.#latestOnly(p[1], "eth_call", 1);
+    const gas = request.gas ?? this.#gasCap();
+    const result = await this.#chain.speculate(() => this.#run(request, gas).catch(rejected));
+    return outcome(result);
+  }
+
+  async #estimateGas(p: Params): Promise<string> {
+    arity(p, "eth_estimateGas", 1, 2);
+    const request = callParam(p[0], "eth_estimateGas param 0");
+    this.#latestOnly(p[1], "eth_estimateGas", 1);
+    return rpcQuantity(await this.#chain.exclusive(() => this.#estimate(request)));
+  }
+
+  /**
+   * geth's estimate: the least gas limit with which the call succeeds, by bisection between
+   * the gas it used with the full limit and that limit (each run taken back). Inside exclusive.
+   */
+  async #estimate(request: CallRequest): Promise<bigint> {
+    const cap = request.gas ?? this.#gasCap();
+    // Each run taken back; a run the library refuses (a fee under the base fee…) is a failure.
+    const attempt = async (gas: bigint): Promise<RunTxResult | Error> => {
+      await this.#chain.vm.evm.journal.checkpoint();
+      try {
+        return await this.#run(request, gas);
+      } catch (cause) {
+        return cause instanceof Error ? cause : new Error(String(cause));
+      } finally {
+        await this.#chain.vm.evm.journal.revert();
+      }
+    };
+    const succeeds = (r: RunTxResult | Error) =>
+      !(r instanceof Error) && r.execResult.exceptionError === undefined;
+    const full = await attempt(cap);
+    if (full instanceof Error) rejected(full);
+    // A call that fails with all the gas there is: its revert or halt, as eth_call gives it.
+    outcome(full);
+    let lo = full.totalGasSpent - 1n;
+    let hi = cap;
+    // geth's first guess: what it used, plus the 1/63 a call may keep back.
+    const guess = (full.totalGasSpent * 64n) / 63n;
+    if (guess < hi) {
+      if (succeeds(await attempt(guess))) hi = guess;
+      else lo = guess;
+    }
+    while (lo + 1n < hi) {
+      const mid = (lo + hi) / 2n;
+      if (succeeds(await attempt(mid))) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  /**
+   * A proof of `keys` (32-byte tree keys) at the head: core's compact multi-key proof as
+   * `bintrie prove` prints it, `{root, scheme, keys, proof}` (bintrie verify-proof checks it).
+   */
+  async #getProof(p: Params): Promise<unknown> {
+    arity(p, "bintrie_getProof", 1, 2);
+    const keys = listParam(p[0], "bintrie_getProof param 0").map((k, i) => {
+      const key = bytesParam(k, `bintrie_getProof param 0[${i}]`);
+      if (key.length !== 32) {
+        throw new JsonRpcError(
+          "INVALID_PARAMS",
+          `bintrie_getProof param 0[${i}]: a tree key is 32 bytes, got ${key.length}`,
+        );
+      }
+      return key;
+    });
+    if (keys.length === 0)
+      throw new JsonRpcError("INVALID_PARAMS", "bintrie_getProof param 0: no keys");
+    this.#latestOnly(p[1], "bintrie_getProof", 1);
+    return this.#chain.exclusive(async () => {
+      const tree = this.#chain.state.binaryTree;
+      const proof = await prove(tree, keys);
+      const scheme: KeyScheme = tree.scheme;
+      return {
+        root: bytesToHex(tree.hash()),
+        scheme,
+        keys: keys.map((k) => bytesToHex(k)),
+        proof: bytesToHex(proof),
+      };
+    });
+  }
+}
+
+/** A placeholder key for the signature of calls (their sender is set, not recovered). */
+const CALL_KEY = hexToBytes(`0x${"00".repeat(31)}01`);
+
+/** A call object's fields (execution-apis `GenericTransaction`), parsed. */
+interface CallRequest {
+  readonly from?: Address;
+  readonly to?: Address;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+  readonly maxFeePerGas?: bigint;
+  readonly maxPriorityFeePerGas?: bigint;
+  readonly value?: bigint;
+  readonly data?: Uint8Array;
+  readonly nonce?: bigint;
+}
+
+const CALL_FIELDS = [
+  "from",
+  "to",
+  "gas",
+  "gasPrice",
+  "maxFeePerGas",
+  "maxPriorityFeePerGas",
+  "value",
+  "data",
+  "input",
+  "nonce",
+  "type",
+  "chainId",
+  "accessList",
+];
+
+function callParam(value: unknown, what: string): CallRequest {
+  const o = objectParam(value, what, CALL_FIELDS);
+  if (o.data !== undefined && o.input !== undefined && o.data !== o.input) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: both "data" and "input" are set, to different values`,
+    );
+  }
+  const input = o.input ?? o.data;
+  const opt = <T>(v: unknown, parse: (v: unknown, w: string) => T, name: string): T | undefined =>
+    v === undefined || v === null ? undefined : parse(v, `${what}.${name}`);
+  return {
+    from: opt(o.from, addressParam, "from"),
+    to: opt(o.to, addressParam, "to"),
+    gas: opt(o.gas, (v, w) => quantityParam(v, w, 8), "gas"),
+    gasPrice: opt(o.gasPrice, quantityParam, "gasPrice"),
+    maxFeePerGas: opt(o.maxFeePerGas, quantityParam, "maxFeePerGas"),
+    maxPriorityFeePerGas: opt(o.maxPriorityFeePerGas, quantityParam, "maxPriorityFeePerGas"),
+    value: opt(o.value, quantityParam, "value"),
+    data: opt(input, bytesParam, o.input !== undefined ? "input" : "data"),
+    nonce: opt(o.nonce, (v, w) => quantityParam(v, w, 8), "nonce"),
+  };
+}
+
+/** The result of a call: its return data, or the error object geth gives a failed call. */
+function outcome(result: RunTxResult): string {
+  const { exceptionError, returnValue } = result.execResult;
+  if (exceptionError === undefined) return bytesToHex(returnValue);
+  if (exceptionError.error === "revert") {
+    const reason = revertReason(returnValue);
+    throw new JsonRpcError(
+      "EXECUTION_REVERTED",
+      reason === undefined ? "execution reverted" : `execution reverted: ${reason}`,
+      bytesToHex(returnValue),
+    );
+  }
+  throw new JsonRpcError("REJECTED", exceptionError.error);
+}
+
+/** The reason string of Solidity's `Error(string)` revert data, if that is what it is. */
+function revertReason(data: Uint8Array): string | undefined {
+  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== "0x08c379a0") return undefined;
+  const length = Number(BigInt(bytesToHex(data.subarray(36, 68))));
+  if (68 + length > data.length) return undefined;
+  return new TextDecoder().decode(data.subarray(68, 68 + length));
+}
+
+/** The library refused to run a call (a fee under the base fee, too little gas…): geth's -32000. */
+function rejected(cause: unknown): never {
+  throw new JsonRpcError("REJECTED", libraryReason(cause));
+}
+
+function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function arity(p: Params, method: string, least: number, most: number): void {
+  if (p.length < least || p.length > most) {
+    const wanted = least === most ? `${least}` : `${least} to ${most}`;
+    throw new JsonRpcError("INVALID_PARAMS", `${method}: takes ${wanted} params, got ${p.length}`);
+  }
+}
+
+function hexString(value: unknown, what: string): string {
+  if (typeof value !== "string" || !/^0x[0-9a-fA-F]*$/.test(value)) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected 0x-hex, got ${shown(value)}`);
+  }
+  return value;
+}
+
+function bytesParam(value: unknown, what: string): Uint8Array {
+  const text = hexString(value, what);
+  if (text.length % 2 !== 0) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: odd number of hex digits in ${shown(value)}`,
+    );
+  }
+  return hexToBytes(text as `0x${string}`);
+}
+
+/** A quantity: 0x-hex without leading zeros (as execution-apis writes them), below 2^(8·bytes). */
+function quantityParam(value: unknown, what: string, bytes = 32): bigint {
+  const text = hexString(value, what);
+  if (text === "0x" || (text.length > 3 && text[2] === "0")) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: a quantity is 0x-hex without leading zeros, got ${shown(value)}`,
+    );
+  }
+  const n = BigInt(text);
+  if (n >= 1n << BigInt(8 * bytes)) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: ${text} does not fit in ${bytes} bytes`);
+  }
+  return n;
+}
+
+function addressParam(value: unknown, what: string): Address {
+  const bytes = bytesParam(value, what);
+  if (bytes.length !== 20) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: an address is 20 bytes, got ${bytes.length}`,
+    );
+  }
+  return new Address(bytes);
+}
+
+function hashParam(value: unknown, what: string): string {
+  const bytes = bytesParam(value, what);
+  if (bytes.length !== 32) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: a hash is 32 bytes, got ${bytes.length}`);
+  }
+  return bytesToHex(bytes);
+}
+
+function boolParam(value: unknown, what: string): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: expected true or false, got ${shown(value)}`,
+    );
+  }
+  return value;
+}
+
+function objectParam(
+  value: unknown,
+  what: string,
+  fields: readonly string[],
+): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected an object, got ${shown(value)}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!fields.includes(key)) {
+      throw new JsonRpcError("INVALID_PARAMS", `${what}: unknown field ${JSON.stringify(key)}`);
+    }
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A value or a list of them (eth_getLogs' address); undefined and null are none. */
+function listParam(value: unknown, what: string): readonly unknown[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") return [value];
+  throw new JsonRpcError(
+    "INVALID_PARAMS",
+    `${what}: expected a value or a list, got ${shown(value)}`,
+  );
+}
+
+/** eth_getLogs' topics: per position null (any), a topic, or a list of topics (any of them). */
+function topicsParam(value: unknown, what: string): (readonly string[] | undefined)[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > 4) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: expected a list of at most 4 positions, got ${shown(value)}`,
+    );
+  }
+  return value.map((position, i) => {
+    if (position === null) return undefined;
+    const list = Array.isArray(position) ? position : [position];
+    if (list.length === 0) return undefined;
+    return list.map((t, j) =>
+      hashParam(t, `${what}[${i}]${Array.isArray(position) ? `[${j}]` : ""}`),
+    );
+  });
+}
+
+function topicsMatch(
+  filter: readonly (readonly string[] | undefined)[],
+  topics: readonly string[],
+): boolean {
+  if (filter.length > topics.length) return false;
+  return filter.every((wanted, i) => wanted === undefined || wanted.includes(topics[i]!));
+}

@@ -1,0 +1,403 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bytesToHex, hexToBytes } from "@bintrie/core";
+import { KeyDeriver } from "@bintrie/core/embedding";
+import { verifyProof } from "@bintrie/core/proof";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type PublicClient,
+  parseEther,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COUNTER_RUNTIME, deployCode } from "../src/devnet/contracts.js";
+import { devAccount } from "../src/devnet/dev-accounts.js";
+import { DevnetChain } from "../src/devnet/devnet-chain.js";
+import { EthApi } from "../src/devnet/rpc/eth-api.js";
+import { JsonRpcServer } from "../src/devnet/rpc/json-rpc-server.js";
+import { runBlockchainTest } from "../src/runner/run-blockchain-test.js";
+import { MAIN, runBuilt } from "./cli-process.js";
+
+/**
+ * The devnet's JSON-RPC node through viem (an independent client that checks every answer's
+ * shape as it parses it): transfers, a deployment, calls, a revert with its reason, logs, gas
+ * estimates, geth's refusals, state proofs; then the chain it mined re-executes as a fixture.
+ */
+const devnet = defineChain({
+  id: 7864,
+  name: "bintrie devnet",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1"] } },
+});
+
+/** Runtime code reverting with Solidity's Error("nope"): CODECOPY the 100 bytes after it, REVERT. */
+const REVERTER_RUNTIME = hexToBytes(
+  `0x6064600c60003960646000fd08c379a0${(32).toString(16).padStart(64, "0")}${(4).toString(16).padStart(64, "0")}${"6e6f7065".padEnd(64, "0")}`,
+);
+/** Runtime code emitting LOG1(topic 0xaa…, data 0x2a word) on every call. */
+const LOGGER_TOPIC = `0x${"aa".repeat(32)}`;
+const LOGGER_RUNTIME = hexToBytes(`0x602a6000527f${"aa".repeat(32)}60206000a100`);
+
+const key = (i: number) => bytesToHex(devAccount(i).key) as `0x${string}`;
+
+let chain: DevnetChain;
+let server: JsonRpcServer;
+let url: string;
+let client: PublicClient;
+beforeAll(async () => {
+  chain = await DevnetChain.open();
+  server = new JsonRpcServer(new EthApi(chain, { version: "0.0.0-test" }));
+  url = await server.listen({ port: 0 });
+  // No cached block number: each test reads the chain as it is.
+  client = createPublicClient({
+    chain: devnet,
+    transport: http(url),
+    cacheTime: 0,
+  }) as PublicClient;
+});
+afterAll(() => server?.close());
+
+function wallet(i: number) {
+  return createWalletClient({
+    account: privateKeyToAccount(key(i)),
+    chain: devnet,
+    transport: http(url),
+  });
+}
+
+async function rpc(body: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text === "" ? undefined : JSON.parse(text) };
+}
+
+async function deploy(i: number, runtime: Uint8Array): Promise<Address> {
+  const hash = await wallet(i).deployContract({
+    abi: [],
+    bytecode: bytesToHex(deployCode(runtime)) as `0x${string}`,
+  });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  return receipt.contractAddress!;
+}
+
+describe("devnet JSON-RPC through viem", () => {
+  it("chain id, accounts and a transfer: balance, receipt, block and state root", async () => {
+    expect(await client.getChainId()).toBe(7864);
+    expect(await client.getBlockNumber()).toBe(0n);
+    const to = "0x00000000000000000000000000000000000b0b01";
+    const hash = await wallet(0).sendTransaction({ to, value: parseEther("1") });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(receipt.blockNumber).toBe(1n);
+    expect(receipt.from).toBe(devAccount(0).address.toString());
+    expect(await client.getBalance({ address: to })).toBe(parseEther("1"));
+    const block = await client.getBlock({ blockNumber: 1n, includeTransactions: true });
+    expect(block.transactions.map((t) => t.hash)).toEqual([hash]);
+    expect(block.stateRoot).toBe(bytesToHex(chain.head.header.stateRoot));
+    expect(block.hash).toBe(bytesToHex(chain.head.hash()));
+    expect(block.gasUsed).toBe(receipt.gasUsed);
+    // The receipt's fee: base fee plus the tip viem offered, capped by its max fee.
+    const tx = await client.getTransaction({ hash });
+    expect(receipt.effectiveGasPrice).toBe(tx.gasPrice);
+    expect(
+      await client.getTransactionCount({ address: devAccount(0).address.toString() as Address }),
+    ).toBe(1);
+  });
+
+  it("a deployment, its code and storage; a call and its estimate equal the mined gas", async () => {
+    const counter = await deploy(1, COUNTER_RUNTIME);
+    expect(await client.getCode({ address: counter })).toBe(bytesToHex(COUNTER_RUNTIME));
+    // deployCode's init sets slot 1 = 0x2a.
+    expect(await client.getStorageAt({ address: counter, slot: "0x1" })).toBe(
+      `0x${"2a".padStart(64, "0")}`,
+    );
+    const estimate = await client.estimateGas({
+      account: devAccount(1).address.toString() as Address,
+      to: counter,
+    });
+    const hash = await wallet(1).sendTransaction({ to: counter, gas: estimate });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(receipt.gasUsed).toBe(estimate);
+    expect(await client.getStorageAt({ address: counter, slot: "0x0" })).toBe(
+      `0x${"1".padStart(64, "0")}`,
+    );
+    // One gas less than the estimate runs out.
+    const short = await wallet(1).sendTransaction({ to: counter, gas: estimate - 1n });
+    const failed = await client.waitForTransactionReceipt({ hash: short });
+    expect(failed.status).toBe("reverted");
+  });
+
+  it("a revert: eth_call and eth_estimateGas give code 3, the reason and the revert data", async () => {
+    const reverter = await deploy(2, REVERTER_RUNTIME);
+    await expect(client.call({ to: reverter })).rejects.toThrow(
+      /Execution reverted with reason: nope/,
+    );
+    const raw = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_call",
+      params: [{ to: reverter }, "latest"],
+    });
+    expect(raw.json).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: 3,
+        message: "execution reverted: nope",
+        data: bytesToHex(REVERTER_RUNTIME.subarray(12)),
+      },
+    });
+    const estimate = await rpc({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "eth_estimateGas",
+      params: [{ to: reverter }],
+    });
+    expect((estimate.json as { error: { code: number } }).error.code).toBe(3);
+  });
+
+  it("logs by address and topic, in receipts and eth_getLogs", async () => {
+    const logger = await deploy(3, LOGGER_RUNTIME);
+    const hash = await wallet(3).sendTransaction({ to: logger });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.logs).toHaveLength(1);
+    expect(receipt.logs[0]!.topics).toEqual([LOGGER_TOPIC]);
+    expect(receipt.logs[0]!.data).toBe(`0x${"2a".padStart(64, "0")}`);
+    const logs = await client.getLogs({ address: logger, fromBlock: 0n });
+    expect(logs.map((l) => [l.transactionHash, l.blockNumber, l.logIndex])).toEqual([
+      [hash, receipt.blockNumber, 0],
+    ]);
+    const byTopic = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getLogs",
+      params: [{ fromBlock: "0x0", topics: [[LOGGER_TOPIC]] }],
+    });
+    expect((byTopic.json as { result: unknown[] }).result).toHaveLength(1);
+    const none = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getLogs",
+      params: [{ fromBlock: "0x0", topics: [null, LOGGER_TOPIC] }],
+    });
+    expect((none.json as { result: unknown[] }).result).toEqual([]);
+  });
+
+  it("geth's refusals: a used nonce, a fee under the base fee, too little balance, an old block's state", async () => {
+    const account = privateKeyToAccount(key(0));
+    const signed = async (overrides: Record<string, unknown>) =>
+      account.signTransaction({
+        chainId: 7864,
+        type: "eip1559",
+        to: "0x00000000000000000000000000000000000b0b01",
+        value: 1n,
+        gas: 100_000n,
+        maxFeePerGas: 10_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+        nonce: 0,
+        ...overrides,
+      });
+    const send = async (raw: string) =>
+      (await rpc({ jsonrpc: "2.0", id: 9, method: "eth_sendRawTransaction", params: [raw] }))
+        .json as {
+        error: { code: number; message: string };
+      };
+    const before = await client.getBlockNumber();
+    expect((await send(await signed({ nonce: 0 }))).error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/nonce/),
+    });
+    expect((await send(await signed({ nonce: 1, maxFeePerGas: 1n }))).error.message).toMatch(
+      /baseFeePerGas/,
+    );
+    expect((await send(await signed({ nonce: 1, value: 10n ** 30n }))).error.message).toMatch(
+      /enough funds/,
+    );
+    // None of them made a block.
+    expect(await client.getBlockNumber()).toBe(before);
+    const old = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getBalance",
+      params: [devAccount(0).address.toString(), "0x0"],
+    });
+    expect((old.json as { error: { code: number; message: string } }).error).toEqual({
+      code: -32000,
+      message: `eth_getBalance: the state of block 0x0 is not kept: this devnet answers state queries at the latest block (${before}) only`,
+    });
+  });
+
+  it("JSON-RPC envelope: a batch in order, a notification, parse and method errors, GET", async () => {
+    const batch = await rpc([
+      { jsonrpc: "2.0", id: "a", method: "eth_chainId" },
+      { jsonrpc: "2.0", method: "eth_blockNumber" },
+      { jsonrpc: "2.0", id: 2, method: "eth_nope" },
+      { jsonrpc: "1.0", id: 3, method: "eth_chainId" },
+      { jsonrpc: "2.0", id: 4, method: "eth_getBalance", params: ["0x12"] },
+    ]);
+    expect(batch.json).toEqual([
+      { jsonrpc: "2.0", id: "a", result: "0x1eb8" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        error: { code: -32601, message: "the method eth_nope does not exist/is not available" },
+      },
+      { jsonrpc: "2.0", id: 3, error: { code: -32600, message: '"jsonrpc" must be "2.0"' } },
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: { code: -32602, message: "eth_getBalance param 0: an address is 20 bytes, got 1" },
+      },
+    ]);
+    const notification = await rpc({ jsonrpc: "2.0", method: "eth_chainId" });
+    expect(notification).toEqual({ status: 204, json: undefined });
+    const parse = await rpc("{");
+    expect((parse.json as { error: { code: number } }).error.code).toBe(-32700);
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    const preflight = await fetch(url, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("bintrie_getProof: the balance leaf under the head's state root, checked by verifyProof", async () => {
+    const to = "0x00000000000000000000000000000000000b0b01";
+    const basicData = new KeyDeriver("sha256-be").basicDataKey(hexToBytes(to));
+    const answer = (
+      await rpc({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "bintrie_getProof",
+        params: [[bytesToHex(basicData)]],
+      })
+    ).json as { result: { root: string; scheme: string; keys: string[]; proof: string } };
+    const block = await client.getBlock();
+    expect(answer.result.root).toBe(block.stateRoot);
+    const [value] = verifyProof(
+      hexToBytes(block.stateRoot),
+      [basicData],
+      hexToBytes(answer.result.proof),
+    );
+    // EIP-7864 BASIC_DATA: version, code size, nonce 0; the balance in the last 16 bytes.
+    expect(bytesToHex(value!)).toBe(`0x${parseEther("1").toString(16).padStart(64, "0")}`);
+  });
+
+  it("concurrent sends from eight accounts and calls between them: every one mined once, a block each", async () => {
+    const before = await client.getBlockNumber();
+    const to = (i: number) => `0x${(0xc0c0 + i).toString(16).padStart(40, "0")}` as Address;
+    const hashes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        Promise.all([
+          wallet(4 + i).sendTransaction({ to: to(i), value: BigInt(i + 1) }),
+          client.getBalance({ address: to(i) }),
+          client.estimateGas({
+            account: devAccount(4 + i).address.toString() as Address,
+            to: to(i),
+            value: 1n,
+          }),
+        ]).then(([hash]) => hash),
+      ),
+    );
+    const receipts = await Promise.all(
+      hashes.map((hash) => client.waitForTransactionReceipt({ hash })),
+    );
+    expect(new Set(receipts.map((r) => r.blockNumber)).size).toBe(8);
+    expect(await client.getBlockNumber()).toBe(before + 8n);
+    for (let i = 0; i < 8; i++)
+      expect(await client.getBalance({ address: to(i) })).toBe(BigInt(i + 1));
+  });
+
+  it("the mined chain re-executes as a binary fixture, every root checked", async () => {
+    const fixture = await chain.fixture();
+    expect(fixture.blocks).toHaveLength(Number(chain.head.header.number));
+    const result = await runBlockchainTest({
+      file: "devnet-rpc",
+      name: "devnet-rpc",
+      test: fixture,
+    });
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.binaryFixture).toBe(true);
+    expect(result.blocks).toBe(fixture.blocks.length);
+  }, 60_000);
+});
+
+describe("bintrie-testnet devnet --rpc (the built bin)", () => {
+  let child: ChildProcess | undefined;
+  let dir: string | undefined;
+  afterAll(async () => {
+    child?.kill("SIGKILL");
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("prints the accounts and where it listens, mines what it is sent, and on SIGTERM writes and re-runs the chain", async () => {
+    if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first`);
+    dir = await mkdtemp(join(tmpdir(), "devnet-rpc-"));
+    const out = join(dir, "chain.json");
+    child = spawn(process.execPath, [MAIN, "devnet", "--rpc", "--port", "0", "--out", out], {
+      env: { ...process.env, BINTRIE_DEBUG: "" },
+    });
+    let stdout = "";
+    const listening = new Promise<string>((resolve) => {
+      child!.stdout!.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /^listening (\S+)$/m.exec(stdout);
+        if (match !== null) resolve(match[1]!);
+      });
+    });
+    const node = await listening;
+    expect(stdout).toMatch(
+      /^devnet: JSON-RPC node, chain id 7864 \(Verkle\), genesis root 0x[0-9a-f]{64}$/m,
+    );
+    expect(stdout).toContain(`account 0 ${devAccount(0).address.toString()} key ${key(0)}\n`);
+    const sent = await fetch(node, {
+      method: "POST",
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_sendTransaction",
+        params: [
+          {
+            from: devAccount(0).address.toString(),
+            to: devAccount(1).address.toString(),
+            value: "0x1",
+          },
+        ],
+      }),
+    });
+    const { result: hash } = (await sent.json()) as { result: string };
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    const exited = new Promise<number | null>((resolve) => child!.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stdout).toMatch(/^block 1 {2}txs 1 {2}gas \d+ {2}root 0x[0-9a-f]{64}$/m);
+    expect(stdout).toContain(
+      `devnet: 1 calls answered, 1 blocks; wrote ${out}\nre-executing it:\n`,
+    );
+    expect(stdout).toContain("1 passed, 0 failed");
+    const written = JSON.parse(readFileSync(out, "utf8")) as { devnet: { blocks: unknown[] } };
+    expect(written.devnet.blocks).toHaveLength(1);
+  }, 60_000);
+
+  it("--rpc with --blocks, and --port without --rpc, are bad usage", () => {
+    const both = runBuilt(["devnet", "--rpc", "--blocks", "3"]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toMatch(/option '--rpc' cannot be used with option '--blocks <N>'/);
+    const port = runBuilt(["devnet", "--port", "9"]);
+    expect(port.status).toBe(2);
+    expect(port.stderr).toBe("bintrie-testnet devnet: --port is for --rpc only\n");
+  });
+});
