@@ -273,6 +273,45 @@ describe("devnet JSON-RPC through viem", () => {
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
 
+  it("call objects: the type asked for, a gas price alone makes a legacy transaction, an access list is used, another chain id refused", async () => {
+    const from = devAccount(5).address.toString();
+    const to = "0x00000000000000000000000000000000000b0b02";
+    const send = async (fields: Record<string, unknown>) =>
+      (
+        await rpc({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_sendTransaction",
+          params: [{ from, to, value: "0x1", ...fields }],
+        })
+      ).json as { result?: string; error?: { code: number; message: string } };
+    const legacy = await send({ gasPrice: "0x77359400" });
+    expect((await client.getTransaction({ hash: legacy.result as `0x${string}` })).type).toBe(
+      "legacy",
+    );
+    const accessList = [{ address: to, storageKeys: [`0x${"00".repeat(32)}`] }];
+    const withList = await send({ gasPrice: "0x77359400", accessList });
+    const listed = await client.getTransaction({ hash: withList.result as `0x${string}` });
+    expect(listed.type).toBe("eip2930");
+    expect(listed.accessList).toEqual(accessList);
+    const asked = await send({ type: "0x2", accessList });
+    expect((await client.getTransaction({ hash: asked.result as `0x${string}` })).type).toBe(
+      "eip1559",
+    );
+    expect((await send({ chainId: "0x1" })).error).toEqual({
+      code: -32000,
+      message: "invalid chain id 1: this chain is 7864",
+    });
+    expect((await send({ type: "0x3" })).error?.code).toBe(-32602);
+    expect((await send({ accessList: [{ address: "0x12" }] })).error).toEqual({
+      code: -32602,
+      message: "eth_sendTransaction param 0.accessList[0].address: an address is 20 bytes, got 1",
+    });
+    // The head by number is the latest block: its state is served.
+    const head = await client.getBlockNumber();
+    expect(await client.getBalance({ address: to, blockNumber: head })).toBe(3n);
+  });
+
   it("bintrie_getProof: the balance leaf under the head's state root, checked by verifyProof", async () => {
     const to = "0x00000000000000000000000000000000000b0b01";
     const basicData = new KeyDeriver("sha256-be").basicDataKey(hexToBytes(to));

@@ -146,17 +146,20 @@ export class EthApi {
   #account<T>(p: Params, method: string, read: (a: Address) => Promise<T>): Promise<T> {
     arity(p, method, 1, 2);
     const address = addressParam(p[0], `${method} param 0`);
-    this.#latestOnly(p[1], method, 1);
-    return this.#chain.exclusive(() => read(address));
+    // Checked inside: a block mined meanwhile would make "the head" another block.
+    return this.#chain.exclusive(() => {
+      this.#latestOnly(p[1], method, 1);
+      return read(address);
+    });
   }
 
   #getStorageAt(p: Params): Promise<string> {
     arity(p, "eth_getStorageAt", 2, 3);
     const address = addressParam(p[0], "eth_getStorageAt param 0");
     const slot = quantityParam(p[1], "eth_getStorageAt param 1", 32);
-    this.#latestOnly(p[2], "eth_getStorageAt", 2);
     const key = hexToBytes(`0x${slot.toString(16).padStart(64, "0")}`);
     return this.#chain.exclusive(async () => {
+      this.#latestOnly(p[2], "eth_getStorageAt", 2);
       const value = await this.#chain.state.getStorage(address, key);
       return `0x${bytesToHex(value).slice(2).padStart(64, "0")}`;
     });
@@ -358,28 +361,51 @@ export class EthApi {
     return bytesToHex(tx.hash());
   }
 
-  /** A transaction from a call object: type 2 where the fork has EIP-1559, the fee from the next block. */
+  /**
+   * A transaction from a call object: the type asked for, else as geth chooses it (below); fees
+   * from the next block's base fee (the devnet's forks all have EIP-1559).
+   */
   #transaction(request: CallRequest, nonce: bigint, gas: bigint): TypedTransaction {
     const common = this.#chain.vm.common;
+    const chainId = common.chainId();
+    if (request.chainId !== undefined && request.chainId !== chainId) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `invalid chain id ${request.chainId}: this chain is ${chainId}`,
+      );
+    }
     const baseFee = this.#nextBaseFee();
-    const london = common.isActivatedEIP(1559);
-    const legacy = !london || request.gasPrice !== undefined;
+    // As geth's TransactionArgs: a gas price makes a legacy transaction (an access-list one
+    // with an access list), anything else an EIP-1559 one.
+    const type =
+      request.type ??
+      (request.gasPrice === undefined ? 2 : request.accessList === undefined ? 0 : 1);
+    const fees =
+      type === 2
+        ? {
+            maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? SUGGESTED_TIP,
+            maxFeePerGas: request.maxFeePerGas ?? 2n * baseFee + SUGGESTED_TIP,
+          }
+        : { gasPrice: request.gasPrice ?? baseFee + SUGGESTED_TIP };
     const data = {
+      type,
+      chainId,
       nonce,
       gasLimit: gas,
       to: request.to,
       value: request.value ?? 0n,
       data: request.data ?? new Uint8Array(0),
-      ...(legacy
-        ? { type: london ? 1 : 0, gasPrice: request.gasPrice ?? baseFee + SUGGESTED_TIP }
-        : {
-            type: 2,
-            maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? SUGGESTED_TIP,
-            maxFeePerGas: request.maxFeePerGas ?? 2n * baseFee + SUGGESTED_TIP,
-          }),
-      ...(london || request.gasPrice !== undefined ? { chainId: common.chainId() } : {}),
+      ...fees,
+      ...(type === 0 ? {} : { accessList: request.accessList ?? [] }),
     };
-    return createTx(data, { common, freeze: false });
+    try {
+      return createTx(data, { common, freeze: false });
+    } catch (cause) {
+      throw new JsonRpcError(
+        "INVALID_PARAMS",
+        `the call object makes no transaction: ${libraryReason(cause)}`,
+      );
+    }
   }
 
   /** Runs a call object as a transaction on the head state, taken back after (see speculate). */
@@ -421,17 +447,22 @@ export class EthApi {
   async #call(p: Params): Promise<string> {
     arity(p, "eth_call", 1, 2);
     const request = callParam(p[0], "eth_call param 0");
-    this.#latestOnly(p[1], "eth_call", 1);
-    const gas = request.gas ?? this.#gasCap();
-    const result = await this.#chain.speculate(() => this.#run(request, gas).catch(rejected));
+    const result = await this.#chain.speculate(() => {
+      this.#latestOnly(p[1], "eth_call", 1);
+      return this.#run(request, request.gas ?? this.#gasCap()).catch(rejected);
+    });
     return outcome(result);
   }
 
   async #estimateGas(p: Params): Promise<string> {
     arity(p, "eth_estimateGas", 1, 2);
     const request = callParam(p[0], "eth_estimateGas param 0");
-    this.#latestOnly(p[1], "eth_estimateGas", 1);
-    return rpcQuantity(await this.#chain.exclusive(() => this.#estimate(request)));
+    return rpcQuantity(
+      await this.#chain.exclusive(() => {
+        this.#latestOnly(p[1], "eth_estimateGas", 1);
+        return this.#estimate(request);
+      }),
+    );
   }
 
   /**
@@ -491,8 +522,8 @@ export class EthApi {
     });
     if (keys.length === 0)
       throw new JsonRpcError("INVALID_PARAMS", "bintrie_getProof param 0: no keys");
-    this.#latestOnly(p[1], "bintrie_getProof", 1);
     return this.#chain.exclusive(async () => {
+      this.#latestOnly(p[1], "bintrie_getProof", 1);
       const tree = this.#chain.state.binaryTree;
       const proof = await prove(tree, keys);
       const scheme: KeyScheme = tree.scheme;
@@ -520,6 +551,10 @@ interface CallRequest {
   readonly value?: bigint;
   readonly data?: Uint8Array;
   readonly nonce?: bigint;
+  /** 0, 1 or 2 (a legacy, access-list or EIP-1559 transaction). */
+  readonly type?: number;
+  readonly chainId?: bigint;
+  readonly accessList?: { address: string; storageKeys: string[] }[];
 }
 
 const CALL_FIELDS = [
@@ -559,7 +594,46 @@ function callParam(value: unknown, what: string): CallRequest {
     value: opt(o.value, quantityParam, "value"),
     data: opt(input, bytesParam, o.input !== undefined ? "input" : "data"),
     nonce: opt(o.nonce, (v, w) => quantityParam(v, w, 8), "nonce"),
+    type: opt(o.type, typeParam, "type"),
+    chainId: opt(o.chainId, quantityParam, "chainId"),
+    accessList: opt(o.accessList, accessListParam, "accessList"),
   };
+}
+
+/** The transaction types a call object may ask for: legacy, access list, EIP-1559. */
+function typeParam(value: unknown, what: string): number {
+  const type = quantityParam(value, what, 1);
+  if (type > 2n) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: type ${value} is not one this node builds (0x0, 0x1, 0x2)`,
+    );
+  }
+  return Number(type);
+}
+
+/** An EIP-2930 access list: [{address, storageKeys: [32-byte keys]}]. */
+function accessListParam(
+  value: unknown,
+  what: string,
+): { address: string; storageKeys: string[] }[] {
+  if (!Array.isArray(value)) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected a list, got ${shown(value)}`);
+  }
+  return value.map((item, i) => {
+    const entry = objectParam(item, `${what}[${i}]`, ["address", "storageKeys"]);
+    const keys = entry.storageKeys ?? [];
+    if (!Array.isArray(keys)) {
+      throw new JsonRpcError(
+        "INVALID_PARAMS",
+        `${what}[${i}].storageKeys: expected a list, got ${shown(keys)}`,
+      );
+    }
+    return {
+      address: addressParam(entry.address, `${what}[${i}].address`).toString(),
+      storageKeys: keys.map((k, j) => hashParam(k, `${what}[${i}].storageKeys[${j}]`)),
+    };
+  });
 }
 
 /** The result of a call: its return data, or the error object geth gives a failed call. */
