@@ -359,6 +359,27 @@ describe("devnet JSON-RPC through viem", () => {
       expect(await client.getBalance({ address: to(i) })).toBe(BigInt(i + 1));
   });
 
+  it("eth_feeHistory: base fees from the headers and the next one, gas ratios, the tips paid", async () => {
+    const head = await client.getBlockNumber();
+    const history = await client.getFeeHistory({ blockCount: 4, rewardPercentiles: [25, 75] });
+    expect(history.oldestBlock).toBe(head - 3n);
+    const blocks = await Promise.all(
+      [3n, 2n, 1n, 0n].map((back) => client.getBlock({ blockNumber: head - back })),
+    );
+    expect(history.baseFeePerGas.slice(0, 4)).toEqual(blocks.map((b) => b.baseFeePerGas));
+    expect(history.baseFeePerGas[4]).toBe(chain.head.header.calcNextBaseFee());
+    expect(history.gasUsedRatio).toEqual(blocks.map((b) => Number(b.gasUsed) / Number(b.gasLimit)));
+    // The last blocks hold one viem transfer each, at the 1 gwei tip the node suggested.
+    expect(history.reward).toEqual(blocks.map(() => [1_000_000_000n, 1_000_000_000n]));
+    const bad = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_feeHistory",
+      params: ["0x2", "latest", [75, 25]],
+    });
+    expect((bad.json as { error: { code: number } }).error.code).toBe(-32602);
+  });
+
   it("the mined chain re-executes as a binary fixture, every root checked", async () => {
     const fixture = await chain.fixture();
     expect(fixture.blocks).toHaveLength(Number(chain.head.header.number));

@@ -9,7 +9,14 @@ import { type DevAccount, devAccount } from "../dev-accounts.js";
 import type { DevnetChain } from "../devnet-chain.js";
 import { libraryReason, TransactionRefused } from "../transaction-refused.js";
 import { JsonRpcError } from "./json-rpc-error.js";
-import { blockJson, blockLogs, receiptJson, rpcQuantity, transactionJson } from "./rpc-json.js";
+import {
+  blockJson,
+  blockLogs,
+  effectiveGasPrice,
+  receiptJson,
+  rpcQuantity,
+  transactionJson,
+} from "./rpc-json.js";
 
 /** The tip the node suggests and fills into transactions it signs (1 gwei). */
 const SUGGESTED_TIP = 1_000_000_000n;
@@ -53,6 +60,7 @@ export class EthApi {
       ["eth_accounts", () => this.#accounts.map((a) => a.address.toString())],
       ["eth_gasPrice", () => rpcQuantity(this.#nextBaseFee() + SUGGESTED_TIP)],
       ["eth_maxPriorityFeePerGas", () => rpcQuantity(SUGGESTED_TIP)],
+      ["eth_feeHistory", (p) => this.#feeHistory(p)],
       [
         "eth_getBalance",
         (p) =>
@@ -231,6 +239,92 @@ export class EthApi {
     const block = this.#blockWithHash(p, "eth_getBlockByHash", 2);
     const full = boolParam(p[1], "eth_getBlockByHash param 1");
     return block === undefined ? null : blockJson(block, full);
+  }
+
+  /**
+   * execution-apis' eth_feeHistory, as geth computes it: per block its base fee (and the next
+   * block's after the newest), gas used over the limit, and per reward percentile the effective
+   * tip of the transaction at that share of the block's gas (transactions by tip, weighted by
+   * the gas each used); from Cancun on the blob base fees and blob gas ratios too.
+   */
+  #feeHistory(p: Params): unknown {
+    arity(p, "eth_feeHistory", 2, 3);
+    const what = "eth_feeHistory";
+    const requested =
+      typeof p[0] === "number" ? BigInt(p[0]) : quantityParam(p[0], `${what} param 0`, 8);
+    const newest = this.#resolveTag(p[1], `${what} param 1`);
+    const percentiles = percentilesParam(p[2], `${what} param 2`);
+    if (newest === undefined) {
+      throw new JsonRpcError("REJECTED", `${what}: block ${shown(p[1])} is past the head`);
+    }
+    if (requested === 0n) return { oldestBlock: "0x0", baseFeePerGas: [], gasUsedRatio: [] };
+    const last = newest.header.number;
+    const count = requested > 1024n ? 1024n : requested;
+    const oldest = last - count + 1n < 0n ? 0n : last - count + 1n;
+    const blocks: Block[] = [];
+    for (let n = oldest; n <= last; n++) blocks.push(this.#chain.block(n)!);
+    const common = this.#chain.vm.common;
+    const next = last === this.#chain.head.header.number ? undefined : this.#chain.block(last + 1n);
+    const nextBaseFee =
+      next === undefined ? this.#nextBaseFee() : (next.header.baseFeePerGas ?? 0n);
+    const out: Record<string, unknown> = {
+      oldestBlock: rpcQuantity(oldest),
+      baseFeePerGas: [
+        ...blocks.map((b) => rpcQuantity(b.header.baseFeePerGas ?? 0n)),
+        rpcQuantity(nextBaseFee),
+      ],
+      gasUsedRatio: blocks.map((b) => Number(b.header.gasUsed) / Number(b.header.gasLimit)),
+    };
+    if (percentiles !== undefined) {
+      out.reward = blocks.map((b) => this.#rewards(b, percentiles).map(rpcQuantity));
+    }
+    if (newest.header.excessBlobGas !== undefined) {
+      const max = common.getBlobGasSchedule().maxBlobGasPerBlock;
+      const nextBlobFee =
+        next === undefined
+          ? createBlock(
+              {
+                header: {
+                  number: last + 1n,
+                  excessBlobGas: newest.header.calcNextExcessBlobGas(common),
+                },
+              },
+              { common, setHardfork: true },
+            ).header.getBlobGasPrice()
+          : next.header.getBlobGasPrice();
+      out.baseFeePerBlobGas = [
+        ...blocks.map((b) => rpcQuantity(b.header.getBlobGasPrice())),
+        rpcQuantity(nextBlobFee),
+      ];
+      out.blobGasUsedRatio = blocks.map((b) => Number(b.header.blobGasUsed ?? 0n) / Number(max));
+    }
+    return out;
+  }
+
+  /** The effective tips at `percentiles` of block `block`'s gas (zeros for an empty block). */
+  #rewards(block: Block, percentiles: readonly number[]): bigint[] {
+    const mined = this.#chain.minedBlock(block.header.number);
+    if (mined === undefined || mined.transactions.length === 0) return percentiles.map(() => 0n);
+    const baseFee = block.header.baseFeePerGas ?? 0n;
+    let before = 0n;
+    const sorted = mined.transactions
+      .map((t) => {
+        const cumulative = t.result.receipt.cumulativeBlockGasUsed;
+        const gas = cumulative - before;
+        before = cumulative;
+        return { tip: effectiveGasPrice(t.tx, block) - baseFee, gas };
+      })
+      .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+    const used = Number(block.header.gasUsed);
+    return percentiles.map((percentile) => {
+      const threshold = (used * percentile) / 100;
+      let sum = 0;
+      for (const t of sorted) {
+        sum += Number(t.gas);
+        if (sum >= threshold) return t.tip;
+      }
+      return sorted[sorted.length - 1]!.tip;
+    });
   }
 
   #getTransactionByHash(p: Params): unknown {
@@ -787,6 +881,28 @@ function topicsParam(value: unknown, what: string): (readonly string[] | undefin
     return list.map((t, j) =>
       hashParam(t, `${what}[${i}]${Array.isArray(position) ? `[${j}]` : ""}`),
     );
+  });
+}
+
+/** eth_feeHistory's reward percentiles: numbers 0..100, ascending; undefined for none asked. */
+function percentilesParam(value: unknown, what: string): number[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length > 100) {
+    throw new JsonRpcError(
+      "INVALID_PARAMS",
+      `${what}: expected a list of at most 100 percentiles, got ${shown(value)}`,
+    );
+  }
+  let previous = -1;
+  return value.map((p, i) => {
+    if (typeof p !== "number" || !(p >= 0 && p <= 100) || p < previous) {
+      throw new JsonRpcError(
+        "INVALID_PARAMS",
+        `${what}[${i}]: percentiles are numbers from 0 to 100 in ascending order, got ${shown(p)}`,
+      );
+    }
+    previous = p;
+    return p;
   });
 }
 
