@@ -196,6 +196,45 @@ describe("devnet JSON-RPC through viem", () => {
     expect((none.json as { result: unknown[] }).result).toEqual([]);
   });
 
+  it("filters: new blocks and new logs since the last poll, all of a filter's logs, uninstalled", async () => {
+    const logger = await deploy(6, LOGGER_RUNTIME);
+    const blocks = await client.createBlockFilter();
+    const logs = await client.createEventFilter({ address: logger });
+    const all = await client.createEventFilter({ address: logger, fromBlock: 0n });
+    const first = await wallet(6).sendTransaction({ to: logger });
+    const second = await wallet(6).sendTransaction({ to: logger });
+    await client.waitForTransactionReceipt({ hash: second });
+    const hashes = await client.getFilterChanges({ filter: blocks });
+    expect(hashes).toEqual(
+      await Promise.all(
+        [first, second].map(
+          async (hash) => (await client.getTransactionReceipt({ hash })).blockHash,
+        ),
+      ),
+    );
+    expect(await client.getFilterChanges({ filter: blocks })).toEqual([]);
+    const changes = await client.getFilterChanges({ filter: logs });
+    expect(changes.map((l) => l.transactionHash)).toEqual([first, second]);
+    expect(await client.getFilterChanges({ filter: logs })).toEqual([]);
+    const hashesOf = (list: readonly { transactionHash: string | null }[]) =>
+      list.map((l) => l.transactionHash);
+    expect(hashesOf(await client.getFilterChanges({ filter: all }))).toEqual([first, second]);
+    // As geth: a filter's logs are those of the blocks it names now ("latest" by default).
+    expect(hashesOf(await client.getFilterLogs({ filter: all }))).toEqual([first, second]);
+    expect(hashesOf(await client.getFilterLogs({ filter: logs }))).toEqual([second]);
+    expect(await client.uninstallFilter({ filter: logs })).toBe(true);
+    const gone = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getFilterChanges",
+      params: [logs.id],
+    });
+    expect((gone.json as { error: unknown }).error).toEqual({
+      code: -32000,
+      message: "filter not found",
+    });
+  });
+
   it("geth's refusals: a used nonce, a fee under the base fee, too little balance, an old block's state", async () => {
     const account = privateKeyToAccount(key(0));
     const signed = async (overrides: Record<string, unknown>) =>

@@ -39,6 +39,9 @@ export class EthApi {
   /** The dev accounts whose keys the node holds (eth_accounts, eth_sendTransaction). */
   readonly #accounts: readonly DevAccount[];
   readonly #methods: ReadonlyMap<string, Method>;
+  /** Installed filters by id (eth_newFilter, eth_newBlockFilter). */
+  readonly #filters = new Map<string, InstalledFilter>();
+  #lastFilterId = 0;
 
   constructor(chain: DevnetChain, options: { version: string; accounts?: number }) {
     this.#chain = chain;
@@ -97,6 +100,23 @@ export class EthApi {
       ["eth_getTransactionReceipt", (p) => this.#getTransactionReceipt(p)],
       ["eth_getBlockReceipts", (p) => this.#getBlockReceipts(p)],
       ["eth_getLogs", (p) => this.#getLogs(p)],
+      ["eth_newFilter", (p) => this.#newFilter(p)],
+      [
+        "eth_newBlockFilter",
+        (p) => {
+          arity(p, "eth_newBlockFilter", 0, 0);
+          return this.#install({ kind: "blocks" });
+        },
+      ],
+      ["eth_getFilterChanges", (p) => this.#getFilterChanges(p)],
+      ["eth_getFilterLogs", (p) => this.#getFilterLogs(p)],
+      [
+        "eth_uninstallFilter",
+        (p) => {
+          arity(p, "eth_uninstallFilter", 1, 1);
+          return typeof p[0] === "string" && this.#filters.delete(p[0].toLowerCase());
+        },
+      ],
       ["eth_sendRawTransaction", (p) => this.#sendRawTransaction(p)],
       ["eth_sendTransaction", (p) => this.#sendTransaction(p)],
       ["eth_call", (p) => this.#call(p)],
@@ -350,57 +370,126 @@ export class EthApi {
 
   #getLogs(p: Params): unknown {
     arity(p, "eth_getLogs", 1, 1);
-    const what = "eth_getLogs param 0";
-    const filter = objectParam(p[0], what, [
-      "fromBlock",
-      "toBlock",
-      "address",
-      "topics",
-      "blockHash",
-    ]);
-    let from: bigint;
-    let to: bigint;
+    const filter = logFilterParam(p[0], "eth_getLogs param 0");
+    const range = this.#range(filter, "eth_getLogs param 0");
+    return range === undefined ? [] : this.#logs(filter, range.from, range.to);
+  }
+
+  /** The blocks a log filter covers now ("latest" moves), or undefined for none. */
+  #range(filter: LogFilter, what: string): { from: bigint; to: bigint } | undefined {
     if (filter.blockHash !== undefined) {
-      if (filter.fromBlock !== undefined || filter.toBlock !== undefined) {
-        throw new JsonRpcError(
-          "INVALID_PARAMS",
-          `${what}: blockHash excludes fromBlock and toBlock`,
-        );
-      }
-      const block = this.#chain.blockByHash(hashParam(filter.blockHash, `${what}.blockHash`));
-      if (block === undefined) return [];
-      from = to = block.header.number;
-    } else {
-      const head = this.#chain.head.header.number;
-      from = (
-        this.#resolveTag(filter.fromBlock ?? "latest", `${what}.fromBlock`) ?? {
-          header: { number: head + 1n },
-        }
-      ).header.number;
-      to = this.#resolveTag(filter.toBlock ?? "latest", `${what}.toBlock`)?.header.number ?? head;
-      if (from > to) return [];
-      if (to - from >= MAX_LOG_BLOCKS) {
-        throw new JsonRpcError(
-          "REJECTED",
-          `${what}: more than ${MAX_LOG_BLOCKS} blocks in one query`,
-        );
-      }
+      const block = this.#chain.blockByHash(filter.blockHash);
+      return block === undefined
+        ? undefined
+        : { from: block.header.number, to: block.header.number };
     }
-    const addresses = listParam(filter.address, `${what}.address`).map((a, i): string =>
-      addressParam(a, `${what}.address[${i}]`).toString(),
-    );
-    const topics = topicsParam(filter.topics, `${what}.topics`);
+    const head = this.#chain.head.header.number;
+    const from =
+      this.#resolveTag(filter.fromBlock ?? "latest", `${what}.fromBlock`)?.header.number ??
+      head + 1n;
+    const to =
+      this.#resolveTag(filter.toBlock ?? "latest", `${what}.toBlock`)?.header.number ?? head;
+    if (from > to) return undefined;
+    if (to - from >= MAX_LOG_BLOCKS) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `${what}: more than ${MAX_LOG_BLOCKS} blocks in one query`,
+      );
+    }
+    return { from, to };
+  }
+
+  /** The logs of blocks from..to (at most the head) that the filter's addresses and topics match. */
+  #logs(filter: LogFilter, from: bigint, to: bigint): unknown[] {
     const out: unknown[] = [];
     for (let n = from; n <= to; n++) {
       const mined = this.#chain.minedBlock(n);
       if (mined === undefined) continue;
       for (const log of blockLogs(mined)) {
-        if (addresses.length > 0 && !addresses.includes(log.address as string)) continue;
-        if (!topicsMatch(topics, log.topics as string[])) continue;
+        if (filter.addresses.length > 0 && !filter.addresses.includes(log.address as string))
+          continue;
+        if (!topicsMatch(filter.topics, log.topics as string[])) continue;
         out.push(log);
       }
     }
     return out;
+  }
+
+  #newFilter(p: Params): string {
+    arity(p, "eth_newFilter", 1, 1);
+    const filter = logFilterParam(p[0], "eth_newFilter param 0");
+    // Checked now, as geth does: a filter whose blocks can never be read is refused at once.
+    this.#range(filter, "eth_newFilter param 0");
+    return this.#install({ kind: "logs", filter });
+  }
+
+  #install(kind: { kind: "blocks" } | { kind: "logs"; filter: LogFilter }): string {
+    this.#dropStaleFilters();
+    const id = rpcQuantity(++this.#lastFilterId);
+    this.#filters.set(id, {
+      ...kind,
+      next: this.#chain.head.header.number + 1n,
+      polled: Date.now(),
+    });
+    return id;
+  }
+
+  /** Forgets filters nobody polled for FILTER_TIMEOUT_MS (geth's five minutes). */
+  #dropStaleFilters(): void {
+    const now = Date.now();
+    for (const [id, f] of this.#filters)
+      if (now - f.polled > FILTER_TIMEOUT_MS) this.#filters.delete(id);
+  }
+
+  #filterOf(p: Params, method: string): InstalledFilter {
+    arity(p, method, 1, 1);
+    this.#dropStaleFilters();
+    const id = typeof p[0] === "string" ? p[0].toLowerCase() : undefined;
+    const filter = id === undefined ? undefined : this.#filters.get(id);
+    if (filter === undefined) throw new JsonRpcError("REJECTED", "filter not found");
+    filter.polled = Date.now();
+    return filter;
+  }
+
+  /** What happened since the filter's last poll: new block hashes, or new matching logs. */
+  #getFilterChanges(p: Params): unknown {
+    const filter = this.#filterOf(p, "eth_getFilterChanges");
+    const head = this.#chain.head.header.number;
+    const from = filter.next;
+    filter.next = head + 1n;
+    if (filter.kind === "blocks") {
+      const hashes: string[] = [];
+      for (let n = from; n <= head; n++) hashes.push(bytesToHex(this.#chain.block(n)!.hash()));
+      return hashes;
+    }
+    // As geth's log filters: every new block's logs, within the blocks the filter names; a
+    // moving tag ("latest", the default) bounds nothing, the poll cursor does.
+    const { fromBlock, toBlock } = filter.filter;
+    const moving = (tag: unknown) =>
+      tag === undefined ||
+      tag === "latest" ||
+      tag === "pending" ||
+      tag === "safe" ||
+      tag === "finalized";
+    const range = this.#range(
+      {
+        ...filter.filter,
+        fromBlock: moving(fromBlock) ? "earliest" : fromBlock,
+        toBlock: moving(toBlock) ? "latest" : toBlock,
+      },
+      "eth_getFilterChanges",
+    );
+    if (range === undefined) return [];
+    // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers)
+    const start = range.from > from ? range.from : from;
+    return start > range.to ? [] : this.#logs(filter.filter, start, range.to);
+  }
+
+  #getFilterLogs(p: Params): unknown {
+    const filter = this.#filterOf(p, "eth_getFilterLogs");
+    if (filter.kind !== "logs") throw new JsonRpcError("REJECTED", "filter not found");
+    const range = this.#range(filter.filter, "eth_getFilterLogs");
+    return range === undefined ? [] : this.#logs(filter.filter, range.from, range.to);
   }
 
   async #sendRawTransaction(p: Params): Promise<string> {
@@ -629,6 +718,45 @@ export class EthApi {
       };
     });
   }
+}
+
+/** geth forgets a filter nobody polled for five minutes. */
+const FILTER_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** A log filter's fields, parsed (its block tags resolved at each query: "latest" moves). */
+interface LogFilter {
+  readonly blockHash?: string;
+  readonly fromBlock?: unknown;
+  readonly toBlock?: unknown;
+  readonly addresses: readonly string[];
+  readonly topics: readonly (readonly string[] | undefined)[];
+}
+
+/** An installed filter: what it watches, the first block its next poll reports, its last poll. */
+type InstalledFilter = (
+  | { readonly kind: "blocks" }
+  | { readonly kind: "logs"; readonly filter: LogFilter }
+) & {
+  next: bigint;
+  polled: number;
+};
+
+function logFilterParam(value: unknown, what: string): LogFilter {
+  const o = objectParam(value, what, ["fromBlock", "toBlock", "address", "topics", "blockHash"]);
+  if (o.blockHash !== undefined && (o.fromBlock !== undefined || o.toBlock !== undefined)) {
+    throw new JsonRpcError("INVALID_PARAMS", `${what}: blockHash excludes fromBlock and toBlock`);
+  }
+  return {
+    ...(o.blockHash === undefined
+      ? {}
+      : { blockHash: hashParam(o.blockHash, `${what}.blockHash`) }),
+    fromBlock: o.fromBlock,
+    toBlock: o.toBlock,
+    addresses: listParam(o.address, `${what}.address`).map((a, i): string =>
+      addressParam(a, `${what}.address[${i}]`).toString(),
+    ),
+    topics: topicsParam(o.topics, `${what}.topics`),
+  };
 }
 
 /** A placeholder key for the signature of calls (their sender is set, not recovered). */
