@@ -8,7 +8,10 @@ import { type RunTxResult, runTx } from "@ethereumjs/vm";
 import { type DevAccount, devAccount } from "../dev-accounts.js";
 import type { DevnetChain } from "../devnet-chain.js";
 import { libraryReason, TransactionRefused } from "../transaction-refused.js";
+import { outcome, rejected } from "./call-outcome.js";
+import { type CallRequest, callParam } from "./call-request.js";
 import { JsonRpcError } from "./json-rpc-error.js";
+import { type LogFilter, logFilterParam, topicsMatch } from "./log-filter.js";
 import {
   blockJson,
   blockLogs,
@@ -17,6 +20,18 @@ import {
   rpcQuantity,
   transactionJson,
 } from "./rpc-json.js";
+import {
+  addressParam,
+  arity,
+  boolParam,
+  bytesParam,
+  hashParam,
+  listParam,
+  type Params,
+  percentilesParam,
+  quantityParam,
+  shown,
+} from "./rpc-params.js";
 
 /** The tip the node suggests and fills into transactions it signs (1 gwei). */
 const SUGGESTED_TIP = 1_000_000_000n;
@@ -25,7 +40,6 @@ const EIP7825_TX_GAS_CAP = 1n << 24n;
 /** Logs of at most this many blocks per eth_getLogs (geth's default range limit is larger; a devnet is small). */
 const MAX_LOG_BLOCKS = 100_000n;
 
-type Params = readonly unknown[];
 type Method = (params: Params) => Promise<unknown> | unknown;
 
 /**
@@ -723,15 +737,6 @@ export class EthApi {
 /** geth forgets a filter nobody polled for five minutes. */
 const FILTER_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** A log filter's fields, parsed (its block tags resolved at each query: "latest" moves). */
-interface LogFilter {
-  readonly blockHash?: string;
-  readonly fromBlock?: unknown;
-  readonly toBlock?: unknown;
-  readonly addresses: readonly string[];
-  readonly topics: readonly (readonly string[] | undefined)[];
-}
-
 /** An installed filter: what it watches, the first block its next poll reports, its last poll. */
 type InstalledFilter = (
   | { readonly kind: "blocks" }
@@ -741,303 +746,9 @@ type InstalledFilter = (
   polled: number;
 };
 
-function logFilterParam(value: unknown, what: string): LogFilter {
-  const o = objectParam(value, what, ["fromBlock", "toBlock", "address", "topics", "blockHash"]);
-  if (o.blockHash !== undefined && (o.fromBlock !== undefined || o.toBlock !== undefined)) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: blockHash excludes fromBlock and toBlock`);
-  }
-  return {
-    ...(o.blockHash === undefined
-      ? {}
-      : { blockHash: hashParam(o.blockHash, `${what}.blockHash`) }),
-    fromBlock: o.fromBlock,
-    toBlock: o.toBlock,
-    addresses: listParam(o.address, `${what}.address`).map((a, i): string =>
-      addressParam(a, `${what}.address[${i}]`).toString(),
-    ),
-    topics: topicsParam(o.topics, `${what}.topics`),
-  };
-}
-
 /** A placeholder key for the signature of calls (their sender is set, not recovered). */
 const CALL_KEY = hexToBytes(`0x${"00".repeat(31)}01`);
 
-/** A call object's fields (execution-apis `GenericTransaction`), parsed. */
-interface CallRequest {
-  readonly from?: Address;
-  readonly to?: Address;
-  readonly gas?: bigint;
-  readonly gasPrice?: bigint;
-  readonly maxFeePerGas?: bigint;
-  readonly maxPriorityFeePerGas?: bigint;
-  readonly value?: bigint;
-  readonly data?: Uint8Array;
-  readonly nonce?: bigint;
-  /** 0, 1 or 2 (a legacy, access-list or EIP-1559 transaction). */
-  readonly type?: number;
-  readonly chainId?: bigint;
-  readonly accessList?: { address: string; storageKeys: string[] }[];
-}
-
-const CALL_FIELDS = [
-  "from",
-  "to",
-  "gas",
-  "gasPrice",
-  "maxFeePerGas",
-  "maxPriorityFeePerGas",
-  "value",
-  "data",
-  "input",
-  "nonce",
-  "type",
-  "chainId",
-  "accessList",
-];
-
-function callParam(value: unknown, what: string): CallRequest {
-  const o = objectParam(value, what, CALL_FIELDS);
-  if (o.data !== undefined && o.input !== undefined && o.data !== o.input) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: both "data" and "input" are set, to different values`,
-    );
-  }
-  const input = o.input ?? o.data;
-  const opt = <T>(v: unknown, parse: (v: unknown, w: string) => T, name: string): T | undefined =>
-    v === undefined || v === null ? undefined : parse(v, `${what}.${name}`);
-  return {
-    from: opt(o.from, addressParam, "from"),
-    to: opt(o.to, addressParam, "to"),
-    gas: opt(o.gas, (v, w) => quantityParam(v, w, 8), "gas"),
-    gasPrice: opt(o.gasPrice, quantityParam, "gasPrice"),
-    maxFeePerGas: opt(o.maxFeePerGas, quantityParam, "maxFeePerGas"),
-    maxPriorityFeePerGas: opt(o.maxPriorityFeePerGas, quantityParam, "maxPriorityFeePerGas"),
-    value: opt(o.value, quantityParam, "value"),
-    data: opt(input, bytesParam, o.input !== undefined ? "input" : "data"),
-    nonce: opt(o.nonce, (v, w) => quantityParam(v, w, 8), "nonce"),
-    type: opt(o.type, typeParam, "type"),
-    chainId: opt(o.chainId, quantityParam, "chainId"),
-    accessList: opt(o.accessList, accessListParam, "accessList"),
-  };
-}
-
-/** The transaction types a call object may ask for: legacy, access list, EIP-1559. */
-function typeParam(value: unknown, what: string): number {
-  const type = quantityParam(value, what, 1);
-  if (type > 2n) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: type ${value} is not one this node builds (0x0, 0x1, 0x2)`,
-    );
-  }
-  return Number(type);
-}
-
-/** An EIP-2930 access list: [{address, storageKeys: [32-byte keys]}]. */
-function accessListParam(
-  value: unknown,
-  what: string,
-): { address: string; storageKeys: string[] }[] {
-  if (!Array.isArray(value)) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected a list, got ${shown(value)}`);
-  }
-  return value.map((item, i) => {
-    const entry = objectParam(item, `${what}[${i}]`, ["address", "storageKeys"]);
-    const keys = entry.storageKeys ?? [];
-    if (!Array.isArray(keys)) {
-      throw new JsonRpcError(
-        "INVALID_PARAMS",
-        `${what}[${i}].storageKeys: expected a list, got ${shown(keys)}`,
-      );
-    }
-    return {
-      address: addressParam(entry.address, `${what}[${i}].address`).toString(),
-      storageKeys: keys.map((k, j) => hashParam(k, `${what}[${i}].storageKeys[${j}]`)),
-    };
-  });
-}
-
-/** The result of a call: its return data, or the error object geth gives a failed call. */
-function outcome(result: RunTxResult): string {
-  const { exceptionError, returnValue } = result.execResult;
-  if (exceptionError === undefined) return bytesToHex(returnValue);
-  if (exceptionError.error === "revert") {
-    const reason = revertReason(returnValue);
-    throw new JsonRpcError(
-      "EXECUTION_REVERTED",
-      reason === undefined ? "execution reverted" : `execution reverted: ${reason}`,
-      bytesToHex(returnValue),
-    );
-  }
-  throw new JsonRpcError("REJECTED", exceptionError.error);
-}
-
-/** The reason string of Solidity's `Error(string)` revert data, if that is what it is. */
-function revertReason(data: Uint8Array): string | undefined {
-  if (data.length < 68 || bytesToHex(data.subarray(0, 4)) !== "0x08c379a0") return undefined;
-  const length = Number(BigInt(bytesToHex(data.subarray(36, 68))));
-  if (68 + length > data.length) return undefined;
-  return new TextDecoder().decode(data.subarray(68, 68 + length));
-}
-
-/** The library refused to run a call (a fee under the base fee, too little gas…): geth's -32000. */
-function rejected(cause: unknown): never {
-  throw new JsonRpcError("REJECTED", libraryReason(cause));
-}
-
 function messageOf(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function arity(p: Params, method: string, least: number, most: number): void {
-  if (p.length < least || p.length > most) {
-    const wanted = least === most ? `${least}` : `${least} to ${most}`;
-    throw new JsonRpcError("INVALID_PARAMS", `${method}: takes ${wanted} params, got ${p.length}`);
-  }
-}
-
-function hexString(value: unknown, what: string): string {
-  if (typeof value !== "string" || !/^0x[0-9a-fA-F]*$/.test(value)) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected 0x-hex, got ${shown(value)}`);
-  }
-  return value;
-}
-
-function bytesParam(value: unknown, what: string): Uint8Array {
-  const text = hexString(value, what);
-  if (text.length % 2 !== 0) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: odd number of hex digits in ${shown(value)}`,
-    );
-  }
-  return hexToBytes(text as `0x${string}`);
-}
-
-/** A quantity: 0x-hex without leading zeros (as execution-apis writes them), below 2^(8·bytes). */
-function quantityParam(value: unknown, what: string, bytes = 32): bigint {
-  const text = hexString(value, what);
-  if (text === "0x" || (text.length > 3 && text[2] === "0")) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: a quantity is 0x-hex without leading zeros, got ${shown(value)}`,
-    );
-  }
-  const n = BigInt(text);
-  if (n >= 1n << BigInt(8 * bytes)) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: ${text} does not fit in ${bytes} bytes`);
-  }
-  return n;
-}
-
-function addressParam(value: unknown, what: string): Address {
-  const bytes = bytesParam(value, what);
-  if (bytes.length !== 20) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: an address is 20 bytes, got ${bytes.length}`,
-    );
-  }
-  return new Address(bytes);
-}
-
-function hashParam(value: unknown, what: string): string {
-  const bytes = bytesParam(value, what);
-  if (bytes.length !== 32) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: a hash is 32 bytes, got ${bytes.length}`);
-  }
-  return bytesToHex(bytes);
-}
-
-function boolParam(value: unknown, what: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean") {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: expected true or false, got ${shown(value)}`,
-    );
-  }
-  return value;
-}
-
-function objectParam(
-  value: unknown,
-  what: string,
-  fields: readonly string[],
-): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new JsonRpcError("INVALID_PARAMS", `${what}: expected an object, got ${shown(value)}`);
-  }
-  for (const key of Object.keys(value)) {
-    if (!fields.includes(key)) {
-      throw new JsonRpcError("INVALID_PARAMS", `${what}: unknown field ${JSON.stringify(key)}`);
-    }
-  }
-  return value as Record<string, unknown>;
-}
-
-/** A value or a list of them (eth_getLogs' address); undefined and null are none. */
-function listParam(value: unknown, what: string): readonly unknown[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value;
-  if (typeof value === "string") return [value];
-  throw new JsonRpcError(
-    "INVALID_PARAMS",
-    `${what}: expected a value or a list, got ${shown(value)}`,
-  );
-}
-
-/** eth_getLogs' topics: per position null (any), a topic, or a list of topics (any of them). */
-function topicsParam(value: unknown, what: string): (readonly string[] | undefined)[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.length > 4) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: expected a list of at most 4 positions, got ${shown(value)}`,
-    );
-  }
-  return value.map((position, i) => {
-    if (position === null) return undefined;
-    const list = Array.isArray(position) ? position : [position];
-    if (list.length === 0) return undefined;
-    return list.map((t, j) =>
-      hashParam(t, `${what}[${i}]${Array.isArray(position) ? `[${j}]` : ""}`),
-    );
-  });
-}
-
-/** eth_feeHistory's reward percentiles: numbers 0..100, ascending; undefined for none asked. */
-function percentilesParam(value: unknown, what: string): number[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.length > 100) {
-    throw new JsonRpcError(
-      "INVALID_PARAMS",
-      `${what}: expected a list of at most 100 percentiles, got ${shown(value)}`,
-    );
-  }
-  let previous = -1;
-  return value.map((p, i) => {
-    if (typeof p !== "number" || !(p >= 0 && p <= 100) || p < previous) {
-      throw new JsonRpcError(
-        "INVALID_PARAMS",
-        `${what}[${i}]: percentiles are numbers from 0 to 100 in ascending order, got ${shown(p)}`,
-      );
-    }
-    previous = p;
-    return p;
-  });
-}
-
-function topicsMatch(
-  filter: readonly (readonly string[] | undefined)[],
-  topics: readonly string[],
-): boolean {
-  if (filter.length > topics.length) return false;
-  return filter.every((wanted, i) => wanted === undefined || wanted.includes(topics[i]!));
 }
