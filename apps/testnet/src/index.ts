@@ -21,7 +21,7 @@ export {
   parseDevnetGenesis,
   readDevnetGenesis,
 } from "./devnet/devnet-genesis.js";
-export { EthApi } from "./devnet/rpc/eth-api.js";
+export { EthApi, type EthApiOptions } from "./devnet/rpc/eth-api.js";
 export { JsonRpcError, type JsonRpcErrorCode } from "./devnet/rpc/json-rpc-error.js";
 export { JsonRpcServer, type JsonRpcServerOptions } from "./devnet/rpc/json-rpc-server.js";
 export {

@@ -301,6 +301,18 @@ describe("devnet JSON-RPC through viem", () => {
         error: { code: -32602, message: "eth_getBalance param 0: an address is 20 bytes, got 1" },
       },
     ]);
+    const extra = await rpc({ jsonrpc: "2.0", id: 5, method: "eth_chainId", params: [1] });
+    expect(extra.json).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: { code: -32602, message: "eth_chainId: takes 0 params, got 1" },
+    });
+    expect(() => new EthApi(chain, { version: "x", acounts: 2 } as never)).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION" }),
+    );
+    expect(
+      () => new JsonRpcServer(new EthApi(chain, { version: "x" }), { maxBytes: 1 } as never),
+    ).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
     const notification = await rpc({ jsonrpc: "2.0", method: "eth_chainId" });
     expect(notification).toEqual({ status: 204, json: undefined });
     const parse = await rpc("{");

@@ -1,3 +1,4 @@
+import { assertKnownOptions } from "@bintrie/codec";
 import { bytesToHex, type KeyScheme } from "@bintrie/core";
 import { prove } from "@bintrie/core/proof";
 import type { Block } from "@ethereumjs/block";
@@ -5,6 +6,7 @@ import { createBlock } from "@ethereumjs/block";
 import { createTx, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, runTx } from "@ethereumjs/vm";
+import { TestnetError } from "../../chain/testnet-error.js";
 import { type DevAccount, devAccount } from "../dev-accounts.js";
 import type { DevnetChain } from "../devnet-chain.js";
 import { libraryReason, TransactionRefused } from "../transaction-refused.js";
@@ -42,6 +44,23 @@ const MAX_LOG_BLOCKS = 100_000n;
 
 type Method = (params: Params) => Promise<unknown> | unknown;
 
+/** A method that takes no params (any given are refused, as geth refuses them). */
+function none(method: string, answer: () => unknown): Method {
+  return (p) => {
+    arity(p, method, 0, 0);
+    return answer();
+  };
+}
+
+export interface EthApiOptions {
+  /** What web3_clientVersion reports after `bintrie-testnet/v`. */
+  readonly version: string;
+  /** Dev accounts the node signs for, at most (default 16; fewer where the genesis funds fewer). */
+  readonly accounts?: number;
+}
+
+const ETH_API_OPTION_KEYS: readonly (keyof EthApiOptions)[] = ["version", "accounts"];
+
 /**
  * The Ethereum JSON-RPC methods a devnet answers (execution-apis names and shapes), over a
  * DevnetChain that mines one block per transaction sent. State is served at the latest block
@@ -57,7 +76,8 @@ export class EthApi {
   readonly #filters = new Map<string, InstalledFilter>();
   #lastFilterId = 0;
 
-  constructor(chain: DevnetChain, options: { version: string; accounts?: number }) {
+  constructor(chain: DevnetChain, options: EthApiOptions) {
+    assertKnownOptions(options, ETH_API_OPTION_KEYS, "EthApi", TestnetError);
     this.#chain = chain;
     this.#version = options.version;
     const accounts: DevAccount[] = [];
@@ -68,15 +88,27 @@ export class EthApi {
     }
     this.#accounts = accounts;
     this.#methods = new Map<string, Method>([
-      ["web3_clientVersion", () => `bintrie-testnet/v${this.#version}/devnet`],
-      ["net_version", () => String(this.#chain.genesis.chainId)],
-      ["net_listening", () => true],
-      ["eth_chainId", () => rpcQuantity(this.#chain.genesis.chainId)],
-      ["eth_syncing", () => false],
-      ["eth_blockNumber", () => rpcQuantity(this.#chain.head.header.number)],
-      ["eth_accounts", () => this.#accounts.map((a) => a.address.toString())],
-      ["eth_gasPrice", () => rpcQuantity(this.#nextBaseFee() + SUGGESTED_TIP)],
-      ["eth_maxPriorityFeePerGas", () => rpcQuantity(SUGGESTED_TIP)],
+      [
+        "web3_clientVersion",
+        none("web3_clientVersion", () => `bintrie-testnet/v${this.#version}/devnet`),
+      ],
+      ["net_version", none("net_version", () => String(this.#chain.genesis.chainId))],
+      ["net_listening", none("net_listening", () => true)],
+      ["eth_chainId", none("eth_chainId", () => rpcQuantity(this.#chain.genesis.chainId))],
+      ["eth_syncing", none("eth_syncing", () => false)],
+      [
+        "eth_blockNumber",
+        none("eth_blockNumber", () => rpcQuantity(this.#chain.head.header.number)),
+      ],
+      ["eth_accounts", none("eth_accounts", () => this.#accounts.map((a) => a.address.toString()))],
+      [
+        "eth_gasPrice",
+        none("eth_gasPrice", () => rpcQuantity(this.#nextBaseFee() + SUGGESTED_TIP)),
+      ],
+      [
+        "eth_maxPriorityFeePerGas",
+        none("eth_maxPriorityFeePerGas", () => rpcQuantity(SUGGESTED_TIP)),
+      ],
       ["eth_feeHistory", (p) => this.#feeHistory(p)],
       [
         "eth_getBalance",

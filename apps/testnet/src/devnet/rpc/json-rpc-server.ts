@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { assertKnownOptions } from "@bintrie/codec";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { readRequestBody } from "../../io/http-body.js";
 import { type HttpAddress, listenAt } from "../../io/http-listen.js";
@@ -11,6 +12,8 @@ export interface JsonRpcServerOptions {
 }
 
 const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+const JSON_RPC_SERVER_OPTION_KEYS: readonly (keyof JsonRpcServerOptions)[] = ["maxRequestBytes"];
 
 /** Headers that let a page on any origin call the node (a devnet is for local tooling). */
 const CORS = {
@@ -34,6 +37,7 @@ export class JsonRpcServer {
   #answered = 0;
 
   constructor(api: EthApi, options: JsonRpcServerOptions = {}) {
+    assertKnownOptions(options, JSON_RPC_SERVER_OPTION_KEYS, "JsonRpcServer", TestnetError);
     this.#api = api;
     this.#maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.#server = createServer((request, response) => {
