@@ -131,6 +131,10 @@ describe("devnet JSON-RPC through viem", () => {
     const receipt = await client.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
     expect(receipt.gasUsed).toBe(estimate);
+    // A slot written as 32 bytes, leading zeros and all, is the same slot (geth's decodeHash).
+    expect(await client.getStorageAt({ address: counter, slot: `0x${"00".repeat(31)}01` })).toBe(
+      `0x${"2a".padStart(64, "0")}`,
+    );
     expect(await client.getStorageAt({ address: counter, slot: "0x0" })).toBe(
       `0x${"1".padStart(64, "0")}`,
     );

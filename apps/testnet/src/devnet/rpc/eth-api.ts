@@ -28,6 +28,7 @@ import {
   boolParam,
   bytesParam,
   hashParam,
+  hexString,
   listParam,
   type Params,
   percentilesParam,
@@ -167,12 +168,13 @@ export class EthApi {
       ["eth_sendTransaction", (p) => this.#sendTransaction(p)],
       ["eth_call", (p) => this.#call(p)],
       ["eth_estimateGas", (p) => this.#estimateGas(p)],
+      // hardhat's and anvil's name; a timestamp param is refused (blocks are 12 s apart).
       [
         "evm_mine",
-        async () => {
+        none("evm_mine", async () => {
           await this.#chain.mine([]);
           return "0x0";
-        },
+        }),
       ],
       ["bintrie_getProof", (p) => this.#getProof(p)],
     ]);
@@ -230,8 +232,15 @@ export class EthApi {
   #getStorageAt(p: Params): Promise<string> {
     arity(p, "eth_getStorageAt", 2, 3);
     const address = addressParam(p[0], "eth_getStorageAt param 0");
-    const slot = quantityParam(p[1], "eth_getStorageAt param 1", 32);
-    const key = hexToBytes(`0x${slot.toString(16).padStart(64, "0")}`);
+    // As geth's decodeHash: 0x-hex of at most 32 bytes, leading zeros or not, odd length too.
+    const digits = hexString(p[1], "eth_getStorageAt param 1").slice(2);
+    if (digits.length > 64) {
+      throw new JsonRpcError(
+        "INVALID_PARAMS",
+        `eth_getStorageAt param 1: a storage slot is at most 32 bytes, got ${shown(p[1])}`,
+      );
+    }
+    const key = hexToBytes(`0x${digits.padStart(64, "0")}`);
     return this.#chain.exclusive(async () => {
       this.#latestOnly(p[2], "eth_getStorageAt", 2);
       const value = await this.#chain.state.getStorage(address, key);
