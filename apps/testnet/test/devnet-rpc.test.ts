@@ -433,6 +433,25 @@ describe("devnet JSON-RPC through viem", () => {
       params: ["0x2", "latest", [75, 25]],
     });
     expect((bad.json as { error: { code: number } }).error.code).toBe(-32602);
+    const half = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_feeHistory",
+      params: [1.5, "latest"],
+    });
+    expect((half.json as { error: unknown }).error).toEqual({
+      code: -32602,
+      message: "eth_feeHistory param 0: a block count, got 1.5",
+    });
+    const plain = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_feeHistory",
+      params: [2, "latest"],
+    });
+    expect(
+      (plain.json as { result: { gasUsedRatio: unknown[] } }).result.gasUsedRatio,
+    ).toHaveLength(2);
   });
 
   it("the mined chain re-executes as a binary fixture, every root checked", async () => {

@@ -325,6 +325,10 @@ export class EthApi {
   #feeHistory(p: Params): unknown {
     arity(p, "eth_feeHistory", 2, 3);
     const what = "eth_feeHistory";
+    // A quantity, or (as geth's math.HexOrDecimal64 also takes) a plain JSON integer.
+    if (typeof p[0] === "number" && !(Number.isSafeInteger(p[0]) && p[0] >= 0)) {
+      throw new JsonRpcError("INVALID_PARAMS", `${what} param 0: a block count, got ${p[0]}`);
+    }
     const requested =
       typeof p[0] === "number" ? BigInt(p[0]) : quantityParam(p[0], `${what} param 0`, 8);
     const newest = this.#resolveTag(p[1], `${what} param 1`);
