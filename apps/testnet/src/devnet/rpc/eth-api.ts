@@ -523,25 +523,31 @@ export class EthApi {
     }
     // As geth's log filters: every new block's logs, within the blocks the filter names; a
     // moving tag ("latest", the default) bounds nothing, the poll cursor does.
-    const { fromBlock, toBlock } = filter.filter;
+    const { blockHash, fromBlock, toBlock } = filter.filter;
     const moving = (tag: unknown) =>
       tag === undefined ||
       tag === "latest" ||
       tag === "pending" ||
       tag === "safe" ||
       tag === "finalized";
-    const range = this.#range(
-      {
-        ...filter.filter,
-        fromBlock: moving(fromBlock) ? "earliest" : fromBlock,
-        toBlock: moving(toBlock) ? "latest" : toBlock,
-      },
-      "eth_getFilterChanges",
-    );
-    if (range === undefined) return [];
+    let lower = from;
+    let upper = head;
+    if (blockHash !== undefined) {
+      const block = this.#chain.blockByHash(blockHash);
+      if (block === undefined) return [];
+      lower = upper = block.header.number;
+    } else {
+      if (!moving(fromBlock)) {
+        lower =
+          this.#resolveTag(fromBlock, "eth_getFilterChanges fromBlock")?.header.number ?? head + 1n;
+      }
+      if (!moving(toBlock)) {
+        upper = this.#resolveTag(toBlock, "eth_getFilterChanges toBlock")?.header.number ?? head;
+      }
+    }
     // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers)
-    const start = range.from > from ? range.from : from;
-    return start > range.to ? [] : this.#logs(filter.filter, start, range.to);
+    const start = lower > from ? lower : from;
+    return start > upper ? [] : this.#logs(filter.filter, start, upper);
   }
 
   #getFilterLogs(p: Params): unknown {
