@@ -8,7 +8,7 @@ import { Address, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, runTx } from "@ethereumjs/vm";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { type DevAccount, devAccount } from "../dev-accounts.js";
-import type { DevnetChain } from "../devnet-chain.js";
+import { DEVNET_COINBASE, DEVNET_SLOT_SECONDS, type DevnetChain } from "../devnet-chain.js";
 import { libraryReason, TransactionRefused } from "../transaction-refused.js";
 import { outcome, rejected } from "./call-outcome.js";
 import { type CallRequest, callParam } from "./call-request.js";
@@ -669,9 +669,9 @@ export class EthApi {
         header: {
           number: head.header.number + 1n,
           parentHash: head.hash(),
-          timestamp: head.header.timestamp + 12n,
+          timestamp: head.header.timestamp + DEVNET_SLOT_SECONDS,
           gasLimit: head.header.gasLimit,
-          coinbase: head.header.coinbase,
+          coinbase: DEVNET_COINBASE,
           baseFeePerGas: head.header.baseFeePerGas === undefined ? undefined : this.#nextBaseFee(),
           ...(head.header.excessBlobGas !== undefined
             ? {
@@ -773,7 +773,14 @@ export class EthApi {
     return this.#chain.exclusive(async () => {
       this.#latestOnly(p[1], "bintrie_getProof", 1);
       const tree = this.#chain.state.binaryTree;
-      const proof = await prove(tree, keys);
+      let proof: Uint8Array;
+      try {
+        proof = await prove(tree, keys);
+      } catch (cause) {
+        // The one refusal a tree gives: an absence whose only evidence is a stem without values.
+        if ((cause as { name?: unknown }).name !== "ProofError") throw cause;
+        throw new JsonRpcError("REJECTED", `bintrie_getProof: ${(cause as Error).message}`);
+      }
       const scheme: KeyScheme = tree.scheme;
       return {
         root: bytesToHex(tree.hash()),
