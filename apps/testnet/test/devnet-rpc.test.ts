@@ -271,6 +271,25 @@ describe("devnet JSON-RPC through viem", () => {
     );
     // None of them made a block.
     expect(await client.getBlockNumber()).toBe(before);
+    // A call pays nothing without a fee, but its value must be there (geth's buyGas check).
+    const poor = `0x${"0d".repeat(20)}`;
+    const rich = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_call",
+      params: [{ from: poor, to: poor, value: "0x1" }],
+    });
+    expect((rich.json as { error: unknown }).error).toEqual({
+      code: -32000,
+      message: `insufficient funds for gas * price + value: address ${poor} have 0 want 1`,
+    });
+    const free = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_call",
+      params: [{ from: poor, to: poor }],
+    });
+    expect((free.json as { result: unknown }).result).toBe("0x");
     const old = await rpc({
       jsonrpc: "2.0",
       id: 1,

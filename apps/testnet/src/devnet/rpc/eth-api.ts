@@ -659,7 +659,19 @@ export class EthApi {
   /** Runs a call object as a transaction on the head state, taken back after (see speculate). */
   async #run(request: CallRequest, gas: bigint): Promise<RunTxResult> {
     const from = request.from ?? new Address(new Uint8Array(20));
-    const nonce = (await this.#chain.state.getAccount(from))?.nonce ?? 0n;
+    const account = await this.#chain.state.getAccount(from);
+    // geth's buyGas check for a call: the value, plus the gas at the fee cap where one is given
+    // (none given: the call pays nothing). The library's skipBalance would raise the balance.
+    const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+    const want = gas * feeCap + (request.value ?? 0n);
+    const have = account?.balance ?? 0n;
+    if (have < want) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `insufficient funds for gas * price + value: address ${from.toString()} have ${have} want ${want}`,
+      );
+    }
+    const nonce = account?.nonce ?? 0n;
     const tx = this.#transaction(request, nonce, gas).sign(CALL_KEY);
     // The call runs as `from`: its signature is a placeholder (never checked, never mined).
     Object.defineProperty(tx, "getSenderAddress", { value: () => from });
@@ -718,7 +730,16 @@ export class EthApi {
    * the gas it used with the full limit and that limit (each run taken back). Inside exclusive.
    */
   async #estimate(request: CallRequest): Promise<bigint> {
-    const cap = request.gas ?? this.#gasCap();
+    let cap = request.gas ?? this.#gasCap();
+    // As geth: with a fee cap, no more gas than the sender's balance left after the value pays.
+    const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+    if (feeCap > 0n) {
+      const from = request.from ?? new Address(new Uint8Array(20));
+      const balance = (await this.#chain.state.getAccount(from))?.balance ?? 0n;
+      const value = request.value ?? 0n;
+      const allowance = balance > value ? (balance - value) / feeCap : 0n;
+      if (allowance < cap) cap = allowance;
+    }
     // Each run taken back; a run the library refuses (a fee under the base fee…) is a failure.
     const attempt = async (gas: bigint): Promise<RunTxResult | Error> => {
       await this.#chain.vm.evm.journal.checkpoint();
