@@ -24,6 +24,7 @@ export {
 export { EthApi, type EthApiOptions } from "./devnet/rpc/eth-api.js";
 export { JsonRpcError, type JsonRpcErrorCode } from "./devnet/rpc/json-rpc-error.js";
 export { JsonRpcServer, type JsonRpcServerOptions } from "./devnet/rpc/json-rpc-server.js";
+export type { RpcSession } from "./devnet/rpc/subscriptions.js";
 export {
   type DevnetOptions,
   type DevnetResult,

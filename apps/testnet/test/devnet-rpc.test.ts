@@ -14,9 +14,11 @@ import {
   http,
   type PublicClient,
   parseEther,
+  webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { COUNTER_RUNTIME, deployCode } from "../src/devnet/contracts.js";
 import { devAccount } from "../src/devnet/dev-accounts.js";
 import { DevnetChain } from "../src/devnet/devnet-chain.js";
@@ -471,6 +473,104 @@ describe("devnet JSON-RPC through viem", () => {
     expect(
       (plain.json as { result: { gasUsedRatio: unknown[] } }).result.gasUsedRatio,
     ).toHaveLength(2);
+  });
+
+  it("WebSocket: calls, newHeads and logs subscriptions through viem's webSocket transport; none over HTTP", async () => {
+    const wsUrl = url.replace(/^http/, "ws");
+    const live = createPublicClient({ chain: devnet, transport: webSocket(wsUrl), cacheTime: 0 });
+    expect(await live.getChainId()).toBe(7864);
+    const logger = await deploy(7, LOGGER_RUNTIME);
+    const heads: { number: bigint | null; hash: string | null }[] = [];
+    const logs: { transactionHash: string | null; logIndex: number | null }[] = [];
+    const gotTwoHeads = new Promise<void>((resolve) => {
+      const stop = live.watchBlocks({
+        onBlock: (block) => {
+          heads.push({ number: block.number, hash: block.hash });
+          if (heads.length === 2) {
+            stop();
+            resolve();
+          }
+        },
+      });
+    });
+    const gotLog = new Promise<void>((resolve) => {
+      const stop = live.watchEvent({
+        address: logger,
+        onLogs: (batch) => {
+          logs.push(...batch);
+          stop();
+          resolve();
+        },
+      });
+    });
+    // Let both subscriptions reach the node before the blocks come.
+    await new Promise((r) => setTimeout(r, 100));
+    const first = await wallet(7).sendTransaction({ to: logger });
+    const second = await wallet(7).sendTransaction({
+      to: devAccount(8).address.toString() as Address,
+      value: 1n,
+    });
+    await Promise.all([gotTwoHeads, gotLog]);
+    const [r1, r2] = await Promise.all(
+      [first, second].map((hash) => client.getTransactionReceipt({ hash })),
+    );
+    expect(heads).toEqual([
+      { number: r1!.blockNumber, hash: r1!.blockHash },
+      { number: r2!.blockNumber, hash: r2!.blockHash },
+    ]);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ transactionHash: first, logIndex: 0 });
+    await live.transport.getRpcClient().then((c) => c.close());
+    // eth_subscribe needs a connection to notify on.
+    const overHttp = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_subscribe",
+      params: ["newHeads"],
+    });
+    expect((overHttp.json as { error: unknown }).error).toEqual({
+      code: -32601,
+      message: "notifications not supported (eth_subscribe needs a WebSocket)",
+    });
+  });
+
+  it("WebSocket: a closing server ends its connections with 1001 and their subscriptions", async () => {
+    const other = new JsonRpcServer(new EthApi(chain, { version: "x" }));
+    const wsUrl = (await other.listen({ port: 0 })).replace(/^http/, "ws");
+    const socket = new WebSocket(wsUrl);
+    await new Promise((resolve) => socket.once("open", resolve));
+    const answers: unknown[] = [];
+    socket.on("message", (data) => answers.push(JSON.parse(String(data))));
+    socket.send(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] }),
+    );
+    socket.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "eth_subscribe",
+        params: ["newPendingTransactions"],
+      }),
+    );
+    socket.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "eth_chainId" }));
+    while (answers.length < 3) await new Promise((r) => setTimeout(r, 10));
+    expect(answers).toEqual([
+      { jsonrpc: "2.0", id: 1, result: expect.stringMatching(/^0x[0-9a-f]{32}$/) },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        error: {
+          code: -32602,
+          message:
+            'eth_subscribe: no "newPendingTransactions" subscription here ("newHeads" and "logs"; no transaction pool, so no "newPendingTransactions")',
+        },
+      },
+      { jsonrpc: "2.0", id: 3, result: "0x1eb8" },
+    ]);
+    const closed = new Promise<number>((resolve) => socket.once("close", resolve));
+    // (A close waiting on the client would outlast the test's timeout.)
+    await other.close();
+    expect(await closed).toBe(1001);
   });
 
   it("the mined chain re-executes as a binary fixture, every root checked", async () => {

@@ -232,8 +232,9 @@ http+unix://<path, slashes as %2F>/).`,
       para`Produces --blocks blocks of transfers, contract creations and calls from the dev accounts of
 --genesis, on binary-tree state, writes the chain as a binary blockchain-test fixture to --out,
 and runs it again with every root checked. With --rpc it serves Ethereum JSON-RPC instead
-(http://127.0.0.1:8545/ by default): every transaction sent is mined at once into a block of its
-own; on SIGINT or SIGTERM the chain is written to --out and run again.`,
+(http://127.0.0.1:8545/ by default, WebSocket with eth_subscribe on the same address): every
+transaction sent is mined at once into a block of its own; on SIGINT or SIGTERM the chain is
+written to --out and run again.`,
     )
     .version(version, "-V, --version")
     .option("--genesis <FILE>", "genesis file (default: the shipped genesis/devnet.json)")

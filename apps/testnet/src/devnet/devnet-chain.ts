@@ -79,7 +79,8 @@ export class DevnetChain {
   readonly genesisBlock: Block;
   readonly #known: KnownBlocks;
   readonly #blockchain: Blockchain;
-  readonly #onBlock: ((mined: MinedBlock) => void) | undefined;
+  /** Called with each block once it is part of the chain (the onBlock option, then watch's). */
+  readonly #watchers = new Set<(mined: MinedBlock) => void>();
   readonly #mined: MinedBlock[] = [];
   readonly #byHash = new Map<string, number>();
   readonly #transactions = new Map<string, TransactionPlace>();
@@ -106,7 +107,7 @@ export class DevnetChain {
     this.genesisBlock = parts.genesisBlock;
     this.#known = parts.known;
     this.#blockchain = parts.blockchain;
-    this.#onBlock = parts.onBlock;
+    if (parts.onBlock !== undefined) this.#watchers.add(parts.onBlock);
     this.#byHash.set(bytesToHex(parts.genesisBlock.hash()), 0);
   }
 
@@ -180,6 +181,15 @@ export class DevnetChain {
   /** Where the transaction with this hash (0x-hex, lowercase) was mined, or undefined. */
   transaction(hash: string): TransactionPlace | undefined {
     return this.#transactions.get(hash);
+  }
+
+  /** Calls `watcher` with every block mined from now on; returns what stops it. */
+  watch(watcher: (mined: MinedBlock) => void): () => void {
+    const own = (mined: MinedBlock) => watcher(mined);
+    this.#watchers.add(own);
+    return () => {
+      this.#watchers.delete(own);
+    };
   }
 
   /**
@@ -256,8 +266,8 @@ export class DevnetChain {
       await vm.evm.journal.revert();
       throw cause;
     }
-    // The block is the chain's now: what the listener does cannot take it back.
-    this.#onBlock?.(mined);
+    // The block is the chain's now: what a watcher does cannot take it back.
+    for (const watcher of this.#watchers) watcher(mined);
     return mined;
   }
 

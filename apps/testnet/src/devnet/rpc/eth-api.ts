@@ -35,6 +35,7 @@ import {
   quantityParam,
   shown,
 } from "./rpc-params.js";
+import { type RpcSession, Subscriptions } from "./subscriptions.js";
 
 /** The tip the node suggests and fills into transactions it signs (1 gwei). */
 const SUGGESTED_TIP = 1_000_000_000n;
@@ -76,11 +77,13 @@ export class EthApi {
   /** Installed filters by id (eth_newFilter, eth_newBlockFilter). */
   readonly #filters = new Map<string, InstalledFilter>();
   #lastFilterId = 0;
+  readonly #subscriptions: Subscriptions;
 
   constructor(chain: DevnetChain, options: EthApiOptions) {
     assertKnownOptions(options, ETH_API_OPTION_KEYS, "EthApi", TestnetError);
     this.#chain = chain;
     this.#version = options.version;
+    this.#subscriptions = new Subscriptions(chain);
     const accounts: DevAccount[] = [];
     for (let i = 0; i < (options.accounts ?? 16); i++) {
       const account = devAccount(i);
@@ -187,11 +190,27 @@ export class EthApi {
 
   /** Method names the node answers. */
   get methods(): readonly string[] {
-    return [...this.#methods.keys()];
+    return [...this.#methods.keys(), "eth_subscribe", "eth_unsubscribe"];
   }
 
-  /** Answers one call: its result, or a JsonRpcError. */
-  async answer(method: string, params: unknown): Promise<unknown> {
+  /** Ends the subscriptions of a WebSocket connection that closed. */
+  endSession(session: RpcSession): void {
+    this.#subscriptions.end(session);
+  }
+
+  /**
+   * Answers one call: its result, or a JsonRpcError. `session`: the WebSocket connection it came
+   * over, where subscriptions send their notifications (none over HTTP).
+   */
+  async answer(method: string, params: unknown, session?: RpcSession): Promise<unknown> {
+    if (method === "eth_subscribe" || method === "eth_unsubscribe") {
+      if (params !== undefined && !Array.isArray(params)) {
+        throw new JsonRpcError("INVALID_PARAMS", `${method}: params must be an array`);
+      }
+      return method === "eth_subscribe"
+        ? this.#subscriptions.subscribe(params ?? [], session)
+        : this.#subscriptions.unsubscribe(params ?? [], session);
+    }
     const run = this.#methods.get(method);
     if (run === undefined) {
       throw new JsonRpcError(

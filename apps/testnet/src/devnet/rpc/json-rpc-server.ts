@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { assertKnownOptions } from "@bintrie/codec";
+import { WebSocketServer } from "ws";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { readRequestBody } from "../../io/http-body.js";
 import { type HttpAddress, listenAt } from "../../io/http-listen.js";
 import type { EthApi } from "./eth-api.js";
 import { JsonRpcError } from "./json-rpc-error.js";
+import type { RpcSession } from "./subscriptions.js";
 
 export interface JsonRpcServerOptions {
   /** The largest request body read, in bytes (default 16 MiB); a larger one is answered 413. */
@@ -31,6 +33,8 @@ const CORS = {
  */
 export class JsonRpcServer {
   readonly #server: Server;
+  /** WebSocket connections (the same URL with ws://): calls, and eth_subscribe's notifications. */
+  readonly #sockets = new WebSocketServer({ noServer: true });
   readonly #api: EthApi;
   readonly #maxRequestBytes: number;
   #closing = false;
@@ -43,6 +47,51 @@ export class JsonRpcServer {
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch(() => response.destroy());
     });
+    this.#server.on("upgrade", (request, socket, head) => {
+      if (this.#closing) {
+        socket.destroy();
+        return;
+      }
+      this.#sockets.handleUpgrade(request, socket, head, (ws) => this.#serveSocket(ws));
+    });
+  }
+
+  /**
+   * One WebSocket connection: each text message is a request or batch, answered on the socket
+   * in arrival order; its subscriptions notify on it and end with it.
+   */
+  #serveSocket(ws: import("ws").WebSocket): void {
+    const session: RpcSession = {
+      notify: (subscription, result) => {
+        if (ws.readyState !== ws.OPEN) return;
+        ws.send(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            method: "eth_subscription",
+            params: { subscription, result },
+          }),
+        );
+      },
+    };
+    // Answers go out in the order the requests came in.
+    let previous: Promise<void> = Promise.resolve();
+    ws.on("message", (data, isBinary) => {
+      const text = isBinary ? undefined : data.toString();
+      previous = previous.then(async () => {
+        const json =
+          text === undefined
+            ? JSON.stringify(
+                errorObject(
+                  null,
+                  new JsonRpcError("INVALID_REQUEST", "binary messages are not JSON-RPC"),
+                ),
+              )
+            : await this.answer(text, session);
+        if (json !== undefined && ws.readyState === ws.OPEN) ws.send(json);
+      });
+    });
+    ws.on("close", () => this.#api.endSession(session));
+    ws.on("error", () => ws.terminate());
   }
 
   /** Calls answered (each request of a batch counts), errors included. */
@@ -61,6 +110,8 @@ export class JsonRpcServer {
   /** Stops accepting, answers the requests in progress (each then ends its connection), resolves. */
   async close(): Promise<void> {
     this.#closing = true;
+    // WebSockets are long-lived: they end here, "going away" (1001).
+    for (const ws of this.#sockets.clients) ws.close(1001, "server closing");
     await new Promise<void>((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeIdleConnections();
@@ -125,7 +176,7 @@ export class JsonRpcServer {
    * The answer to one HTTP body (the server's work without HTTP): the JSON of the response
    * object, of the batch's responses, or undefined when nothing is to be answered.
    */
-  async answer(text: string): Promise<string | undefined> {
+  async answer(text: string, session?: RpcSession): Promise<string | undefined> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -135,7 +186,7 @@ export class JsonRpcServer {
       );
     }
     if (!Array.isArray(parsed)) {
-      const one = await this.#call(parsed);
+      const one = await this.#call(parsed, session);
       return one === undefined ? undefined : JSON.stringify(one);
     }
     if (parsed.length === 0) {
@@ -144,13 +195,13 @@ export class JsonRpcServer {
     const out: unknown[] = [];
     // In order, one after the other: a batch's calls see each other's blocks.
     for (const item of parsed) {
-      const one = await this.#call(item);
+      const one = await this.#call(item, session);
       if (one !== undefined) out.push(one);
     }
     return out.length === 0 ? undefined : JSON.stringify(out);
   }
 
-  async #call(item: unknown): Promise<unknown> {
+  async #call(item: unknown, session: RpcSession | undefined): Promise<unknown> {
     if (typeof item !== "object" || item === null || Array.isArray(item)) {
       return errorObject(null, new JsonRpcError("INVALID_REQUEST", "a request is a JSON object"));
     }
@@ -168,7 +219,7 @@ export class JsonRpcServer {
     }
     this.#answered++;
     try {
-      const result = await this.#api.answer(method, params);
+      const result = await this.#api.answer(method, params, session);
       return id === undefined ? undefined : { jsonrpc: "2.0", id, result };
     } catch (error) {
       const fault =
