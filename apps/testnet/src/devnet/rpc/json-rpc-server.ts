@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { assertKnownOptions } from "@bintrie/codec";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { readRequestBody } from "../../io/http-body.js";
 import { type HttpAddress, listenAt } from "../../io/http-listen.js";
@@ -34,7 +34,7 @@ const CORS = {
 export class JsonRpcServer {
   readonly #server: Server;
   /** WebSocket connections (the same URL with ws://): calls, and eth_subscribe's notifications. */
-  readonly #sockets = new WebSocketServer({ noServer: true });
+  readonly #sockets: WebSocketServer;
   readonly #api: EthApi;
   readonly #maxRequestBytes: number;
   #closing = false;
@@ -44,6 +44,8 @@ export class JsonRpcServer {
     assertKnownOptions(options, JSON_RPC_SERVER_OPTION_KEYS, "JsonRpcServer", TestnetError);
     this.#api = api;
     this.#maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+    // A message over the request limit closes its connection (1009), as a body over it is 413.
+    this.#sockets = new WebSocketServer({ noServer: true, maxPayload: this.#maxRequestBytes });
     this.#server = createServer((request, response) => {
       this.#handle(request, response).catch(() => response.destroy());
     });
@@ -60,7 +62,7 @@ export class JsonRpcServer {
    * One WebSocket connection: each text message is a request or batch, answered on the socket
    * in arrival order; its subscriptions notify on it and end with it.
    */
-  #serveSocket(ws: import("ws").WebSocket): void {
+  #serveSocket(ws: WebSocket): void {
     const session: RpcSession = {
       notify: (subscription, result) => {
         if (ws.readyState !== ws.OPEN) return;
@@ -77,18 +79,20 @@ export class JsonRpcServer {
     let previous: Promise<void> = Promise.resolve();
     ws.on("message", (data, isBinary) => {
       const text = isBinary ? undefined : data.toString();
-      previous = previous.then(async () => {
-        const json =
-          text === undefined
-            ? JSON.stringify(
-                errorObject(
-                  null,
-                  new JsonRpcError("INVALID_REQUEST", "binary messages are not JSON-RPC"),
-                ),
-              )
-            : await this.answer(text, session);
-        if (json !== undefined && ws.readyState === ws.OPEN) ws.send(json);
-      });
+      previous = previous
+        .then(async () => {
+          const json =
+            text === undefined
+              ? JSON.stringify(
+                  errorObject(
+                    null,
+                    new JsonRpcError("INVALID_REQUEST", "binary messages are not JSON-RPC"),
+                  ),
+                )
+              : await this.answer(text, session);
+          if (json !== undefined && ws.readyState === ws.OPEN) ws.send(json);
+        })
+        .catch(() => ws.terminate());
     });
     ws.on("close", () => this.#api.endSession(session));
     ws.on("error", () => ws.terminate());
