@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bytesToHex } from "@bintrie/core";
 import { createTx } from "@ethereumjs/tx";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { devAccount } from "../src/devnet/dev-accounts.js";
 import { DevnetChain } from "../src/devnet/devnet-chain.js";
@@ -128,4 +129,71 @@ describe("DevnetChain", () => {
     ).rejects.toThrow("no");
     expect(chain.state.checkpointDepth).toBe(0);
   });
+});
+
+describe("DevnetChain under overlapping operations (property)", () => {
+  it("whatever overlaps — blocks, refused blocks, speculation, failing work — the chain equals a serial replay of its blocks", async () => {
+    const genesisPath = await verkleWithHistoryContract();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.record({
+              kind: fc.constant("mine" as const),
+              from: fc.integer({ min: 0, max: 3 }),
+              count: fc.integer({ min: 1, max: 3 }),
+              badAt: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+            }),
+            fc.record({
+              kind: fc.constant("speculate" as const),
+              who: fc.integer({ min: 0, max: 3 }),
+            }),
+            fc.record({ kind: fc.constant("fail" as const) }),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        async (ops) => {
+          // With geth's EIP-2935 contract: a refused block's system call is state to take back.
+          const chain = await DevnetChain.open({ genesisPath });
+          // Each sender's next nonce as the operations are issued (a refused block leaves a gap
+          // the next block of that sender fills with a nonce the chain refuses too: fine).
+          const nonces = [0n, 0n, 0n, 0n];
+          const running = ops.map((op) => {
+            if (op.kind === "mine") {
+              const txs = Array.from({ length: op.count }, (_, i) =>
+                transfer(
+                  chain,
+                  op.from,
+                  op.badAt === i ? nonces[op.from]! + 100n : nonces[op.from]! + BigInt(i),
+                  1n,
+                  9,
+                ),
+              );
+              nonces[op.from] = nonces[op.from]! + BigInt(op.count);
+              return chain.mine(txs);
+            }
+            if (op.kind === "speculate") {
+              return chain.speculate(async () => {
+                const address = devAccount(op.who).address;
+                const account = (await chain.state.getAccount(address))!;
+                account.balance = 7n;
+                await chain.vm.evm.journal.putAccount(address, account);
+              });
+            }
+            return chain.exclusive(async () => {
+              throw new Error("work that fails");
+            });
+          });
+          await Promise.allSettled(running);
+          expect(chain.state.checkpointDepth).toBe(0);
+          // A fresh chain mining the same blocks' transactions, one block after the other.
+          const replay = await DevnetChain.open({ genesisPath });
+          for (const block of chain.blocks) await replay.mine([...block.transactions]);
+          expect(bytesToHex(replay.head.hash())).toBe(bytesToHex(chain.head.hash()));
+          expect(await chain.state.dumpState()).toEqual(await replay.state.dumpState());
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 120_000);
 });
