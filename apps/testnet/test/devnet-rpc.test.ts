@@ -113,6 +113,23 @@ describe("devnet JSON-RPC through viem", () => {
     // The receipt's fee: base fee plus the tip viem offered, capped by its max fee.
     const tx = await client.getTransaction({ hash });
     expect(receipt.effectiveGasPrice).toBe(tx.gasPrice);
+    // The same transaction by block and index, both ways; none at index 1; no uncles.
+    expect(await client.getTransaction({ blockNumber: 1n, index: 0 })).toEqual(tx);
+    expect(await client.getTransaction({ blockHash: block.hash, index: 0 })).toEqual(tx);
+    const none = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getTransactionByBlockNumberAndIndex",
+      params: ["0x1", "0x1"],
+    });
+    expect((none.json as { result: unknown }).result).toBeNull();
+    const uncles = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_getUncleCountByBlockHash",
+      params: [block.hash],
+    });
+    expect((uncles.json as { result: unknown }).result).toBe("0x0");
     expect(
       await client.getTransactionCount({ address: devAccount(0).address.toString() as Address }),
     ).toBe(1);

@@ -147,6 +147,32 @@ export class EthApi {
         (p) => this.#countOf(this.#blockWithHash(p, "eth_getBlockTransactionCountByHash", 1)),
       ],
       ["eth_getTransactionByHash", (p) => this.#getTransactionByHash(p)],
+      [
+        "eth_getTransactionByBlockNumberAndIndex",
+        (p) =>
+          this.#transactionAt(p, "eth_getTransactionByBlockNumberAndIndex", (m) =>
+            this.#blockAt(p, 0, m, 2),
+          ),
+      ],
+      [
+        "eth_getTransactionByBlockHashAndIndex",
+        (p) =>
+          this.#transactionAt(p, "eth_getTransactionByBlockHashAndIndex", (m) =>
+            this.#blockWithHash(p, m, 2),
+          ),
+      ],
+      // Post-merge blocks have no uncles.
+      [
+        "eth_getUncleCountByBlockNumber",
+        (p) =>
+          this.#blockAt(p, 0, "eth_getUncleCountByBlockNumber", 1) === undefined ? null : "0x0",
+      ],
+      [
+        "eth_getUncleCountByBlockHash",
+        (p) =>
+          this.#blockWithHash(p, "eth_getUncleCountByBlockHash", 1) === undefined ? null : "0x0",
+      ],
+      ["eth_coinbase", none("eth_coinbase", () => bytesToHex(DEVNET_COINBASE))],
       ["eth_getTransactionReceipt", (p) => this.#getTransactionReceipt(p)],
       ["eth_getBlockReceipts", (p) => this.#getBlockReceipts(p)],
       ["eth_getLogs", (p) => this.#getLogs(p)],
@@ -423,6 +449,19 @@ export class EthApi {
       }
       return sorted[sorted.length - 1]!.tip;
     });
+  }
+
+  /** Transaction param 1 (an index) of the block param 0 names, or null (no block, no such index). */
+  #transactionAt(
+    p: Params,
+    method: string,
+    blockOf: (method: string) => Block | undefined,
+  ): unknown {
+    arity(p, method, 2, 2);
+    const block = blockOf(method);
+    const index = quantityParam(p[1], `${method} param 1`, 8);
+    if (block === undefined || index >= BigInt(block.transactions.length)) return null;
+    return transactionJson(block.transactions[Number(index)]!, block, Number(index));
   }
 
   #getTransactionByHash(p: Params): unknown {
