@@ -14,6 +14,7 @@ import {
   http,
   type PublicClient,
   parseEther,
+  verifyMessage,
   webSocket,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -403,6 +404,31 @@ describe("devnet JSON-RPC through viem", () => {
     // The head by number is the latest block: its state is served.
     const head = await client.getBlockNumber();
     expect(await client.getBalance({ address: to, blockNumber: head })).toBe(3n);
+  });
+
+  it("personal_sign and eth_sign for a dev account: viem's local signature of the same message, byte for byte", async () => {
+    const address = devAccount(2).address.toString() as Address;
+    const node = createWalletClient({ account: address, chain: devnet, transport: http(url) });
+    const signature = await node.signMessage({ message: "bintrie devnet" });
+    expect(signature).toBe(
+      await privateKeyToAccount(key(2)).signMessage({ message: "bintrie devnet" }),
+    );
+    expect(await verifyMessage({ address, message: "bintrie devnet", signature })).toBe(true);
+    const data = bytesToHex(new TextEncoder().encode("bintrie devnet"));
+    const viaEthSign = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_sign",
+      params: [address, data],
+    });
+    expect((viaEthSign.json as { result: string }).result).toBe(signature);
+    const stranger = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "personal_sign",
+      params: [data, `0x${"11".repeat(20)}`],
+    });
+    expect((stranger.json as { error: { code: number } }).error.code).toBe(-32000);
   });
 
   it("bintrie_getProof: the balance leaf under the head's state root, checked by verifyProof", async () => {

@@ -6,6 +6,8 @@ import { createBlock } from "@ethereumjs/block";
 import { createTx, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, hexToBytes } from "@ethereumjs/util";
 import { type RunTxResult, runTx } from "@ethereumjs/vm";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { ecsign } from "../../chain/native-ecsign.js";
 import { TestnetError } from "../../chain/testnet-error.js";
 import { type DevAccount, devAccount } from "../dev-accounts.js";
 import { DEVNET_COINBASE, DEVNET_SLOT_SECONDS, type DevnetChain } from "../devnet-chain.js";
@@ -195,6 +197,21 @@ export class EthApi {
       ],
       ["eth_sendRawTransaction", (p) => this.#sendRawTransaction(p)],
       ["eth_sendTransaction", (p) => this.#sendTransaction(p)],
+      // EIP-191 personal messages, signed for the dev accounts: (address, data) and (data, address).
+      [
+        "eth_sign",
+        (p) => {
+          arity(p, "eth_sign", 2, 2);
+          return this.#signMessage(p[0], p[1], "eth_sign");
+        },
+      ],
+      [
+        "personal_sign",
+        (p) => {
+          arity(p, "personal_sign", 2, 3);
+          return this.#signMessage(p[1], p[0], "personal_sign");
+        },
+      ],
       ["eth_call", (p) => this.#call(p)],
       ["eth_estimateGas", (p) => this.#estimateGas(p)],
       // hardhat's and anvil's name; a timestamp param is refused (blocks are 12 s apart).
@@ -648,6 +665,34 @@ export class EthApi {
       const gas = request.gas ?? (await this.#estimate(request));
       return this.#include(this.#transaction(request, nonce, gas).sign(account.key), true);
     });
+  }
+
+  /**
+   * geth's signature of an EIP-191 personal message (`"\x19Ethereum Signed Message:\n" + length
+   * + data`, keccak-256) by a dev account: r ‖ s ‖ v, v 27 or 28.
+   */
+  #signMessage(addressValue: unknown, dataValue: unknown, method: string): string {
+    const address = addressParam(addressValue, `${method} address`);
+    const data = bytesParam(dataValue, `${method} data`);
+    const account = this.#accounts.find((a) => a.address.equals(address));
+    if (account === undefined) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `${method}: unknown account ${address.toString()}: this node signs for the devnet's dev accounts only (eth_accounts)`,
+      );
+    }
+    const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${data.length}`);
+    const message = new Uint8Array(prefix.length + data.length);
+    message.set(prefix);
+    message.set(data, prefix.length);
+    const recovered = ecsign(keccak_256(message), account.key, {
+      prehash: false,
+      format: "recovered",
+    });
+    const out = new Uint8Array(65);
+    out.set(recovered.subarray(1), 0);
+    out[64] = 27 + recovered[0]!;
+    return bytesToHex(out);
   }
 
   /**
