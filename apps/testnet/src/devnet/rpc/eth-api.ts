@@ -22,6 +22,7 @@ import {
   effectiveGasPrice,
   receiptJson,
   rpcQuantity,
+  transactionGasUsed,
   transactionJson,
 } from "./rpc-json.js";
 import {
@@ -80,6 +81,8 @@ export class EthApi {
   readonly #filters = new Map<string, InstalledFilter>();
   #lastFilterId = 0;
   readonly #subscriptions: Subscriptions;
+  /** #pendingBlock's block and the head it follows. */
+  #pending: { readonly parent: Block; readonly block: Block } | undefined;
 
   constructor(chain: DevnetChain, options: EthApiOptions) {
     assertKnownOptions(options, ETH_API_OPTION_KEYS, "EthApi", TestnetError);
@@ -280,6 +283,34 @@ export class EthApi {
     return head.header.baseFeePerGas === undefined ? 0n : head.header.calcNextBaseFee();
   }
 
+  /**
+   * The next block as calls and fee queries see it (number, parent, the devnet's slot and
+   * coinbase, base fee, excess blob gas), built once per head.
+   */
+  #pendingBlock(): Block {
+    const head = this.#chain.head;
+    if (this.#pending?.parent === head) return this.#pending.block;
+    const common = this.#chain.vm.common;
+    const block = createBlock(
+      {
+        header: {
+          number: head.header.number + 1n,
+          parentHash: head.hash(),
+          timestamp: head.header.timestamp + DEVNET_SLOT_SECONDS,
+          gasLimit: head.header.gasLimit,
+          coinbase: DEVNET_COINBASE,
+          baseFeePerGas: head.header.baseFeePerGas === undefined ? undefined : this.#nextBaseFee(),
+          ...(head.header.excessBlobGas !== undefined
+            ? { excessBlobGas: head.header.calcNextExcessBlobGas(common), blobGasUsed: 0n }
+            : {}),
+        },
+      },
+      { common, setHardfork: true },
+    );
+    this.#pending = { parent: head, block };
+    return block;
+  }
+
   /** Reads the state of param 0 (an address) at the block of param 1, the latest only. */
   #account<T>(p: Params, method: string, read: (a: Address) => Promise<T>): Promise<T> {
     arity(p, method, 1, 2);
@@ -404,15 +435,16 @@ export class EthApi {
     const oldest = last - count + 1n < 0n ? 0n : last - count + 1n;
     const blocks: Block[] = [];
     for (let n = oldest; n <= last; n++) blocks.push(this.#chain.block(n)!);
-    const common = this.#chain.vm.common;
-    const next = last === this.#chain.head.header.number ? undefined : this.#chain.block(last + 1n);
-    const nextBaseFee =
-      next === undefined ? this.#nextBaseFee() : (next.header.baseFeePerGas ?? 0n);
+    // The block after the newest: the next one to come where the newest is the head.
+    const next =
+      last === this.#chain.head.header.number
+        ? this.#pendingBlock()
+        : this.#chain.block(last + 1n)!;
     const out: Record<string, unknown> = {
       oldestBlock: rpcQuantity(oldest),
       baseFeePerGas: [
         ...blocks.map((b) => rpcQuantity(b.header.baseFeePerGas ?? 0n)),
-        rpcQuantity(nextBaseFee),
+        rpcQuantity(next.header.baseFeePerGas ?? 0n),
       ],
       gasUsedRatio: blocks.map((b) => Number(b.header.gasUsed) / Number(b.header.gasLimit)),
     };
@@ -420,22 +452,10 @@ export class EthApi {
       out.reward = blocks.map((b) => this.#rewards(b, percentiles).map(rpcQuantity));
     }
     if (newest.header.excessBlobGas !== undefined) {
-      const max = common.getBlobGasSchedule().maxBlobGasPerBlock;
-      const nextBlobFee =
-        next === undefined
-          ? createBlock(
-              {
-                header: {
-                  number: last + 1n,
-                  excessBlobGas: newest.header.calcNextExcessBlobGas(common),
-                },
-              },
-              { common, setHardfork: true },
-            ).header.getBlobGasPrice()
-          : next.header.getBlobGasPrice();
+      const max = this.#chain.vm.common.getBlobGasSchedule().maxBlobGasPerBlock;
       out.baseFeePerBlobGas = [
         ...blocks.map((b) => rpcQuantity(b.header.getBlobGasPrice())),
-        rpcQuantity(nextBlobFee),
+        rpcQuantity(next.header.getBlobGasPrice()),
       ];
       out.blobGasUsedRatio = blocks.map((b) => Number(b.header.blobGasUsed ?? 0n) / Number(max));
     }
@@ -447,14 +467,11 @@ export class EthApi {
     const mined = this.#chain.minedBlock(block.header.number);
     if (mined === undefined || mined.transactions.length === 0) return percentiles.map(() => 0n);
     const baseFee = block.header.baseFeePerGas ?? 0n;
-    let before = 0n;
     const sorted = mined.transactions
-      .map((t) => {
-        const cumulative = t.result.receipt.cumulativeBlockGasUsed;
-        const gas = cumulative - before;
-        before = cumulative;
-        return { tip: effectiveGasPrice(t.tx, block) - baseFee, gas };
-      })
+      .map((t) => ({
+        tip: effectiveGasPrice(t.tx, block) - baseFee,
+        gas: transactionGasUsed(mined, t.index),
+      }))
       .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
     const used = Number(block.header.gasUsed);
     return percentiles.map((percentile) => {
@@ -778,26 +795,7 @@ export class EthApi {
     const tx = this.#transaction(request, nonce, gas).sign(CALL_KEY);
     // The call runs as `from`: its signature is a placeholder (never checked, never mined).
     Object.defineProperty(tx, "getSenderAddress", { value: () => from });
-    const head = this.#chain.head;
-    const block = createBlock(
-      {
-        header: {
-          number: head.header.number + 1n,
-          parentHash: head.hash(),
-          timestamp: head.header.timestamp + DEVNET_SLOT_SECONDS,
-          gasLimit: head.header.gasLimit,
-          coinbase: DEVNET_COINBASE,
-          baseFeePerGas: head.header.baseFeePerGas === undefined ? undefined : this.#nextBaseFee(),
-          ...(head.header.excessBlobGas !== undefined
-            ? {
-                excessBlobGas: head.header.calcNextExcessBlobGas(this.#chain.vm.common),
-                blobGasUsed: 0n,
-              }
-            : {}),
-        },
-      },
-      { common: this.#chain.vm.common, setHardfork: true },
-    );
+    const block = this.#pendingBlock();
     return runTx(this.#chain.vm, {
       tx,
       block,

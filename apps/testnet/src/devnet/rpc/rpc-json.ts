@@ -115,25 +115,41 @@ export function effectiveGasPrice(tx: TypedTransaction, block: Block): bigint {
 
 /** Logs of a mined block in execution-apis' `Log` form, numbered across the block. */
 export function blockLogs(mined: MinedBlock): Record<string, unknown>[] {
-  const { block } = mined;
-  const blockHash = bytesToHex(block.hash());
   const out: Record<string, unknown>[] = [];
-  for (const t of mined.transactions) {
-    for (const [address, topics, data] of t.result.receipt.logs) {
-      out.push({
-        address: bytesToHex(address),
-        topics: topics.map((topic) => bytesToHex(topic)),
-        data: bytesToHex(data),
-        blockNumber: rpcQuantity(block.header.number),
-        transactionHash: bytesToHex(t.tx.hash()),
-        transactionIndex: rpcQuantity(t.index),
-        blockHash,
-        logIndex: rpcQuantity(out.length),
-        removed: false,
-      });
-    }
-  }
+  for (const t of mined.transactions) out.push(...logsOf(mined, t.index, out.length));
   return out;
+}
+
+/** The logs of transaction `index` of a mined block, numbered across the block as blockLogs does. */
+export function transactionLogs(mined: MinedBlock, index: number): Record<string, unknown>[] {
+  let first = 0;
+  for (let i = 0; i < index; i++) first += mined.transactions[i]!.result.receipt.logs.length;
+  return logsOf(mined, index, first);
+}
+
+function logsOf(mined: MinedBlock, index: number, first: number): Record<string, unknown>[] {
+  const { block } = mined;
+  const t = mined.transactions[index]!;
+  const blockHash = bytesToHex(block.hash());
+  const transactionHash = bytesToHex(t.tx.hash());
+  return t.result.receipt.logs.map(([address, topics, data], k) => ({
+    address: bytesToHex(address),
+    topics: topics.map((topic) => bytesToHex(topic)),
+    data: bytesToHex(data),
+    blockNumber: rpcQuantity(block.header.number),
+    transactionHash,
+    transactionIndex: rpcQuantity(t.index),
+    blockHash,
+    logIndex: rpcQuantity(first + k),
+    removed: false,
+  }));
+}
+
+/** The gas transaction `index` of a mined block used: its cumulative gas less the one before's. */
+export function transactionGasUsed(mined: MinedBlock, index: number): bigint {
+  const { transactions } = mined;
+  const before = index === 0 ? 0n : transactions[index - 1]!.result.receipt.cumulativeBlockGasUsed;
+  return transactions[index]!.result.receipt.cumulativeBlockGasUsed - before;
 }
 
 /** The receipt of transaction `index` of a mined block, as execution-apis' `ReceiptInfo`. */
@@ -141,23 +157,21 @@ export function receiptJson(mined: MinedBlock, index: number): Record<string, un
   const { block, transactions } = mined;
   const { tx, result } = transactions[index]!;
   const receipt = result.receipt;
-  const before = index === 0 ? 0n : transactions[index - 1]!.result.receipt.cumulativeBlockGasUsed;
-  const txHash = bytesToHex(tx.hash());
   const out: Record<string, unknown> = {
-    transactionHash: txHash,
+    transactionHash: bytesToHex(tx.hash()),
     transactionIndex: rpcQuantity(index),
     blockHash: bytesToHex(block.hash()),
     blockNumber: rpcQuantity(block.header.number),
     from: tx.getSenderAddress().toString(),
     to: tx.to === undefined ? null : tx.to.toString(),
     cumulativeGasUsed: rpcQuantity(receipt.cumulativeBlockGasUsed),
-    gasUsed: rpcQuantity(receipt.cumulativeBlockGasUsed - before),
+    gasUsed: rpcQuantity(transactionGasUsed(mined, index)),
     // As geth: the address a creation makes, whether or not it succeeded.
     contractAddress:
       tx.to === undefined
         ? createContractAddress(tx.getSenderAddress(), tx.nonce).toString()
         : null,
-    logs: blockLogs(mined).filter((log) => log.transactionHash === txHash),
+    logs: transactionLogs(mined, index),
     logsBloom: bytesToHex(receipt.bitvector),
     type: rpcQuantity(tx.type),
     status: rpcQuantity("status" in receipt ? receipt.status : 1),
