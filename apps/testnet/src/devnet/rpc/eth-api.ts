@@ -15,7 +15,7 @@ import { libraryReason, TransactionRefused } from "../transaction-refused.js";
 import { outcome, rejected } from "./call-outcome.js";
 import { type CallRequest, callParam } from "./call-request.js";
 import { JsonRpcError } from "./json-rpc-error.js";
-import { type LogFilter, logFilterParam, topicsMatch } from "./log-filter.js";
+import { isHeadTag, type LogFilter, logFilterParam, logMatches } from "./log-filter.js";
 import {
   blockJson,
   blockLogs,
@@ -356,9 +356,7 @@ export class EthApi {
 
   /** A block tag, number or `{blockHash}`/`{blockNumber}` object → the block, or undefined. */
   #resolveTag(tag: unknown, what: string): Block | undefined {
-    if (tag === "latest" || tag === "pending" || tag === "safe" || tag === "finalized") {
-      return this.#chain.head;
-    }
+    if (isHeadTag(tag)) return this.#chain.head;
     if (tag === "earliest") return this.#chain.genesisBlock;
     if (typeof tag === "object" && tag !== null && !Array.isArray(tag)) {
       const record = tag as Record<string, unknown>;
@@ -557,10 +555,7 @@ export class EthApi {
       const mined = this.#chain.minedBlock(n);
       if (mined === undefined) continue;
       for (const log of blockLogs(mined)) {
-        if (filter.addresses.length > 0 && !filter.addresses.includes(log.address as string))
-          continue;
-        if (!topicsMatch(filter.topics, log.topics as string[])) continue;
-        out.push(log);
+        if (logMatches(filter, log)) out.push(log);
       }
     }
     return out;
@@ -616,12 +611,7 @@ export class EthApi {
     // As geth's log filters: every new block's logs, within the blocks the filter names; a
     // moving tag ("latest", the default) bounds nothing, the poll cursor does.
     const { blockHash, fromBlock, toBlock } = filter.filter;
-    const moving = (tag: unknown) =>
-      tag === undefined ||
-      tag === "latest" ||
-      tag === "pending" ||
-      tag === "safe" ||
-      tag === "finalized";
+    const moving = (tag: unknown) => tag === undefined || isHeadTag(tag);
     let lower = from;
     let upper = head;
     if (blockHash !== undefined) {
@@ -667,14 +657,7 @@ export class EthApi {
   async #sendTransaction(p: Params): Promise<string> {
     arity(p, "eth_sendTransaction", 1, 1);
     const request = callParam(p[0], "eth_sendTransaction param 0");
-    const from = request.from;
-    const account = this.#accounts.find((a) => from !== undefined && a.address.equals(from));
-    if (account === undefined) {
-      throw new JsonRpcError(
-        "REJECTED",
-        `eth_sendTransaction: unknown account ${from?.toString() ?? "(no from)"}: this node signs for the devnet's dev accounts only (eth_accounts)`,
-      );
-    }
+    const account = this.#signer(request.from, "eth_sendTransaction");
     // Nonce, estimate and block in one exclusive step: nothing comes in between.
     return this.#chain.exclusive(async () => {
       const nonce =
@@ -684,6 +667,18 @@ export class EthApi {
     });
   }
 
+  /** The dev account `address` names, whose key the node signs with; -32000 for any other. */
+  #signer(address: Address | undefined, method: string): DevAccount {
+    const account = this.#accounts.find((a) => address !== undefined && a.address.equals(address));
+    if (account === undefined) {
+      throw new JsonRpcError(
+        "REJECTED",
+        `${method}: unknown account ${address?.toString() ?? "(no from)"}: this node signs for the devnet's dev accounts only (eth_accounts)`,
+      );
+    }
+    return account;
+  }
+
   /**
    * geth's signature of an EIP-191 personal message (`"\x19Ethereum Signed Message:\n" + length
    * + data`, keccak-256) by a dev account: r ‖ s ‖ v, v 27 or 28.
@@ -691,13 +686,7 @@ export class EthApi {
   #signMessage(addressValue: unknown, dataValue: unknown, method: string): string {
     const address = addressParam(addressValue, `${method} address`);
     const data = bytesParam(dataValue, `${method} data`);
-    const account = this.#accounts.find((a) => a.address.equals(address));
-    if (account === undefined) {
-      throw new JsonRpcError(
-        "REJECTED",
-        `${method}: unknown account ${address.toString()}: this node signs for the devnet's dev accounts only (eth_accounts)`,
-      );
-    }
+    const account = this.#signer(address, method);
     const prefix = new TextEncoder().encode(`\x19Ethereum Signed Message:\n${data.length}`);
     const message = new Uint8Array(prefix.length + data.length);
     message.set(prefix);

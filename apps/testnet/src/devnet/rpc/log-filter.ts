@@ -10,6 +10,7 @@ export interface LogFilter {
   readonly topics: readonly (readonly string[] | undefined)[];
 }
 
+/** A log filter object (eth_getLogs, eth_newFilter, eth_subscribe logs), naming the field at fault. */
 export function logFilterParam(value: unknown, what: string): LogFilter {
   const o = objectParam(value, what, ["fromBlock", "toBlock", "address", "topics", "blockHash"]);
   if (o.blockHash !== undefined && (o.fromBlock !== undefined || o.toBlock !== undefined)) {
@@ -28,7 +29,19 @@ export function logFilterParam(value: unknown, what: string): LogFilter {
   };
 }
 
-export function topicsMatch(
+/** Whether a log (as rpc-json writes it) is one the filter's addresses and topics match. */
+export function logMatches(filter: LogFilter, log: Record<string, unknown>): boolean {
+  if (filter.addresses.length > 0 && !filter.addresses.includes(log.address as string))
+    return false;
+  return topicsMatch(filter.topics, log.topics as string[]);
+}
+
+/** The tags naming the head, which moves as blocks come ("latest", and on a devnet the rest). */
+export function isHeadTag(tag: unknown): boolean {
+  return tag === "latest" || tag === "pending" || tag === "safe" || tag === "finalized";
+}
+
+function topicsMatch(
   filter: readonly (readonly string[] | undefined)[],
   topics: readonly string[],
 ): boolean {

@@ -1,6 +1,6 @@
 import type { DevnetChain, MinedBlock } from "../devnet-chain.js";
 import { JsonRpcError } from "./json-rpc-error.js";
-import { type LogFilter, logFilterParam, topicsMatch } from "./log-filter.js";
+import { type LogFilter, logFilterParam, logMatches } from "./log-filter.js";
 import { blockJson, blockLogs, rpcQuantity } from "./rpc-json.js";
 import { arity, type Params, shown } from "./rpc-params.js";
 
@@ -95,12 +95,7 @@ export class Subscriptions {
         continue;
       }
       logs ??= blockLogs(mined);
-      for (const log of logs) {
-        if (s.filter.addresses.length > 0 && !s.filter.addresses.includes(log.address as string))
-          continue;
-        if (!topicsMatch(s.filter.topics, log.topics as string[])) continue;
-        s.session.notify(id, log);
-      }
+      for (const log of logs) if (logMatches(s.filter, log)) s.session.notify(id, log);
     }
   }
 }
