@@ -16,3 +16,20 @@ export function devAccount(index: number): DevAccount {
 export function devAccounts(count: number): DevAccount[] {
   return Array.from({ length: count }, (_, i) => devAccount(i));
 }
+
+/**
+ * The dev accounts a genesis alloc funds: key 0, 1, … up to the first one it does not hold (at
+ * most `most`). Addresses in the alloc are lowercase 0x-hex, as the genesis reader writes them.
+ */
+export function fundedDevAccounts(
+  alloc: Readonly<Record<string, unknown>>,
+  most = Number.POSITIVE_INFINITY,
+): DevAccount[] {
+  const accounts: DevAccount[] = [];
+  for (let i = 0; i < most; i++) {
+    const account = devAccount(i);
+    if (alloc[account.address.toString()] === undefined) break;
+    accounts.push(account);
+  }
+  return accounts;
+}

@@ -6,7 +6,7 @@ import type { commonForNetwork } from "../chain/common-for-network.js";
 import { TestnetError } from "../chain/testnet-error.js";
 import type { BlockchainTest } from "../fixtures/blockchain-test.js";
 import { COUNTER_RUNTIME, STORAGE_WRITER_RUNTIME } from "./contracts.js";
-import { type DevAccount, devAccount } from "./dev-accounts.js";
+import { fundedDevAccounts } from "./dev-accounts.js";
 import { DevnetChain, type MinedBlock } from "./devnet-chain.js";
 import { createRandom, type PlannedTx, planBlock, type WorkloadState } from "./workload.js";
 
@@ -120,12 +120,7 @@ export async function produceDevnet(options: DevnetOptions = {}): Promise<Devnet
 
 /** Finds the dev accounts and contracts a genesis alloc provides. */
 function workloadFor(alloc: BlockchainTest["pre"]): WorkloadState {
-  const accounts: DevAccount[] = [];
-  for (let i = 0; ; i++) {
-    const account = devAccount(i);
-    if (alloc[account.address.toString()] === undefined) break;
-    accounts.push(account);
-  }
+  const accounts = fundedDevAccounts(alloc);
   if (accounts.length < 2) {
     throw new TestnetError(
       "INVALID_INPUT",

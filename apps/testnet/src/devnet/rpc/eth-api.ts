@@ -9,7 +9,7 @@ import { type RunTxResult, runTx } from "@ethereumjs/vm";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { ecsign } from "../../chain/native-ecsign.js";
 import { TestnetError } from "../../chain/testnet-error.js";
-import { type DevAccount, devAccount } from "../dev-accounts.js";
+import { type DevAccount, fundedDevAccounts } from "../dev-accounts.js";
 import { DEVNET_COINBASE, DEVNET_SLOT_SECONDS, type DevnetChain } from "../devnet-chain.js";
 import { libraryReason, TransactionRefused } from "../transaction-refused.js";
 import { outcome, rejected } from "./call-outcome.js";
@@ -89,13 +89,7 @@ export class EthApi {
     this.#chain = chain;
     this.#version = options.version;
     this.#subscriptions = new Subscriptions(chain);
-    const accounts: DevAccount[] = [];
-    for (let i = 0; i < (options.accounts ?? 16); i++) {
-      const account = devAccount(i);
-      if (chain.genesis.alloc[account.address.toString()] === undefined) break;
-      accounts.push(account);
-    }
-    this.#accounts = accounts;
+    this.#accounts = fundedDevAccounts(chain.genesis.alloc, options.accounts ?? 16);
     this.#methods = new Map<string, Method>([
       [
         "web3_clientVersion",
