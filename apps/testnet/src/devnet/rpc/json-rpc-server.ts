@@ -5,7 +5,7 @@ import { TestnetError } from "../../chain/testnet-error.js";
 import { readRequestBody } from "../../io/http-body.js";
 import { type HttpAddress, listenAt } from "../../io/http-listen.js";
 import type { EthApi } from "./eth-api.js";
-import { JsonRpcError } from "./json-rpc-error.js";
+import { JsonRpcError, type JsonRpcErrorCode } from "./json-rpc-error.js";
 import type { RpcSession } from "./subscriptions.js";
 
 export interface JsonRpcServerOptions {
@@ -83,12 +83,7 @@ export class JsonRpcServer {
         .then(async () => {
           const json =
             text === undefined
-              ? JSON.stringify(
-                  errorObject(
-                    null,
-                    new JsonRpcError("INVALID_REQUEST", "binary messages are not JSON-RPC"),
-                  ),
-                )
+              ? failure("INVALID_REQUEST", "binary messages are not JSON-RPC")
               : await this.answer(text, session);
           if (json !== undefined && ws.readyState === ws.OPEN) ws.send(json);
         })
@@ -133,12 +128,7 @@ export class JsonRpcServer {
     if (request.method !== "POST") {
       status = 405;
       response.setHeader("Allow", "POST, OPTIONS");
-      json = JSON.stringify(
-        errorObject(
-          null,
-          new JsonRpcError("INVALID_REQUEST", `${request.method}: only POST is served`),
-        ),
-      );
+      json = failure("INVALID_REQUEST", `${request.method}: only POST is served`);
     } else {
       let body: Awaited<ReturnType<typeof readRequestBody>>;
       try {
@@ -152,12 +142,7 @@ export class JsonRpcServer {
         json = await this.answer(body);
       } else {
         status = 413;
-        json = JSON.stringify(
-          errorObject(
-            null,
-            new JsonRpcError("INVALID_REQUEST", `request over ${body.limit} bytes`),
-          ),
-        );
+        json = failure("INVALID_REQUEST", `request over ${body.limit} bytes`);
       }
     }
     if (response.destroyed) return;
@@ -185,16 +170,14 @@ export class JsonRpcServer {
     try {
       parsed = JSON.parse(text);
     } catch (cause) {
-      return JSON.stringify(
-        errorObject(null, new JsonRpcError("PARSE_ERROR", `not JSON: ${(cause as Error).message}`)),
-      );
+      return failure("PARSE_ERROR", `not JSON: ${(cause as Error).message}`);
     }
     if (!Array.isArray(parsed)) {
       const one = await this.#call(parsed, session);
       return one === undefined ? undefined : JSON.stringify(one);
     }
     if (parsed.length === 0) {
-      return JSON.stringify(errorObject(null, new JsonRpcError("INVALID_REQUEST", "empty batch")));
+      return failure("INVALID_REQUEST", "empty batch");
     }
     const out: unknown[] = [];
     // In order, one after the other: a batch's calls see each other's blocks.
@@ -236,6 +219,11 @@ export class JsonRpcServer {
       return id === undefined ? undefined : errorObject(id, fault);
     }
   }
+}
+
+/** The JSON of an error response to a request whose id is unknown (id null). */
+function failure(code: JsonRpcErrorCode, message: string): string {
+  return JSON.stringify(errorObject(null, new JsonRpcError(code, message)));
 }
 
 function errorObject(id: unknown, error: JsonRpcError): Record<string, unknown> {
