@@ -1,10 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { text as streamText } from "node:stream/consumers";
 import type { GenesisAlloc } from "@bintrie/core";
 import { allocError } from "./alloc-check.js";
 import { CliError } from "./cli-error.js";
-import { stripBom } from "./input-rules.js";
-import { assertReadableFile, inputName } from "./input-source.js";
+import { inputName, readInputText } from "./input-source.js";
 
 /**
  * Reads a geth-style genesis.json (`-`: stdin) and returns its `alloc` (a file holding only
@@ -16,10 +13,7 @@ import { assertReadableFile, inputName } from "./input-source.js";
 export async function readGenesisAlloc(file: string): Promise<GenesisAlloc> {
   // `-` is stdin, as for `build`.
   const name = inputName(file);
-  if (file !== "-") await assertReadableFile(file);
-  const text = stripBom(
-    file === "-" ? await streamText(process.stdin) : await readFile(file, "utf8"),
-  );
+  const text = await readInputText(file);
   const { goJsonField, parseGenesisAlloc, parseGenesisJson } = await import("@bintrie/core");
   let parsed: unknown;
   try {

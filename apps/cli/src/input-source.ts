@@ -1,6 +1,8 @@
 import { fstatSync } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
+import { type FileHandle, open, readFile, stat } from "node:fs/promises";
+import { text as streamText } from "node:stream/consumers";
 import { CliError } from "./cli-error.js";
+import { stripBom } from "./input-rules.js";
 
 /**
  * An input and the name errors use for it ("stdin" or the file path): a stream (stdin, or a
@@ -93,4 +95,13 @@ export function unreadable(file: string, error: unknown): CliError {
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === "ENOENT" ? "no such file" : (error as Error).message;
   return new CliError("BAD_INPUT", `cannot read ${file}: ${why}`);
+}
+
+/**
+ * All of FILE as text (stdin for `-`), its byte order mark dropped: for inputs read whole (a
+ * genesis file, a proof document). A missing FILE or a directory is a BAD_INPUT CliError naming it.
+ */
+export async function readInputText(file: string): Promise<string> {
+  if (file !== "-") await assertReadableFile(file);
+  return stripBom(file === "-" ? await streamText(process.stdin) : await readFile(file, "utf8"));
 }

@@ -1,11 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { text as streamText } from "node:stream/consumers";
 import type { KeyScheme } from "@bintrie/core";
 import { bytesToHex } from "@bintrie/core";
 import { CliError } from "../cli-error.js";
 import { parseHexArg } from "../hex.js";
-import { stripBom } from "../input-rules.js";
-import { inputName, unreadable } from "../input-source.js";
+import { inputName, readInputText } from "../input-source.js";
 import { printLine } from "../line-output.js";
 import { parseProofDocument } from "../proof-document.js";
 
@@ -33,17 +30,7 @@ export async function runVerifyProof(
     );
   }
   const name = inputName(file ?? "-");
-  let text: string;
-  try {
-    text = stripBom(
-      file === undefined || file === "-"
-        ? await streamText(process.stdin)
-        : await readFile(file, "utf8"),
-    );
-  } catch (error) {
-    throw unreadable(name, error);
-  }
-  const document = parseProofDocument(text, name);
+  const document = parseProofDocument(await readInputText(file ?? "-"), name);
   const scheme = flags.scheme ?? document.scheme;
   const { verifyProof } = await import("@bintrie/core/proof");
   let values: (Uint8Array | undefined)[];
